@@ -1,0 +1,87 @@
+"""onlooker: observers for AI agents.
+
+Events flow into a Session; triggers decide which observers are due; the Engine runs them in
+isolation; their Assessments are recorded and rendered back into the agent's context.
+"""
+
+from .assessment import SEVERITIES, Assessment, Finding, ObserverFailure, Severity, severity
+from .clock import Clock, Deadline, FixedClock, ReplayClock, SystemClock
+from .engine import Dispatch, Engine, ObserverSpec
+from .errors import (
+    ConfigError,
+    ObserverTimeout,
+    OnlookerError,
+    RecordError,
+    TranscriptError,
+)
+from .events import (
+    AssistantMessage,
+    Compacting,
+    Event,
+    Marker,
+    PlanStep,
+    PlanUpdated,
+    SessionEnded,
+    SessionStarted,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
+from .feedback import FEEDBACK_LIMIT, immediate_feedback
+from .observer import FunctionObserver, Observer, ObserverContext, observer
+from .plan import Plan
+from .records import Record
+from .session import Session, SessionInfo, TaskContext
+from .triggers import Trigger, TriggerState
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "FEEDBACK_LIMIT",
+    "SEVERITIES",
+    "Assessment",
+    "AssistantMessage",
+    "Clock",
+    "Compacting",
+    "ConfigError",
+    "Deadline",
+    "Dispatch",
+    "Engine",
+    "Event",
+    "Finding",
+    "FixedClock",
+    "FunctionObserver",
+    "Marker",
+    "Observer",
+    "ObserverContext",
+    "ObserverFailure",
+    "ObserverSpec",
+    "ObserverTimeout",
+    "OnlookerError",
+    "Plan",
+    "PlanStep",
+    "PlanUpdated",
+    "Record",
+    "RecordError",
+    "ReplayClock",
+    "Session",
+    "SessionEnded",
+    "SessionInfo",
+    "SessionStarted",
+    "Severity",
+    "SubagentStarted",
+    "SubagentStopped",
+    "SystemClock",
+    "TaskContext",
+    "ToolCall",
+    "TranscriptError",
+    "Trigger",
+    "TriggerState",
+    "TurnEnded",
+    "UserPrompt",
+    "immediate_feedback",
+    "observer",
+    "severity",
+]

@@ -1,0 +1,121 @@
+"""What observers produce: an Assessment (one run's message to the agent) made of Findings.
+
+`Assessment.render()` gives seed 001's text exactly. Severities are critical|high|medium|low|info;
+seed 001's info|caution|warning are accepted and mean info|medium|high.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Literal
+
+from .events import EPOCH
+from .records import Record, record
+
+Severity = Literal["critical", "high", "medium", "low", "info"]
+SEVERITIES: tuple[Severity, ...] = ("critical", "high", "medium", "low", "info")
+SEED_SEVERITIES = {"caution": "medium", "warning": "high"}
+_RANK = {name: len(SEVERITIES) - i for i, name in enumerate(SEVERITIES)}
+
+
+def severity(value: str) -> Severity:
+    """The canonical severity for `value` (seed 001 names accepted); ValueError says what is."""
+    name = SEED_SEVERITIES.get(value, value)
+    if name not in _RANK:
+        allowed = ", ".join((*SEVERITIES, *SEED_SEVERITIES))
+        raise ValueError(f"severity {value!r} is not one of: {allowed}")
+    return name
+
+
+def severity_rank(value: str) -> int:
+    """5 for critical down to 1 for info."""
+    return _RANK[severity(value)]
+
+
+def is_warning(value: str) -> bool:
+    """Medium or above: the level a user notices."""
+    return severity_rank(value) >= _RANK["medium"]
+
+
+@record("finding")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Finding(Record):
+    """One thing an observer noticed; stored findings carry a lifecycle (open → resolved)."""
+
+    content: str
+    """What was noticed (rendered after the category)."""
+    category: str = ""
+    """loop, error_rate, drift, stall, security, quality …"""
+    evidence: str | None = None
+    """The tool calls or lines it rests on."""
+    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    observer: str = ""
+    severity: Severity = "info"
+    status: Literal["open", "acknowledged", "resolved"] = "open"
+    created_at: datetime | None = None
+    acknowledged_at: datetime | None = None
+    resolved_at: datetime | None = None
+    resolution_note: str | None = None
+    source_type: str = "conversation"
+    """file | conversation | mixed"""
+    source_ref: str | None = None
+    """A file path (with :line) or a message / tool-call reference."""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    session_id: str = ""
+    project: str = ""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "severity", severity(self.severity))
+
+    @property
+    def description(self) -> str:
+        """Seed 001's name for the content."""
+        return self.content
+
+    def render(self) -> str:
+        return f"• {self.category}: {self.content}" if self.category else f"• {self.content}"
+
+
+@record("assessment")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Assessment(Record):
+    """One observer run's message to the agent."""
+
+    observer_name: str = ""
+    summary: str = ""
+    findings: tuple[Finding, ...] = ()
+    suggestions: tuple[str, ...] = ()
+    severity: Severity = "info"
+    timestamp: datetime = EPOCH
+    call_index: int = 0
+    """Tool-call count of the session when the assessment was made."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "severity", severity(self.severity))
+        object.__setattr__(self, "findings", tuple(self.findings))
+        object.__setattr__(self, "suggestions", tuple(self.suggestions))
+
+    def render(self) -> str:
+        """Concise text for context injection, exactly as seed 001 renders it."""
+        lines = [f"[Trajectory Assessment - {self.observer_name}]", "", self.summary]
+        if self.findings:
+            lines.append("")
+            lines.extend(finding.render() for finding in self.findings)
+        if self.suggestions:
+            lines.append("")
+            lines.extend(f"→ {suggestion}" for suggestion in self.suggestions)
+        return "\n".join(lines)
+
+
+@record("observer_failure")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class ObserverFailure(Record):
+    """An observer raised or ran out of time; recorded instead of reaching the agent."""
+
+    observer: str
+    error: str
+    at: datetime = EPOCH
+    call_index: int = 0
+    timed_out: bool = False

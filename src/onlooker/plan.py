@@ -1,0 +1,76 @@
+"""The agent's plan, from Claude Code's TodoWrite calls and explicit PlanUpdated events.
+
+When a step gets completed the reducer requests a `plan_progress_check` (seed 001's marker pattern).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from .events import PlanStep, PlanUpdated, ToolCall
+from .records import Record, record
+from .slices import Reduced, Replace, Request, Slice
+
+PLAN_PROGRESS_CHECK = "plan_progress_check"
+"""Marker name requested when a plan step is completed."""
+
+PLAN_TOOLS = frozenset({"TodoWrite"})
+
+
+@record("plan")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Plan(Record):
+    """The plan as it stands: ordered steps with their status."""
+
+    steps: tuple[PlanStep, ...] = ()
+
+    @property
+    def completed(self) -> int:
+        return sum(1 for step in self.steps if step.done)
+
+    @property
+    def total(self) -> int:
+        return len(self.steps)
+
+    @property
+    def remaining(self) -> int:
+        return self.total - self.completed
+
+    def next_step(self) -> PlanStep | None:
+        """The step in progress, else the first one not done."""
+        for step in self.steps:
+            if step.status == "in_progress":
+                return step
+        return next((step for step in self.steps if not step.done), None)
+
+
+def steps_from_todos(todos: Any) -> tuple[PlanStep, ...]:
+    """Plan steps from a TodoWrite `todos` list; entries that are not todos are ignored."""
+    if not isinstance(todos, list):
+        return ()
+    steps = []
+    for todo in todos:
+        if isinstance(todo, dict) and isinstance(todo.get("content"), str):
+            steps.append(
+                PlanStep(
+                    content=todo["content"],
+                    status=str(todo.get("status") or "pending"),
+                    active_form=str(todo.get("activeForm") or ""),
+                )
+            )
+    return tuple(steps)
+
+
+def reduce_plan(view: Slice[Plan], event: ToolCall | PlanUpdated) -> Reduced:
+    if isinstance(event, ToolCall):
+        if event.tool not in PLAN_TOOLS or not event.ok:
+            return None
+        steps = steps_from_todos(event.input.get("todos"))
+    else:
+        steps = event.steps
+    plan = Plan(steps=steps)
+    before = view.latest()
+    if before is not None and plan.completed > before.completed:
+        return (Replace(plan), Request(PLAN_PROGRESS_CHECK))
+    return Replace(plan)
