@@ -1,0 +1,57 @@
+"""The `onlooker` command. Subcommands live in their own modules and load only when invoked.
+
+To add one: write `cli/<name>.py` with a click command called `command`, and list it in COMMANDS.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from typing import Any
+
+#: subcommand name -> (module under onlooker.cli, one-line help)
+COMMANDS: dict[str, tuple[str, str]] = {
+    "replay": ("replay", "Run observers over recorded sessions as if live."),
+}
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the `onlooker` console script."""
+    try:
+        import click
+    except ImportError:  # pragma: no cover - only without the [cli] extra
+        sys.stderr.write(
+            "onlooker: the command line needs click and rich: pip install 'onlooker[cli]'\n"
+        )
+        raise SystemExit(2) from None
+    group = _build_group(click)
+    group.main(args=argv, prog_name="onlooker")
+
+
+def _build_group(click: Any) -> Any:
+    from .. import __version__
+
+    class LazyGroup(click.Group):  # type: ignore[misc]
+        def list_commands(self, ctx: Any) -> list[str]:
+            return sorted(COMMANDS)
+
+        def get_command(self, ctx: Any, name: str) -> Any:
+            if name not in COMMANDS:
+                return None
+            module = importlib.import_module(f"onlooker.cli.{COMMANDS[name][0]}")
+            return module.command
+
+        def format_commands(self, ctx: Any, formatter: Any) -> None:
+            rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    group = LazyGroup(
+        name="onlooker",
+        help=(
+            "onlooker puts observers on AI agents: it notices loops, error cascades, drift and "
+            "deadlines in what an agent does and feeds what it finds back into its context."
+        ),
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    return click.version_option(__version__, prog_name="onlooker")(group)

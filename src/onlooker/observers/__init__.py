@@ -1,0 +1,46 @@
+"""Built-in observers and their registry: names as they appear in output, plus short aliases.
+
+`builtin_observers()` gives the default set; `get_observer("stall")` or `get_observer("Stall")`
+builds one by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from ..errors import ConfigError
+from ..observer import Observer
+from .deadline import DeadlineObserver
+from .plan import PlanProgressObserver
+
+#: Display name -> factory. Order is the order of output.
+BUILTIN: dict[str, Callable[[], Observer]] = {
+    "Deadline": DeadlineObserver,
+    "Plan Progress": PlanProgressObserver,
+}
+
+
+def _slug(name: str) -> str:
+    return name.lower().replace("_", "-").replace(" ", "-")
+
+
+def builtin_names() -> list[str]:
+    return list(BUILTIN)
+
+
+def get_observer(name: str) -> Observer:
+    """A built-in observer by display name or alias (`Plan Progress`, `plan-progress`, `plan`)."""
+    wanted = _slug(name)
+    for display, factory in BUILTIN.items():
+        slug = _slug(display)
+        if wanted in (slug, slug.split("-")[0]):
+            return factory()
+    known = ", ".join(_slug(n) for n in BUILTIN)
+    raise ConfigError(f"unknown observer {name!r}; built-in observers are: {known}")
+
+
+def builtin_observers(names: Iterable[str] | None = None) -> list[Observer]:
+    """The named built-ins, or all of them."""
+    if names is None:
+        return [factory() for factory in BUILTIN.values()]
+    return [get_observer(name) for name in names]
