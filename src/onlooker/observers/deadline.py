@@ -49,8 +49,12 @@ class DeadlineObserver:
 
 
 def format_duration(seconds: float) -> str:
-    """Seed 001's wording: `90 seconds`, `8 minutes`, `1 minute`, `1.5 hours`."""
-    if seconds < 60:
+    """Seed 001's wording: `90 seconds`, `8 minutes`, `1.5 hours`.
+
+    Seed 001's example shows "You have 90 seconds remaining." while its code would say "1 minute";
+    the example is what the agent reads, so under two minutes the count stays in seconds.
+    """
+    if seconds < 120:
         return f"{int(seconds)} seconds"
     if seconds < 3600:
         minutes = int(seconds / 60)

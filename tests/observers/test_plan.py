@@ -1,0 +1,58 @@
+"""Plan Progress follows Claude Code's TodoWrite plan and explicit plan events, with seed texts."""
+
+from __future__ import annotations
+
+from onlooker import Engine, FixedClock, PlanStep, PlanUpdated, ToolCall
+from onlooker.observers.plan import PlanProgressObserver
+
+
+def todos(*statuses: str) -> ToolCall:
+    items = [
+        {"content": f"Step {i + 1}", "status": s, "activeForm": f"Doing {i + 1}"}
+        for i, s in enumerate(statuses)
+    ]
+    return ToolCall(
+        tool="TodoWrite", input={"todos": items}, output="Todos have been modified successfully."
+    )
+
+
+def test_reports_after_a_step_completes(clock: FixedClock) -> None:
+    engine = Engine([PlanProgressObserver()], clock=clock)
+    assert engine.dispatch(todos("in_progress", "pending", "pending")).feedback == ""
+    assert engine.dispatch(ToolCall(tool="Edit", input={"file_path": "a.py"})).feedback == ""
+    assert engine.dispatch(todos("completed", "in_progress", "pending")).feedback == (
+        "[Trajectory Assessment - Plan Progress]\n\nCompleted 1/3 steps. 2 remaining.\n\n→ Next: Step 2"
+    )
+
+
+def test_all_steps_complete(clock: FixedClock) -> None:
+    engine = Engine([PlanProgressObserver()], clock=clock)
+    engine.dispatch(todos("completed", "in_progress"))
+    assert engine.dispatch(todos("completed", "completed")).feedback == (
+        "[Trajectory Assessment - Plan Progress]\n\nAll 2 plan steps complete."
+    )
+
+
+def test_explicit_plan_events(clock: FixedClock) -> None:
+    engine = Engine([PlanProgressObserver()], clock=clock)
+    plan = PlanUpdated(
+        steps=(PlanStep(content="Write parser", status="completed"), PlanStep(content="Test it"))
+    )
+    assert engine.dispatch(plan).feedback.endswith(
+        "Completed 1/2 steps. 1 remaining.\n\n→ Next: Test it"
+    )
+
+
+def test_same_progress_is_not_repeated(clock: FixedClock) -> None:
+    engine = Engine([PlanProgressObserver()], clock=clock)
+    engine.dispatch(todos("in_progress", "pending"))
+    assert engine.dispatch(todos("completed", "in_progress")).feedback
+    engine.dispatch(
+        PlanUpdated(
+            steps=(
+                PlanStep(content="Step 1", status="completed"),
+                PlanStep(content="Step 2", status="in_progress"),
+            )
+        )
+    )
+    assert engine.session.tool_call_count == 2
