@@ -6,7 +6,7 @@ seed 001's info|caution|warning are accepted and mean info|medium|high.
 
 from __future__ import annotations
 
-import uuid
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Literal
@@ -50,7 +50,7 @@ class Finding(Record):
     """loop, error_rate, drift, stall, security, quality …"""
     evidence: str | None = None
     """The tool calls or lines it rests on."""
-    id: str = field(default_factory=lambda: uuid.uuid4().hex)
+    id: str = field(default_factory=lambda: os.urandom(16).hex())
     observer: str = ""
     severity: Severity = "info"
     status: Literal["open", "acknowledged", "resolved"] = "open"

@@ -7,7 +7,6 @@ reaches the agent as a crash. All due observers run and are combined; `first_mat
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 import inspect
 import signal
@@ -118,6 +117,8 @@ class Engine:
 
     async def adispatch(self, event: Event) -> Dispatch:
         """`dispatch` for callers inside an event loop: async observers run concurrently."""
+        import asyncio
+
         event, runs, now = self._begin(event)
         waiting: list[tuple[_Run, Awaitable[Any]]] = []
         for run in runs:
@@ -199,6 +200,8 @@ class Engine:
                 run.error = exc
 
     async def _settle(self, run: _Run, pending: Awaitable[Any]) -> None:
+        import asyncio
+
         try:
             run.result = await asyncio.wait_for(_as_coroutine(pending), run.spec.timeout)
         except TimeoutError:
@@ -308,6 +311,7 @@ async def _as_coroutine(awaitable: Awaitable[T]) -> T:
 
 def _await_blocking(awaitable: Awaitable[ObserveResult], timeout: float | None) -> ObserveResult:
     """Wait for an async observer from synchronous code, within its time limit."""
+    import asyncio  # only async observers pay for it; the hook path stays lean
 
     async def run() -> ObserveResult:
         try:
