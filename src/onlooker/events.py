@@ -122,6 +122,8 @@ class PlanStep:
     status: str = "pending"
     """pending | in_progress | completed"""
     active_form: str = ""
+    id: str = ""
+    """The host's task id (Claude Code TaskCreate), when steps are addressed by id."""
 
     @property
     def done(self) -> bool:

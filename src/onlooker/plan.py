@@ -1,4 +1,4 @@
-"""The agent's plan, from Claude Code's TodoWrite calls and explicit PlanUpdated events.
+"""The agent's plan: from TodoWrite or TaskCreate/TaskUpdate calls, and PlanUpdated events.
 
 When a step gets completed the reducer requests a `plan_progress_check` (seed 001's marker pattern).
 """
@@ -15,7 +15,7 @@ from .slices import Reduced, Replace, Request, Slice
 PLAN_PROGRESS_CHECK = "plan_progress_check"
 """Marker name requested when a plan step is completed."""
 
-PLAN_TOOLS = frozenset({"TodoWrite"})
+PLAN_TOOLS = frozenset({"TodoWrite", "TaskCreate", "TaskUpdate"})
 
 
 @record("plan")
@@ -63,14 +63,49 @@ def steps_from_todos(todos: Any) -> tuple[PlanStep, ...]:
 
 
 def reduce_plan(view: Slice[Plan], event: ToolCall | PlanUpdated) -> Reduced:
+    before = view.latest()
     if isinstance(event, ToolCall):
         if event.tool not in PLAN_TOOLS or not event.ok:
             return None
-        steps = steps_from_todos(event.input.get("todos"))
+        changed = (
+            steps_from_todos(event.input.get("todos"))
+            if event.tool == "TodoWrite"
+            else _apply_task_call(before.steps if before else (), event)
+        )
+        if changed is None:
+            return None
+        steps = changed
     else:
         steps = event.steps
     plan = Plan(steps=steps)
-    before = view.latest()
     if before is not None and plan.completed > before.completed:
         return (Replace(plan), Request(PLAN_PROGRESS_CHECK))
     return Replace(plan)
+
+
+def _apply_task_call(steps: tuple[PlanStep, ...], call: ToolCall) -> tuple[PlanStep, ...] | None:
+    """Steps after a TaskCreate (adds one) or TaskUpdate (changes or deletes one by id)."""
+    if call.tool == "TaskCreate":
+        subject = call.input.get("subject")
+        if not isinstance(subject, str):
+            return None
+        task = (call.result or {}).get("task")
+        task_id = task.get("id") if isinstance(task, dict) else None
+        new = PlanStep(
+            content=subject,
+            active_form=str(call.input.get("activeForm") or ""),
+            id=str(task_id) if task_id is not None else str(len(steps) + 1),
+        )
+        return (*steps, new)
+    task_id = str(call.input.get("taskId", ""))
+    status = call.input.get("status")
+    if not task_id or not isinstance(status, str) or (call.result or {}).get("success") is False:
+        return None
+    if status == "deleted":
+        return tuple(step for step in steps if step.id != task_id)
+    return tuple(
+        PlanStep(content=s.content, status=status, active_form=s.active_form, id=s.id)
+        if s.id == task_id
+        else s
+        for s in steps
+    )

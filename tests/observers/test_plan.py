@@ -56,3 +56,34 @@ def test_same_progress_is_not_repeated(clock: FixedClock) -> None:
         )
     )
     assert engine.session.tool_call_count == 2
+
+
+def task_create(subject: str, task_id: str) -> ToolCall:
+    return ToolCall(
+        tool="TaskCreate",
+        input={"subject": subject, "description": "…"},
+        result={"task": {"id": task_id, "subject": subject}},
+    )
+
+
+def task_update(task_id: str, status: str, success: bool = True) -> ToolCall:
+    return ToolCall(
+        tool="TaskUpdate",
+        input={"taskId": task_id, "status": status},
+        result={"success": success, "taskId": task_id},
+    )
+
+
+def test_follows_taskcreate_and_taskupdate(clock: FixedClock) -> None:
+    engine = Engine([PlanProgressObserver()], clock=clock)
+    for i, subject in enumerate(["Write tests", "Fix model", "Update docs"], start=1):
+        engine.dispatch(task_create(subject, str(i)))
+    engine.dispatch(task_update("1", "in_progress"))
+    assert engine.dispatch(task_update("1", "completed")).feedback.endswith(
+        "Completed 1/3 steps. 2 remaining.\n\n→ Next: Fix model"
+    )
+    engine.dispatch(task_update("3", "deleted"))
+    assert engine.dispatch(task_update("2", "completed")).feedback.endswith(
+        "All 2 plan steps complete."
+    )
+    assert engine.dispatch(task_update("9", "completed", success=False)).feedback == ""
