@@ -1,0 +1,204 @@
+"""`onlooker replay PATH...`: run observers over recorded sessions and show what they would say.
+
+Per tool call that got feedback, the text that would have been injected; then a summary per
+session. `--json` prints one JSON array (a list of sessions) and nothing else on stdout.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..errors import ConfigError, TranscriptError
+from ..replay import Injection, SessionReplay, observers_named, replay_paths
+
+#: Above this many bytes in all, a single input shows a progress bar too.
+BIG_INPUT = 4_000_000
+
+_EVENT_LABELS = {
+    "session_started": "session start",
+    "user_prompt": "prompt",
+    "assistant_message": "message",
+}
+_SEVERITY_STYLE = {
+    "critical": "bold red",
+    "high": "red",
+    "medium": "yellow",
+    "low": "cyan",
+    "info": "dim",
+}
+
+
+@click.command(name="replay")
+@click.argument("paths", nargs=-1, required=True, metavar="PATH...")
+@click.option("--json", "as_json", is_flag=True, help="Print a JSON array, one object a session.")
+@click.option(
+    "--observer",
+    "observer_names",
+    multiple=True,
+    metavar="NAME",
+    help="Run only this observer (repeatable; e.g. stall, 'error-cascade', deadline).",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="MINUTES",
+    help="Give each session a deadline this many minutes after it started.",
+)
+@click.option("--quiet", "-q", is_flag=True, help="Only the summaries, not the injected texts.")
+def command(
+    paths: Sequence[str],
+    as_json: bool,
+    observer_names: Sequence[str],
+    deadline: float | None,
+    quiet: bool,
+) -> None:
+    """Run observers over recorded sessions as if live.
+
+    PATH is a Claude Code transcript (.jsonl, with its subagents), an OpenAI chat messages file
+    (.json), or a folder: every *.jsonl session in it. Prints, per tool call, what would have been
+    injected into the agent's context, then a summary per session.
+    """
+    from rich.console import Console
+
+    from ..adapters.transcripts import transcript_paths
+
+    try:
+        observers = observers_named(observer_names)
+        files = [file for path in paths for file in transcript_paths(path)]
+    except (ConfigError, TranscriptError) as exc:
+        _fail(str(exc))
+    out = Console(highlight=False, soft_wrap=True)
+    results: list[SessionReplay] = []
+    try:
+        with _progress(files) as advance:
+            for result in replay_paths(
+                _advancing(files, advance), observers, deadline_minutes=deadline
+            ):
+                if as_json:
+                    results.append(result)
+                else:
+                    show_session(out, result, quiet=quiet)
+    except TranscriptError as exc:
+        _fail(str(exc))
+    if as_json:
+        sys.stdout.write(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
+        sys.stdout.write("\n")
+
+
+def _fail(message: str) -> None:
+    click.echo(f"onlooker replay: {message}", err=True)
+    raise SystemExit(2)
+
+
+def _advancing(files: list[Path], advance: Any) -> Iterator[Path]:
+    for file in files:
+        yield file
+        advance(file)
+
+
+@contextmanager
+def _progress(files: list[Path]) -> Iterator[Any]:
+    """A progress bar on stderr for long inputs, when stderr is a terminal; else a no-op."""
+    sizes = {file: file.stat().st_size for file in files}
+    if not sys.stderr.isatty() or (len(files) < 2 and sum(sizes.values()) < BIG_INPUT):
+        yield lambda file: None
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn
+
+    progress = Progress(
+        TextColumn("replaying"),
+        BarColumn(),
+        DownloadColumn(),
+        TextColumn("{task.fields[name]}"),
+        console=Console(stderr=True),
+        transient=True,
+        redirect_stdout=sys.stdout.isatty(),
+        redirect_stderr=False,
+    )
+    with progress:
+        task = progress.add_task("replay", total=sum(sizes.values()), name="")
+        yield lambda file: progress.update(task, advance=sizes[file], name=file.name)
+
+
+def show_session(out: Any, result: SessionReplay, *, quiet: bool = False) -> None:
+    """One session: the injections (unless quiet), then its summary."""
+    from rich.text import Text
+
+    title = f"session {result.session_id}"
+    if result.agent_id:
+        kind = f" ({result.agent_type})" if result.agent_type else ""
+        title = f"subagent {result.agent_id}{kind} of session {result.parent_session_id}"
+    out.print(Text(f"══ {title} ══", style="bold"))
+    out.print(Text(result.path, style="dim"))
+    if not quiet:
+        for injection in result.injections:
+            out.print()
+            out.print(Text(f"── {injection_label(injection)} ──", style="bold cyan"))
+            out.print(Text(injection.text))
+    out.print()
+    out.print(Text("summary", style="bold"))
+    out.print(summary_text(result))
+    out.print()
+
+
+def injection_label(injection: Injection) -> str:
+    """`call 37 · Bash · 16:02:29`, or `prompt · after call 12 · 16:05:00` for other events."""
+    clock = injection.at.strftime("%H:%M:%S")
+    if injection.tool:
+        return f"call {injection.call_index} · {injection.tool} · {clock}"
+    label = _EVENT_LABELS.get(injection.event_kind, injection.event_kind.replace("_", " "))
+    if injection.call_index:
+        return f"{label} · after call {injection.call_index} · {clock}"
+    return f"{label} · {clock}"
+
+
+def summary_text(result: SessionReplay) -> Any:
+    """The summary block of one session."""
+    from rich.text import Text
+
+    text = Text()
+    rows: list[tuple[str, Text | str]] = [("tool calls", str(result.tool_calls))]
+    by_observer: dict[str, Counter[str]] = {}
+    for assessment in result.assessments:
+        by_observer.setdefault(assessment.observer_name, Counter())[assessment.severity] += 1
+    rows.append(("assessments", str(len(result.assessments))))
+    for name, counts in by_observer.items():
+        line = Text()
+        for i, (level, count) in enumerate(sorted(counts.items(), key=_by_severity)):
+            if i:
+                line.append(", ")
+            line.append(f"{count} {level}", style=_SEVERITY_STYLE.get(level, ""))
+        rows.append((f"  {name}", line))
+    warnings = Text(str(result.warnings), style="yellow" if result.warnings else "")
+    rows.append(("warnings", warnings))
+    failures = Counter(f.observer for f in result.failures)
+    rows.append(("failures", ", ".join(f"{n} × {name}" for name, n in failures.items()) or "none"))
+    malformed = str(result.malformed)
+    if result.malformed_lines:
+        malformed += f" (lines {', '.join(map(str, result.malformed_lines))})"
+    rows.append(("malformed lines", malformed))
+    rows.append(("skipped lines", str(result.skipped)))
+    if result.unanswered:
+        rows.append(("unanswered calls", str(result.unanswered)))
+    width = max(len(label) for label, _ in rows)
+    for i, (label, value) in enumerate(rows):
+        if i:
+            text.append("\n")
+        text.append(f"  {label.ljust(width)}  ")
+        text.append(value)
+    return text
+
+
+def _by_severity(item: tuple[str, int]) -> int:
+    from ..assessment import severity_rank
+
+    return -severity_rank(item[0])
