@@ -8,8 +8,10 @@ What becomes what:
 - `user` lines with a string or text content → UserPrompt. Not prompts, and counted as skipped:
   `isMeta` lines (caveats, skill bodies), `isCompactSummary` lines (the summary Claude Code writes
   after compacting), local command output and caveats (`<local-command-stdout>`, `<bash-stdout>` …),
-  "[Request interrupted by user]" notes. `<system-reminder>` blocks are cut out of prompts. A slash
-  command is kept as its command line (`/init args`), a `!` shell input as `! command`.
+  "[Request interrupted by user]" notes, and Claude Code's own session commands (`/model`,
+  `/clear`, `/exit` …: HOUSEKEEPING_COMMANDS). `<system-reminder>` blocks are cut out of prompts.
+  Other slash commands state a task and are kept as their command line (`/init`, `/review 12`);
+  a `!` shell input becomes `! command`.
 - `assistant` lines: one API message is split over several lines that share `message.id` (one
   content block per line); their text and thinking blocks make one AssistantMessage, emitted when
   the message is complete. tool_use blocks wait, by id, for their tool_result.
@@ -59,6 +61,15 @@ _NOISE_PREFIXES = (
     "Caveat: The messages below were generated",
     "[Request interrupted by user",
 )
+#: Claude Code's own session commands: they manage the session and state no task.
+HOUSEKEEPING_COMMANDS = frozenset(
+    {
+        "/add-dir", "/agents", "/clear", "/compact", "/config", "/context", "/copy", "/cost",
+        "/doctor", "/exit", "/export", "/help", "/hooks", "/ide", "/login", "/logout", "/mcp",
+        "/memory", "/model", "/permissions", "/quit", "/resume", "/rewind", "/status",
+        "/statusline", "/usage", "/vim",
+    }
+)  # fmt: skip
 _REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
 _COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
 _COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
@@ -400,6 +411,8 @@ def _prompt_text(text: str) -> str:
         if name:
             command = name.group(1).strip()
             command = command if command.startswith("/") else f"/{command}"
+            if command in HOUSEKEEPING_COMMANDS:
+                return ""
             return f"{command} {args.group(1).strip()}".strip() if args else command
     if text.startswith("<bash-input>"):
         found = _BASH_INPUT.search(text)

@@ -1,0 +1,1 @@
+"""onlooker benchmarks: `make bench` runs them all (benchmarks/run.py)."""

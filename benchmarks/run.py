@@ -1,0 +1,40 @@
+"""Run every benchmark and print its figures: `make bench` (or `python benchmarks/run.py`).
+
+To add one: write `benchmarks/bench_<name>.py` with `run() -> list[Result]` and list it below.
+Exits 1 when a figure missed its target.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+#: benchmark module (under benchmarks/) -> what it measures
+BENCHMARKS: dict[str, str] = {
+    "bench_replay": "replay throughput vs bare json.loads",
+}
+
+
+def main(names: list[str]) -> int:
+    root = Path(__file__).resolve().parent
+    sys.path.insert(0, str(root.parent))
+    chosen = names or list(BENCHMARKS)
+    unknown = [name for name in chosen if name not in BENCHMARKS]
+    if unknown:
+        print(f"unknown benchmark(s): {', '.join(unknown)}; known: {', '.join(BENCHMARKS)}")
+        return 2
+    missed = 0
+    for name in chosen:
+        module = importlib.import_module(f"benchmarks.{name}")
+        print(f"{name}: {BENCHMARKS[name]}")
+        results = module.run()
+        width = max(len(r.name) for r in results)
+        for result in results:
+            print(f"  {result.name.ljust(width)}  {result.value:>18}  {result.note}")
+            missed += not result.ok
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
