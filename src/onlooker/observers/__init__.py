@@ -12,11 +12,13 @@ from ..errors import ConfigError
 from ..observer import Observer
 from .deadline import DeadlineObserver
 from .plan import PlanProgressObserver
+from .stall import StallObserver
 
 #: Display name -> factory. Order is the order of output.
 BUILTIN: dict[str, Callable[[], Observer]] = {
     "Deadline": DeadlineObserver,
     "Plan Progress": PlanProgressObserver,
+    "Stall": StallObserver,
 }
 
 
