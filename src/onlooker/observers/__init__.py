@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterable
 
 from ..errors import ConfigError
 from ..observer import Observer
+from .cascade import ErrorCascadeObserver
 from .deadline import DeadlineObserver
 from .plan import PlanProgressObserver
 from .stall import StallObserver
@@ -19,6 +20,7 @@ BUILTIN: dict[str, Callable[[], Observer]] = {
     "Deadline": DeadlineObserver,
     "Plan Progress": PlanProgressObserver,
     "Stall": StallObserver,
+    "Error Cascade": ErrorCascadeObserver,
 }
 
 

@@ -1,0 +1,180 @@
+"""Error Cascade: tool calls failing one after another, or the same error coming back in new forms.
+
+Error texts are normalised (numbers, paths, hex and uuid ids, quoted names, line:col) so that one
+error about different files groups together. User rejections are not failures of the agent.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from ..assessment import Assessment, Finding
+from ..events import ToolCall
+from ..observer import ObserverContext
+from ..triggers import Trigger
+from .episodes import Escalation, Report, assessment_of, cite, describe, episode
+
+REJECTIONS = (
+    "The user doesn't want to",
+    "User rejected tool use",
+    "[Request interrupted by user",
+)
+"""Error texts that mean the user declined the call, not that it went wrong."""
+
+_EXIT_LINE = re.compile(r"^(?:Error: )?Exit code \d+$")
+_WRAPPER = re.compile(r"</?tool_use_error>")
+_EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b")
+_ERROR_WORDS = re.compile(
+    r"error|fatal|failed|failure|not found|no such|denied|cannot|can't|unable|invalid|refused",
+    re.IGNORECASE,
+)
+#: What varies between instances of one error; replaced in this order.
+_VARIABLE: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b"), "<id>"),
+    (re.compile(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"), "<id>"),
+    (re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`"), "'<name>'"),
+    (
+        re.compile(r"(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:[/\\][\w.@+-]+)+[/\\]?|\b[\w.-]+(?:/[\w.-]+)+"),
+        "<path>",
+    ),
+    (re.compile(r"\b\d+(?:[.:]\d+)*\b"), "<n>"),
+    (re.compile(r"\s+"), " "),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class ErrorCascadeObserver:
+    """Warn on consecutive failures and on recurring similar errors; escalate with the streak."""
+
+    window: int = 20
+    """Recent tool calls examined for recurring errors."""
+    streak_warn: int = 3
+    """Consecutive failed calls: medium."""
+    streak_escalate: int = 5
+    """… high; then again every `repeat_every` more."""
+    recurring_warn: int = 3
+    """The same (normalised) error this many times within the window: medium."""
+    recurring_escalate: int = 5
+    """… high."""
+    repeat_every: int = 5
+    trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))
+
+    @property
+    def name(self) -> str:
+        return "Error Cascade"
+
+    def should_run(self, ctx: ObserverContext) -> bool:
+        return isinstance(ctx.event, ToolCall) and is_failure(ctx.event)
+
+    def observe(self, ctx: ObserverContext) -> Assessment | None:
+        calls = ctx.recent_tool_calls(self.window)
+        if not calls or not is_failure(calls[-1]):
+            return None
+        return assessment_of(self.name, (self._streak(ctx, calls), self._recurring(ctx, calls)))
+
+    def _streak(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
+        run: list[int] = []
+        for call in reversed(calls):
+            if not is_failure(call):
+                break
+            run.append(call.index)
+        run.reverse()
+        escalation = Escalation(
+            ((self.streak_warn, "medium"), (self.streak_escalate, "high")), self.repeat_every
+        )
+        current = episode(ctx, "streak", run)
+        level = escalation.due(current.count, current.reported)
+        if level is None:
+            return None
+        latest = calls[-1]
+        n = current.count
+        cited = cite(run, total=n)
+        finding = Finding(
+            content=(
+                f"The last {n} tool calls failed ({cited}); "
+                f"the latest, {describe(latest)}: {key_line(error_text(latest))}"
+            ),
+            category="consecutive failures",
+            evidence=cited,
+            severity=level,
+            source_ref=f"tool call {latest.index}",
+            metadata=current.metadata(latest.index),
+        )
+        return Report(
+            finding,
+            f"{n} tool calls in a row have failed.",
+            f"{n} consecutive calls have failed; the approach may need reassessing "
+            "before another attempt.",
+        )
+
+    def _recurring(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
+        latest = calls[-1]
+        signature = error_signature(latest)
+        same = [c.index for c in calls if is_failure(c) and error_signature(c) == signature]
+        if len(same) < 2:
+            return None
+        escalation = Escalation(
+            ((self.recurring_warn, "medium"), (self.recurring_escalate, "high")), self.repeat_every
+        )
+        key = hashlib.blake2b(signature.encode(), digest_size=8).hexdigest()
+        current = episode(ctx, f"error:{key}", same)
+        level = escalation.due(current.count, current.reported)
+        if level is None:
+            return None
+        n = current.count
+        text = error_text(latest)
+        cited = cite(same, total=n)
+        finding = Finding(
+            content=f"The same error occurred {n} times ({cited}): {key_line(text)}",
+            category="recurring error",
+            evidence=cited,
+            severity=level,
+            source_ref=f"tool call {latest.index}",
+            metadata={**current.metadata(latest.index), "signature": signature},
+        )
+        return Report(
+            finding,
+            f"The same error has come back {n} times.",
+            f"The same error has recurred {n} times; the attempts so far have not reached its "
+            "cause, and stepping back to reassess may serve better than another retry.",
+        )
+
+
+def error_text(call: ToolCall) -> str:
+    return call.error or call.output or ""
+
+
+def is_failure(call: ToolCall) -> bool:
+    """A failed call that is the agent's: not a user rejection, not a silent `exit 1` (no match)."""
+    if call.ok:
+        return False
+    text = error_text(call).strip()
+    if text.startswith(REJECTIONS):
+        return False
+    return not (call.tool == "Bash" and text in ("Exit code 1", "Error: Exit code 1"))
+
+
+def key_line(text: str, limit: int = 160) -> str:
+    """The line that says what went wrong: the last exception line, else the first error line."""
+    lines = [
+        stripped
+        for line in _WRAPPER.sub("", text).splitlines()
+        if (stripped := line.strip()) and not _EXIT_LINE.match(stripped)
+    ]
+    if not lines:
+        return text.strip()[:limit]
+    chosen = next((line for line in reversed(lines) if _EXCEPTION.search(line)), None)
+    if chosen is None:
+        chosen = next((line for line in lines if _ERROR_WORDS.search(line)), lines[0])
+    return chosen if len(chosen) <= limit else chosen[: limit - 3] + "..."
+
+
+def error_signature(call: ToolCall) -> str:
+    """The error with what varies between instances replaced: equal for errors of one kind."""
+    text = key_line(error_text(call), 400)
+    for pattern, replacement in _VARIABLE:
+        text = pattern.sub(replacement, text)
+    return f"{call.tool}: {text.strip()}"

@@ -1,0 +1,164 @@
+"""Error Cascade: consecutive failures and recurring similar errors, normalised and escalating."""
+
+from __future__ import annotations
+
+from onlooker import Dispatch, Engine, FixedClock, Session, ToolCall
+from onlooker.observers import get_observer
+from onlooker.observers.cascade import (
+    ErrorCascadeObserver,
+    error_signature,
+    is_failure,
+    key_line,
+)
+
+
+def failed(command: str, error: str, tool: str = "Bash") -> ToolCall:
+    return ToolCall(tool=tool, input={"command": command}, ok=False, error=error)
+
+
+def passed(command: str = "ls") -> ToolCall:
+    return ToolCall(tool="Bash", input={"command": command}, output="ok")
+
+
+def engine(clock: FixedClock) -> Engine:
+    return Engine([ErrorCascadeObserver()], session=Session("s"), clock=clock)
+
+
+def feed(target: Engine, *calls: ToolCall) -> list[Dispatch]:
+    return [target.dispatch(call) for call in calls]
+
+
+def severities(results: list[Dispatch]) -> list[str | None]:
+    return [r.assessments[0].severity if r.assessments else None for r in results]
+
+
+def test_three_failures_in_a_row_warn(clock: FixedClock) -> None:
+    target = engine(clock)
+    results = feed(
+        target,
+        passed(),
+        failed("psql -c 'select 1'", "Exit code 127\n(eval):1: command not found: psql"),
+        failed("docker ps", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock."),
+    )
+    assert severities(results) == [None, None, None]
+    result = target.dispatch(failed("pg_ctl status", "pg_ctl: no database directory specified"))
+    assert result.feedback == (
+        "[Trajectory Assessment - Error Cascade]\n\n"
+        "3 tool calls in a row have failed.\n\n"
+        "• consecutive failures: The last 3 tool calls failed (calls 2, 3, 4); the latest, "
+        "Bash `pg_ctl status`: pg_ctl: no database directory specified\n\n"
+        "→ 3 consecutive calls have failed; the approach may need reassessing before another attempt."
+    )
+
+
+def test_severity_escalates_with_the_streak(clock: FixedClock) -> None:
+    target = engine(clock)
+    results = feed(target, *(failed(f"step{n}", f"error {n}: boom{'!' * n}") for n in range(11)))
+    assert severities(results) == [
+        None, None, "medium", None, "high", None, None, None, None, "high", None
+    ]  # fmt: skip
+
+
+def test_a_success_ends_the_streak(clock: FixedClock) -> None:
+    target = engine(clock)
+    results = feed(
+        target,
+        failed("a", "AError"),
+        failed("b", "BError"),
+        passed(),
+        failed("c", "CError"),
+        failed("d", "DError"),
+    )
+    assert severities(results) == [None] * 5
+
+
+def test_similar_errors_group_together(clock: FixedClock) -> None:
+    target = engine(clock)
+    results = feed(
+        target,
+        failed("python load.py a1", "FileNotFoundError: /tmp/a1.txt"),
+        passed("ls /tmp"),
+        failed("python load.py b2", "FileNotFoundError: /tmp/b2.txt"),
+        passed("touch /tmp/c3.txt"),
+        failed("python load.py c3", "FileNotFoundError: /tmp/c3.txt"),
+    )
+    assert severities(results) == [None, None, None, None, "medium"]
+    assert results[4].feedback == (
+        "[Trajectory Assessment - Error Cascade]\n\n"
+        "The same error has come back 3 times.\n\n"
+        "• recurring error: The same error occurred 3 times (calls 1, 3, 5): "
+        "FileNotFoundError: /tmp/c3.txt\n\n"
+        "→ The same error has recurred 3 times; the attempts so far have not reached its cause, "
+        "and stepping back to reassess may serve better than another retry."
+    )
+
+
+def test_a_streak_of_one_error_reports_both_patterns_once(clock: FixedClock) -> None:
+    target = engine(clock)
+    traceback = (
+        "Exit code 1\nTraceback (most recent call last):\n"
+        '  File "/p/run.py", line {n}, in <module>\n'
+        "ModuleNotFoundError: No module named 'torch{n}'"
+    )
+    results = feed(target, *(failed("python run.py", traceback.format(n=n)) for n in range(3)))
+    assessment = results[2].assessments[0]
+    assert [f.category for f in assessment.findings] == ["consecutive failures", "recurring error"]
+    assert assessment.severity == "medium"
+    assert results[2].feedback.count("→") == 2
+
+
+def test_user_rejections_and_silent_exit_1_are_not_failures(clock: FixedClock) -> None:
+    rejected = failed(
+        "git push",
+        "The user doesn't want to proceed with this tool use. The tool use was rejected.",
+    )
+    no_match = failed("grep -rn needle src", "Exit code 1")
+    assert not is_failure(rejected)
+    assert not is_failure(no_match)
+    assert not is_failure(passed())
+    target = engine(clock)
+    assert all(not r.assessments for r in feed(target, rejected, no_match, rejected, no_match))
+
+
+def test_signatures_ignore_what_varies() -> None:
+    def same(a: str, b: str) -> bool:
+        return error_signature(failed("x", a)) == error_signature(failed("x", b))
+
+    assert same("FileNotFoundError: /tmp/a1.txt", "FileNotFoundError: /tmp/b2.txt")
+    assert same(
+        "FileNotFoundError: [Errno 2] No such file or directory: 'data/a.csv'",
+        "FileNotFoundError: [Errno 2] No such file or directory: 'out/b.csv'",
+    )
+    assert same("src/a.py:12:5: E501 line too long", "src/b.py:40:1: E501 line too long")
+    assert same(
+        "KeyError: run 3f2a9c1e-8b7d-4c6a-9e0f-1a2b3c4d5e6f not found",
+        "KeyError: run 0b1c2d3e-4f5a-4b6c-8d7e-9f0a1b2c3d4e not found",
+    )
+    assert same(
+        "object at 0x7f3a2b1c0d90 is not callable", "object at 0x7f00deadbeef is not callable"
+    )
+    assert not same("FileNotFoundError: /tmp/a1.txt", "PermissionError: /tmp/a1.txt")
+
+
+def test_the_key_line_is_the_exception_not_the_traceback() -> None:
+    text = (
+        "Exit code 1\nTraceback (most recent call last):\n"
+        '  File "x.py", line 3, in <module>\n    import torch\n'
+        "ModuleNotFoundError: No module named 'torch'"
+    )
+    assert key_line(text) == "ModuleNotFoundError: No module named 'torch'"
+    assert key_line("Exit code 127\n/bin/bash: line 1: python: command not found") == (
+        "/bin/bash: line 1: python: command not found"
+    )
+    assert key_line("<tool_use_error>File does not exist.</tool_use_error>") == (
+        "File does not exist."
+    )
+
+
+def test_only_failures_wake_it(clock: FixedClock) -> None:
+    observer = ErrorCascadeObserver()
+    target = engine(clock)
+    for _ in range(5):
+        assert not target.dispatch(passed()).assessments
+    assert get_observer("error-cascade") == observer
+    assert observer.name == "Error Cascade"
