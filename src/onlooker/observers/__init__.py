@@ -12,6 +12,7 @@ from ..errors import ConfigError
 from ..observer import Observer
 from .cascade import ErrorCascadeObserver
 from .deadline import DeadlineObserver
+from .drift import DriftObserver
 from .plan import PlanProgressObserver
 from .stall import StallObserver
 
@@ -21,6 +22,7 @@ BUILTIN: dict[str, Callable[[], Observer]] = {
     "Plan Progress": PlanProgressObserver,
     "Stall": StallObserver,
     "Error Cascade": ErrorCascadeObserver,
+    "Drift": DriftObserver,
 }
 
 

@@ -1,0 +1,115 @@
+"""Drift: most recent file activity away from the task's first files and prompt, said once."""
+
+from __future__ import annotations
+
+from onlooker import Dispatch, Engine, FixedClock, Session, SessionStarted, ToolCall, UserPrompt
+from onlooker.events import Event
+from onlooker.observers import get_observer
+from onlooker.observers.drift import DriftObserver, activity_paths, command_paths, task_scope
+
+PROMPT = "Fix the off-by-one error in the CSV parser (src/shop/parser.py)."
+
+
+def read(path: str) -> ToolCall:
+    return ToolCall(tool="Read", input={"file_path": path}, output="...")
+
+
+def bash(command: str) -> ToolCall:
+    return ToolCall(tool="Bash", input={"command": command}, output="")
+
+
+def start() -> list[Event]:
+    """The task, then ten calls that explore it: their files are the task's first files."""
+    names = ("parser", "dialect", "rows", "errors", "quoting")
+    return [
+        SessionStarted(cwd="/repo"),
+        UserPrompt(text=PROMPT),
+        *(read(f"/repo/src/shop/{name}.py") for name in names),
+        *(read(f"/repo/tests/test_{name}.py") for name in names),
+        bash("pytest tests/test_parser.py -q"),
+    ]
+
+
+def replay(events: list[Event], clock: FixedClock) -> list[Dispatch]:
+    engine = Engine([DriftObserver()], session=Session("s"), clock=clock)
+    return [engine.dispatch(event) for event in events]
+
+
+def told(results: list[Dispatch]) -> list[tuple[int, str]]:
+    return [
+        (r.event.index, r.assessments[0].severity)
+        for r in results
+        if r.assessments and isinstance(r.event, ToolCall)
+    ]
+
+
+def test_drift_is_noted_once_then_once_more_if_it_stays(clock: FixedClock) -> None:
+    away = [read(f"/repo/website/blog/post{n}.md") for n in range(50)]
+    results = replay(start() + away, clock)
+    assert told(results) == [(30, "low"), (50, "medium")]  # not at 20, 40 or 60
+    first, again = (r for r in results if r.assessments)
+    assert again.assessments[0].summary == (
+        "Recent work is still mostly away from the files the task started with."
+    )
+    assert first.feedback == (
+        "[Trajectory Assessment - Drift]\n\n"
+        "Recent work is mostly away from the files the task started with.\n\n"
+        "• drift: 19 of the last 20 calls that name files work on paths unrelated to the task's "
+        "first files (src/shop/parser.py, src/shop/dialect.py, src/shop/rows.py): "
+        "mostly website/blog (19).\n\n"
+        "→ 95% of recent file activity is outside the task's initial context; this is fine if the "
+        "task required it, otherwise the original goal may be waiting."
+    )
+
+
+def test_work_around_the_task_is_not_drift(clock: FixedClock) -> None:
+    related = [
+        read("/repo/src/shop/models.py"),  # under src/, like the first file
+        read("/repo/tests/test_models.py"),  # under tests/, like the second
+        read("/repo/docs/csv-format.md"),  # "CSV" is in the prompt
+        bash("python -m pytest tests/test_parser.py"),
+        read("/tmp/scratch.txt"),  # scratch space says nothing
+        read("/repo/README.md"),
+    ]
+    assert told(replay(start() + related * 10, clock)) == []
+
+
+def test_a_later_prompt_widens_the_task(clock: FixedClock) -> None:
+    later = [UserPrompt(text="Now update the blog post about the release")]
+    away = [read(f"/repo/website/blog/post{n}.md") for n in range(40)]
+    assert told(replay(start() + later + away, clock)) == []
+
+
+def test_a_short_detour_is_not_drift(clock: FixedClock) -> None:
+    detour = [read(f"/repo/website/blog/post{n}.md") for n in range(10)]
+    back = [read("/repo/src/shop/parser.py") for _ in range(20)]
+    assert told(replay(start() + detour + back + detour, clock)) == []
+
+
+def test_what_counts_as_related() -> None:
+    scope = task_scope(PROMPT, ("/repo/src/shop/parser.py",), (), "/repo")
+    assert scope.related("/repo/src/shop/parser.py")
+    assert scope.related("/repo/src/billing/invoice.py")  # shares /repo/src
+    assert scope.related("/repo/tests/test_parser.py")  # the first file's name
+    assert scope.related("/repo/docs/csv.md")  # a word of the prompt
+    assert not scope.related("/repo/website/blog/post.md")
+    assert not scope.related("/etc/nginx/nginx.conf")
+    assert scope.resolve("/tmp/x.txt") is None
+    assert scope.resolve("/repo") is None
+    assert scope.resolve("/home/u/.claude/projects/x/memory.md") is None
+    assert scope.resolve("src/a/../b.py") == "/repo/src/b.py"
+
+
+def test_paths_in_shell_commands() -> None:
+    assert command_paths("pytest tests/test_parser.py::test_one -q") == ("tests/test_parser.py",)
+    assert command_paths("cat /etc/hosts | grep local > out.txt") == ("/etc/hosts", "out.txt")
+    assert command_paths("git push origin main && gh pr create --fill") == ()
+    assert command_paths("curl https://example.com/a.json -o ./a.json") == ("./a.json",)
+    assert activity_paths(read("/repo/a.py")) == ("/repo/a.py",)
+
+
+def test_named_and_soft() -> None:
+    observer = get_observer("drift")
+    assert isinstance(observer, DriftObserver)
+    assert observer.name == "Drift"
+    assert observer.trigger.every_n_calls == 10
