@@ -76,12 +76,18 @@ class ErrorCascadeObserver:
         return assessment_of(self.name, (self._streak(ctx, calls), self._recurring(ctx, calls)))
 
     def _streak(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
-        run: list[int] = []
+        failing: list[ToolCall] = []
         for call in reversed(calls):
             if not is_failure(call):
                 break
-            run.append(call.index)
-        run.reverse()
+            failing.append(call)
+        if len(failing) < 2:
+            return None
+        # One error over and over is a recurring error, reported as such; a streak is news when
+        # the failures differ.
+        if len({error_signature(call) for call in failing}) == 1:
+            return None
+        run = [call.index for call in reversed(failing)]
         escalation = Escalation(
             ((self.streak_warn, "medium"), (self.streak_escalate, "high")), self.repeat_every
         )
