@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from onlooker import Dispatch, Engine, FixedClock, Session, ToolCall
 from onlooker.observers import get_observer
 from onlooker.observers.cascade import (
@@ -161,3 +163,8 @@ def test_only_failures_wake_it(clock: FixedClock) -> None:
         assert not target.dispatch(passed()).assessments
     assert get_observer("error-cascade") == observer
     assert observer.name == "Error Cascade"
+
+
+def test_bad_settings_fail_when_built() -> None:
+    with pytest.raises(ValueError, match="recurring_escalate"):
+        ErrorCascadeObserver(recurring_warn=5, recurring_escalate=5)

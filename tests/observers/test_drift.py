@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from onlooker import Dispatch, Engine, FixedClock, Session, SessionStarted, ToolCall, UserPrompt
 from onlooker.events import Event
 from onlooker.observers import get_observer
@@ -113,3 +115,8 @@ def test_named_and_soft() -> None:
     assert isinstance(observer, DriftObserver)
     assert observer.name == "Drift"
     assert observer.trigger.every_n_calls == 10
+
+
+def test_bad_settings_fail_when_built() -> None:
+    with pytest.raises(ValueError, match="unrelated_share"):
+        DriftObserver(unrelated_share=1.5)

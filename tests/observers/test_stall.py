@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from onlooker import Dispatch, Engine, FixedClock, Session, ToolCall, UserPrompt
 from onlooker.events import Event
 from onlooker.observers import get_observer
@@ -252,3 +254,10 @@ def test_configured_by_name() -> None:
     assert isinstance(observer, StallObserver)
     assert observer.name == "Stall"
     assert StallObserver(window=8).window == 8
+
+
+def test_bad_settings_fail_when_built() -> None:
+    with pytest.raises(ValueError, match="repeat_escalate"):
+        StallObserver(repeat_warn=6, repeat_escalate=4)
+    with pytest.raises(ValueError, match="window must be a whole number"):
+        StallObserver(window=0)

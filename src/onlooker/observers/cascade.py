@@ -15,7 +15,16 @@ from ..assessment import Assessment, Finding
 from ..events import ToolCall
 from ..observer import ObserverContext
 from ..triggers import Trigger
-from .episodes import Escalation, Report, assessment_of, cite, describe, episode
+from .episodes import (
+    Escalation,
+    Report,
+    assessment_of,
+    cite,
+    describe,
+    episode,
+    require_order,
+    require_steps,
+)
 
 REJECTIONS = (
     "The user doesn't want to",
@@ -61,6 +70,19 @@ class ErrorCascadeObserver:
     """… high."""
     repeat_every: int = 5
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))
+
+    def __post_init__(self) -> None:
+        require_steps(
+            window=self.window,
+            streak_warn=self.streak_warn,
+            streak_escalate=self.streak_escalate,
+            recurring_warn=self.recurring_warn,
+            recurring_escalate=self.recurring_escalate,
+            repeat_every=self.repeat_every,
+        )
+        require_order(
+            self, ("streak_warn", "streak_escalate"), ("recurring_warn", "recurring_escalate")
+        )
 
     @property
     def name(self) -> str:

@@ -56,6 +56,23 @@ class Escalation:
         return None
 
 
+def require_steps(**counts: int) -> None:
+    """Configured counts must be whole numbers of at least 1; ValueError names the field."""
+    for name, value in counts.items():
+        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+
+
+def require_order(config: object, *pairs: tuple[str, str]) -> None:
+    """Each pair of fields must increase: a warning comes before its escalation."""
+    for low, high in pairs:
+        if getattr(config, low) >= getattr(config, high):
+            raise ValueError(
+                f"{high} ({getattr(config, high)}) must be greater than {low} "
+                f"({getattr(config, low)})"
+            )
+
+
 @dataclass(frozen=True, slots=True)
 class Episode:
     """How far a pattern has gone: its count, and the count last reported to the agent (if any)."""

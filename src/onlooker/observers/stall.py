@@ -18,7 +18,16 @@ from ..assessment import Assessment, Finding
 from ..events import ToolCall, UserPrompt
 from ..observer import ObserverContext
 from ..triggers import Trigger
-from .episodes import Escalation, Report, assessment_of, cite, describe, episode
+from .episodes import (
+    Escalation,
+    Report,
+    assessment_of,
+    cite,
+    describe,
+    episode,
+    require_order,
+    require_steps,
+)
 
 READ_TOOLS = frozenset({"Read", "NotebookRead"})
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
@@ -74,6 +83,25 @@ class StallObserver:
     undo_escalate: int = 3
     """… high."""
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))
+
+    def __post_init__(self) -> None:
+        require_steps(
+            window=self.window,
+            repeat_warn=self.repeat_warn,
+            repeat_escalate=self.repeat_escalate,
+            repeat_every=self.repeat_every,
+            polling_factor=self.polling_factor,
+            thrash_warn=self.thrash_warn,
+            thrash_escalate=self.thrash_escalate,
+            undo_warn=self.undo_warn,
+            undo_escalate=self.undo_escalate,
+        )
+        require_order(self, ("repeat_warn", "repeat_escalate"), ("thrash_warn", "thrash_escalate"))
+        require_order(self, ("undo_warn", "undo_escalate"))
+        if self.undo_warn < 2:
+            raise ValueError(
+                f"undo_warn must be at least 2 (the first undo is low), got {self.undo_warn}"
+            )
 
     @property
     def name(self) -> str:
