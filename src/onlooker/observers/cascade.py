@@ -22,8 +22,8 @@ from .episodes import (
     cite,
     describe,
     episode,
+    require_counts,
     require_order,
-    require_steps,
 )
 
 REJECTIONS = (
@@ -72,14 +72,7 @@ class ErrorCascadeObserver:
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))
 
     def __post_init__(self) -> None:
-        require_steps(
-            window=self.window,
-            streak_warn=self.streak_warn,
-            streak_escalate=self.streak_escalate,
-            recurring_warn=self.recurring_warn,
-            recurring_escalate=self.recurring_escalate,
-            repeat_every=self.repeat_every,
-        )
+        require_counts(self)
         require_order(
             self, ("streak_warn", "streak_escalate"), ("recurring_warn", "recurring_escalate")
         )

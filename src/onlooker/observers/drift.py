@@ -18,7 +18,7 @@ from ..events import ToolCall, UserPrompt
 from ..observer import ObserverContext
 from ..session import TaskContext
 from ..triggers import Trigger
-from .episodes import cite, require_steps
+from .episodes import cite, require_counts
 
 NEUTRAL_PREFIXES = ("/tmp/", "/private/tmp/", "/var/folders/", "/private/var/", "/dev/", "/proc/")
 """Scratch and system places: touching them says nothing about the task."""
@@ -57,7 +57,7 @@ class DriftObserver:
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=10))
 
     def __post_init__(self) -> None:
-        require_steps(window=self.window)
+        require_counts(self)
         if not 0 < self.unrelated_share <= 1:
             raise ValueError(f"unrelated_share must be in (0, 1], got {self.unrelated_share}")
 

@@ -6,8 +6,10 @@ metadata (pattern key, count, tool-call index) tells whether a new report would 
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..assessment import Assessment, Finding, Severity, severity_rank
 from ..events import ToolCall
@@ -56,11 +58,12 @@ class Escalation:
         return None
 
 
-def require_steps(**counts: int) -> None:
-    """Configured counts must be whole numbers of at least 1; ValueError names the field."""
-    for name, value in counts.items():
-        if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-            raise ValueError(f"{name} must be a whole number of at least 1, got {value!r}")
+def require_counts(config: Any) -> None:
+    """Every whole-number setting of an observer must be at least 1; ValueError names the field."""
+    for setting in dataclasses.fields(config):
+        value = getattr(config, setting.name)
+        if setting.type in ("int", int) and (type(value) is not int or value < 1):
+            raise ValueError(f"{setting.name} must be a whole number of at least 1, got {value!r}")
 
 
 def require_order(config: object, *pairs: tuple[str, str]) -> None:

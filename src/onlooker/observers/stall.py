@@ -25,8 +25,8 @@ from .episodes import (
     cite,
     describe,
     episode,
+    require_counts,
     require_order,
-    require_steps,
 )
 
 READ_TOOLS = frozenset({"Read", "NotebookRead"})
@@ -85,17 +85,7 @@ class StallObserver:
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))
 
     def __post_init__(self) -> None:
-        require_steps(
-            window=self.window,
-            repeat_warn=self.repeat_warn,
-            repeat_escalate=self.repeat_escalate,
-            repeat_every=self.repeat_every,
-            polling_factor=self.polling_factor,
-            thrash_warn=self.thrash_warn,
-            thrash_escalate=self.thrash_escalate,
-            undo_warn=self.undo_warn,
-            undo_escalate=self.undo_escalate,
-        )
+        require_counts(self)
         require_order(self, ("repeat_warn", "repeat_escalate"), ("thrash_warn", "thrash_escalate"))
         require_order(self, ("undo_warn", "undo_escalate"))
         if self.undo_warn < 2:
