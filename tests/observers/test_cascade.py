@@ -162,6 +162,7 @@ def test_only_failures_wake_it(clock: FixedClock) -> None:
     for _ in range(5):
         assert not target.dispatch(passed()).assessments
     assert get_observer("error-cascade") == observer
+    assert get_observer("cascade") == get_observer("Error Cascade") == observer
     assert observer.name == "Error Cascade"
 
 

@@ -261,3 +261,19 @@ def test_bad_settings_fail_when_built() -> None:
         StallObserver(repeat_warn=6, repeat_escalate=4)
     with pytest.raises(ValueError, match="window must be a whole number"):
         StallObserver(window=0)
+
+
+def test_each_call_in_a_fresh_process_counts_the_same(clock: FixedClock) -> None:
+    """Claude Code runs every hook in a new process: state comes back from a session snapshot."""
+    snapshot = Session("s").snapshot()
+    levels = []
+    for _ in range(11):
+        session = Session.restore(snapshot)
+        result = Engine([StallObserver()], session=session, clock=clock).dispatch(bash("ls", "a"))
+        levels.append(result.assessments[0].severity if result.assessments else None)
+        snapshot = session.snapshot()
+    assert {i + 1: level for i, level in enumerate(levels) if level} == {
+        4: "medium",
+        6: "high",
+        11: "high",
+    }

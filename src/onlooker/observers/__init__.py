@@ -35,11 +35,14 @@ def builtin_names() -> list[str]:
 
 
 def get_observer(name: str) -> Observer:
-    """A built-in observer by display name or alias (`Plan Progress`, `plan-progress`, `plan`)."""
+    """A built-in observer by its display name, its slug, or any word of it.
+
+    `Plan Progress`, `plan-progress`, `plan`; `Error Cascade`, `error-cascade`, `cascade`.
+    """
     wanted = _slug(name)
     for display, factory in BUILTIN.items():
         slug = _slug(display)
-        if wanted in (slug, slug.split("-")[0]):
+        if wanted == slug or wanted in slug.split("-"):
             return factory()
     known = ", ".join(_slug(n) for n in BUILTIN)
     raise ConfigError(f"unknown observer {name!r}; built-in observers are: {known}")
