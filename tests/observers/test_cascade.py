@@ -34,30 +34,31 @@ def severities(results: list[Dispatch]) -> list[str | None]:
     return [r.assessments[0].severity if r.assessments else None for r in results]
 
 
-def test_three_failures_in_a_row_warn(clock: FixedClock) -> None:
+def test_four_failures_in_a_row_warn(clock: FixedClock) -> None:
     target = engine(clock)
     results = feed(
         target,
         passed(),
         failed("psql -c 'select 1'", "Exit code 127\n(eval):1: command not found: psql"),
         failed("docker ps", "Cannot connect to the Docker daemon at unix:///var/run/docker.sock."),
+        failed("cat db.env", "cat: db.env: No such file or directory"),
     )
-    assert severities(results) == [None, None, None]
+    assert severities(results) == [None, None, None, None]
     result = target.dispatch(failed("pg_ctl status", "pg_ctl: no database directory specified"))
     assert result.feedback == (
         "[Trajectory Assessment - Error Cascade]\n\n"
-        "3 tool calls in a row have failed.\n\n"
-        "• consecutive failures: The last 3 tool calls failed (calls 2, 3, 4); the latest, "
+        "4 tool calls in a row have failed.\n\n"
+        "• consecutive failures: The last 4 tool calls failed (calls 2, 3, 4, 5); the latest, "
         "Bash `pg_ctl status`: pg_ctl: no database directory specified\n\n"
-        "→ 3 consecutive calls have failed; the approach may need reassessing before another attempt."
+        "→ 4 consecutive calls have failed; the approach may need reassessing before another attempt."
     )
 
 
 def test_severity_escalates_with_the_streak(clock: FixedClock) -> None:
     target = engine(clock)
-    results = feed(target, *(failed(f"step{n}", f"error {n}: boom{'!' * n}") for n in range(11)))
+    results = feed(target, *(failed(f"step{n}", f"error {n}: boom{'!' * n}") for n in range(12)))
     assert severities(results) == [
-        None, None, "medium", None, "high", None, None, None, None, "high", None
+        None, None, None, "medium", None, "high", None, None, None, None, "high", None
     ]  # fmt: skip
 
 
@@ -83,14 +84,16 @@ def test_similar_errors_group_together(clock: FixedClock) -> None:
         failed("python load.py b2", "FileNotFoundError: /tmp/b2.txt"),
         passed("touch /tmp/c3.txt"),
         failed("python load.py c3", "FileNotFoundError: /tmp/c3.txt"),
+        passed("touch /tmp/d4.txt"),
+        failed("python load.py d4", "FileNotFoundError: /tmp/d4.txt"),
     )
-    assert severities(results) == [None, None, None, None, "medium"]
-    assert results[4].feedback == (
+    assert severities(results) == [None, None, None, None, None, None, "medium"]
+    assert results[6].feedback == (
         "[Trajectory Assessment - Error Cascade]\n\n"
-        "The same error has come back 3 times.\n\n"
-        "• recurring error: The same error occurred 3 times (calls 1, 3, 5): "
-        "FileNotFoundError: /tmp/c3.txt\n\n"
-        "→ The same error has recurred 3 times; the attempts so far have not reached its cause, "
+        "The same error has come back 4 times.\n\n"
+        "• recurring error: The same error occurred 4 times (calls 1, 3, 5, 7): "
+        "FileNotFoundError: /tmp/d4.txt\n\n"
+        "→ The same error has recurred 4 times; the attempts so far have not reached its cause, "
         "and stepping back to reassess may serve better than another retry."
     )
 
@@ -102,10 +105,10 @@ def test_a_streak_of_one_error_is_reported_as_a_recurring_error(clock: FixedCloc
         '  File "/p/run.py", line {n}, in <module>\n'
         "ModuleNotFoundError: No module named 'torch{n}'"
     )
-    results = feed(target, *(failed("python run.py", traceback.format(n=n)) for n in range(3)))
-    assert severities(results) == [None, None, "medium"]
-    assert [f.category for f in results[2].assessments[0].findings] == ["recurring error"]
-    assert "No module named 'torch2'" in results[2].feedback
+    results = feed(target, *(failed("python run.py", traceback.format(n=n)) for n in range(4)))
+    assert severities(results) == [None, None, None, "medium"]
+    assert [f.category for f in results[3].assessments[0].findings] == ["recurring error"]
+    assert "No module named 'torch3'" in results[3].feedback
 
 
 def test_user_rejections_and_silent_exit_1_are_not_failures(clock: FixedClock) -> None:

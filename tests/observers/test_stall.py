@@ -83,6 +83,17 @@ def test_repeats_with_other_calls_between_still_count(clock: FixedClock) -> None
     assert "(calls 1, 3, 5, 7)" in warned[0].feedback
 
 
+def test_a_passing_check_after_each_edit_is_verification(clock: FixedClock) -> None:
+    target = engine(clock)
+    events: list[Event] = []
+    for n in range(6):
+        events += [
+            edit("/p/src/a.py", f"v{n}", f"v{n + 1}"),
+            bash("pytest -q", "12 passed in 0.4s"),
+        ]
+    assert all(not r.assessments for r in feed(target, *events))
+
+
 def test_escalates_to_high_and_then_only_every_five_more(clock: FixedClock) -> None:
     target = engine(clock)
     results = feed(target, *(bash("make check", "same") for _ in range(16)))
@@ -187,6 +198,17 @@ def test_read_write_thrashing_on_one_file(clock: FixedClock) -> None:
         "→ 3 read-then-write rounds on parser.py have not settled it; the change it needs may "
         "depend on something outside this file."
     )
+
+
+def test_working_through_a_file_part_by_part_is_not_thrashing(clock: FixedClock) -> None:
+    target = engine(clock)
+    events: list[Event] = [UserPrompt(text="Tidy up big.py")]
+    for n in range(5):
+        part = ToolCall(
+            tool="Read", input={"file_path": "/p/big.py", "offset": 200 * n, "limit": 200}
+        )
+        events += [part, edit("/p/big.py", f"old{n}", f"new{n}")]
+    assert all(not r.assessments for r in feed(target, *events))
 
 
 def test_rounds_the_user_asked_for_are_not_thrashing(clock: FixedClock) -> None:

@@ -60,13 +60,13 @@ class ErrorCascadeObserver:
 
     window: int = 20
     """Recent tool calls examined for recurring errors."""
-    streak_warn: int = 3
-    """Consecutive failed calls: medium."""
-    streak_escalate: int = 5
+    streak_warn: int = 4
+    """Consecutive failed calls (not all the same error): medium."""
+    streak_escalate: int = 6
     """… high; then again every `repeat_every` more."""
-    recurring_warn: int = 3
+    recurring_warn: int = 4
     """The same (normalised) error this many times within the window: medium."""
-    recurring_escalate: int = 5
+    recurring_escalate: int = 6
     """… high."""
     repeat_every: int = 5
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))

@@ -130,7 +130,7 @@ class StallObserver:
         ]
         if len(same) < 2:
             return None
-        run = _same_result_run(same)
+        run = _same_result_run(same, calls)
         polling = is_polling(latest)
         escalation = Escalation(
             ((self.repeat_warn, "medium"), (self.repeat_escalate, "high")), self.repeat_every
@@ -187,13 +187,21 @@ class StallObserver:
         if latest.tool not in WRITE_TOOLS or not latest.ok or not latest.paths:
             return None
         path = latest.paths[0]
-        ops = [
-            (c.index, c.tool in READ_TOOLS)
+        touching = [
+            c
             for c in calls
             if c.ok and (c.tool in READ_TOOLS or c.tool in WRITE_TOOLS) and c.paths[:1] == (path,)
         ]
-        if len(ops) < 2 or not ops[-2][1]:
+        if len(touching) < 2 or touching[-2].tool not in READ_TOOLS:
             return None
+        # Thrashing is reading the same view of the file again and again between writes; reading
+        # one part after another to edit each is working through it.
+        view = touching[-2].input
+        ops = [
+            (c.index, c.tool in READ_TOOLS)
+            for c in touching
+            if c.tool in WRITE_TOOLS or c.input == view
+        ]
         cycles = [ops[i][0] for i in range(1, len(ops)) if ops[i - 1][1] and not ops[i][1]]
         if len(cycles) < self.thrash_warn and not _reported_lately(ctx, cycles[0]):
             return None
@@ -334,13 +342,20 @@ def _replacements(call: ToolCall) -> list[tuple[str, str]]:
     return found
 
 
-def _same_result_run(same: Sequence[ToolCall]) -> list[ToolCall]:
-    """The newest calls of `same` (oldest first) whose results equal the latest one's."""
+def _same_result_run(same: Sequence[ToolCall], calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """The newest calls of `same` (oldest first) whose results equal the latest one's.
+
+    A success that follows an edit is a check that the edit holds, not a repeat: for successful
+    results the run stops at a file edit between two of them.
+    """
     latest = same[-1]
+    edits = [c.index for c in calls if c.ok and c.tool in WRITE_TOOLS] if latest.ok else []
     outcome: str | None = None
     run = [latest]
     for call in reversed(same[:-1]):
         if call.ok != latest.ok:
+            break
+        if edits and any(call.index < edit < run[-1].index for edit in edits):
             break
         if call.output != latest.output or call.error != latest.error:
             if outcome is None:
