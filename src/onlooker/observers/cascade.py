@@ -36,22 +36,14 @@ REJECTIONS = (
 _EXIT_LINE = re.compile(r"^(?:Error: )?Exit code \d+$")
 _WRAPPER = re.compile(r"</?tool_use_error>")
 _EXCEPTION = re.compile(r"\b[A-Z]\w*(?:Error|Exception)\b")
-_ERROR_WORDS = re.compile(
-    r"error|fatal|failed|failure|not found|no such|denied|cannot|can't|unable|invalid|refused",
-    re.IGNORECASE,
-)
-#: What varies between instances of one error; replaced in this order.
-_VARIABLE: tuple[tuple[re.Pattern[str], str], ...] = (
-    (re.compile(r"\b[0-9a-fA-F]{8}-(?:[0-9a-fA-F]{4}-){3}[0-9a-fA-F]{12}\b"), "<id>"),
-    (re.compile(r"\b0x[0-9a-fA-F]+\b|\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,}\b"), "<id>"),
-    (re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`"), "'<name>'"),
-    (
-        re.compile(r"(?:[A-Za-z]:)?(?:~|\.{1,2})?(?:[/\\][\w.@+-]+)+[/\\]?|\b[\w.-]+(?:/[\w.-]+)+"),
-        "<path>",
-    ),
-    (re.compile(r"\b\d+(?:[.:]\d+)*\b"), "<n>"),
-    (re.compile(r"\s+"), " "),
-)
+ERROR_WORDS = (
+    "error", "fatal", "failed", "failure", "not found", "no such", "denied", "cannot", "can't",
+    "unable", "invalid", "refused",
+)  # fmt: skip
+"""Words that mark the line of an error message that says what went wrong."""
+_ID = re.compile(r"\b(?:0x[0-9a-fA-F]+|[0-9a-fA-F]{7,}(?:-[0-9a-fA-F]{4,12}){0,4})\b")
+_QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`")
+_NUMBER = re.compile(r"\b\d+(?:[.:]\d+)*\b")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,15 +179,33 @@ def key_line(text: str, limit: int = 160) -> str:
     ]
     if not lines:
         return text.strip()[:limit]
-    chosen = next((line for line in reversed(lines) if _EXCEPTION.search(line)), None)
+    chosen = next((line for line in reversed(lines) if _is_exception(line)), None)
     if chosen is None:
-        chosen = next((line for line in lines if _ERROR_WORDS.search(line)), lines[0])
+        chosen = next((line for line in lines if _says_error(line)), lines[0])
     return chosen if len(chosen) <= limit else chosen[: limit - 3] + "..."
 
 
+def _is_exception(line: str) -> bool:
+    return ("Error" in line or "Exception" in line) and _EXCEPTION.search(line) is not None
+
+
+def _says_error(line: str) -> bool:
+    lowered = line.lower()
+    return any(word in lowered for word in ERROR_WORDS)
+
+
 def error_signature(call: ToolCall) -> str:
-    """The error with what varies between instances replaced: equal for errors of one kind."""
-    text = key_line(error_text(call), 400)
-    for pattern, replacement in _VARIABLE:
-        text = pattern.sub(replacement, text)
-    return f"{call.tool}: {text.strip()}"
+    """The error with what varies between instances replaced: equal for errors of one kind.
+
+    Hex and uuid ids, quoted names, paths (any word with a slash), then numbers (line:col too).
+    """
+    text = _ID.sub(_id, key_line(error_text(call), 400))
+    text = _QUOTED.sub("'<name>'", text)
+    words = ("<path>" if "/" in word or "\\" in word else word for word in text.split())
+    return f"{call.tool}: {_NUMBER.sub('<n>', ' '.join(words))}"
+
+
+def _id(match: re.Match[str]) -> str:
+    """Ids have digits; a word made of the letters a-f alone (`facade`) is left as it is."""
+    token = match.group()
+    return "<id>" if any(ch.isdigit() for ch in token) else token
