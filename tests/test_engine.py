@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import signal
 import threading
 import time
 
@@ -177,3 +178,19 @@ def test_engine_resumes_a_session_from_its_snapshot(clock: FixedClock) -> None:
     Engine([every2], session=session, clock=clock).dispatch(ToolCall(tool="A"))
     later = Engine([every2], session=Session.restore(session.snapshot()), clock=clock)
     assert later.dispatch(ToolCall(tool="B")).feedback.endswith("at 2")
+
+
+def test_dispatching_holds_the_alarm_over_many_dispatches(clock: FixedClock) -> None:
+    @observer(name="Slow")
+    def slow(ctx: ObserverContext) -> str:
+        time.sleep(5)
+        return "never"
+
+    engine = Engine([ObserverSpec(slow, timeout=0.05), second], clock=clock)
+    with engine.dispatching():
+        for _ in range(2):
+            result = engine.dispatch(ToolCall(tool="Bash"))
+            assert [f.observer for f in result.failures] == ["Slow"]
+            assert result.failures[0].timed_out
+            assert [a.observer_name for a in result.assessments] == ["Second"]
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL

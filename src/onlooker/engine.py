@@ -11,7 +11,8 @@ import dataclasses
 import inspect
 import signal
 import threading
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import PurePath
@@ -98,6 +99,9 @@ class Engine:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
+        self._alarm_installed = False
+        self._alarm_timeout = 0.0
+        self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
         spec = spec_for(observer, self.timeout)
@@ -109,11 +113,30 @@ class Engine:
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
         event, runs, now = self._begin(event)
-        for run in runs:
-            self._run_sync(run)
-            if self.first_match and isinstance(run.result, Assessment):
-                break
+        previous = self._install_alarm() if runs and not self._alarm_installed else None
+        try:
+            for run in runs:
+                self._run_sync(run)
+                if self.first_match and isinstance(run.result, Assessment):
+                    break
+        finally:
+            if previous is not None:
+                self._restore_alarm(previous)
         return self._finish(event, runs, now)
+
+    @contextmanager
+    def dispatching(self) -> Iterator[Engine]:
+        """Hold the time-limit machinery over a run of `dispatch` calls (a replay, a batch).
+
+        Each dispatch otherwise installs and restores the SIGALRM handler itself; holding it over
+        many dispatches makes them cheaper and changes nothing else.
+        """
+        previous = None if self._alarm_installed else self._install_alarm()
+        try:
+            yield self
+        finally:
+            if previous is not None:
+                self._restore_alarm(previous)
 
     async def adispatch(self, event: Event) -> Dispatch:
         """`dispatch` for callers inside an event loop: async observers run concurrently."""
@@ -171,18 +194,26 @@ class Engine:
             observer_name=spec.name,
             clock=self.clock,
             deadline=deadline,
-            project_root=self.project_root or self.session.project_root,
+            project_root=self.project_root or self._session_root(info),
             event=event,
             findings=self.findings(spec.name) if self.findings else (),
         )
 
+    def _session_root(self, info: SessionInfo | None) -> PurePath | None:
+        """The session's working directory as a path, made once per SessionInfo."""
+        if info is None or not info.started.cwd:
+            return None
+        if self._root[0] is not info:
+            self._root = (info, PurePath(info.started.cwd))
+        return self._root[1]
+
     def _start(self, run: _Run) -> Awaitable[Any] | None:
         """Run should_run and observe; return the awaitable if observe is async."""
         try:
-            if not _call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
+            if not self._call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
                 run.result = _SKIPPED
                 return None
-            result = _call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
+            result = self._call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
         except Exception as exc:
             run.error = exc
             return None
@@ -190,6 +221,42 @@ class Engine:
             return result
         run.result = result
         return None
+
+    def _install_alarm(self) -> Any:
+        """Install the SIGALRM handler once for a whole dispatch; returns the one it replaced.
+
+        Installing a handler costs far more than arming the timer, so `_call` then only arms it
+        per observer call. None when SIGALRM cannot be used here (not the main thread, or a
+        handler is already in place).
+        """
+        if not _alarm_available():
+            return None
+
+        def on_alarm(signum: int, frame: Any) -> None:
+            raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        self._alarm_installed = True
+        return previous
+
+    def _restore_alarm(self, previous: Any) -> None:
+        signal.signal(signal.SIGALRM, previous)
+        self._alarm_installed = False
+
+    def _call(self, call: Callable[[], T], timeout: float | None) -> T:
+        """`_call` with a time limit, using this dispatch's alarm handler when it has one."""
+        if (
+            timeout is None
+            or not self._alarm_installed
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            return _call(call, timeout)
+        self._alarm_timeout = timeout
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return call()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
 
     def _run_sync(self, run: _Run) -> None:
         pending = self._start(run)
