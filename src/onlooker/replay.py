@@ -2,6 +2,7 @@
 
 Each session (and each subagent) gets a fresh Session and Engine on a ReplayClock that follows the
 events' timestamps; `deadline_minutes` puts a deadline that many minutes after the session start.
+Assistant messages go into the session without a dispatch: no Claude Code hook fires on them.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from .adapters.transcripts import Transcript, read_transcript
 from .assessment import Assessment, ObserverFailure, is_warning
 from .clock import ReplayClock
 from .engine import Engine, ObserverSpec
-from .events import SessionStarted, ToolCall
+from .events import AssistantMessage, SessionStarted, ToolCall
 from .observer import Observer
 from .observers import builtin_observers
 from .session import Session
@@ -142,21 +143,27 @@ def replay_session(
     failures: list[ObserverFailure] = []
     injections: list[Injection] = []
     session = engine.session
-    for event in transcript.events:
-        if deadline is not None and type(event) is SessionStarted and event.deadline is None:
-            event = dataclasses.replace(event, deadline=event.at + deadline)
-        clock.follow(event.at)
-        outcome = engine.dispatch(event)
-        if outcome.assessments:
-            assessments.extend(outcome.assessments)
-        if outcome.failures:
-            failures.extend(outcome.failures)
-        if outcome.feedback:
-            stored = outcome.event
-            tool = stored.tool if type(stored) is ToolCall else ""
-            injections.append(
-                Injection(session.tool_call_count, tool, stored.kind, clock.now(), outcome.feedback)
-            )
+    with engine.dispatching():
+        for event in transcript.events:
+            if deadline is not None and type(event) is SessionStarted and event.deadline is None:
+                event = dataclasses.replace(event, deadline=event.at + deadline)
+            clock.follow(event.at)
+            if type(event) is AssistantMessage:
+                session.append(event)  # observers see it; nothing is delivered at this point
+                continue
+            outcome = engine.dispatch(event)
+            if outcome.assessments:
+                assessments.extend(outcome.assessments)
+            if outcome.failures:
+                failures.extend(outcome.failures)
+            if outcome.feedback:
+                stored = outcome.event
+                tool = stored.tool if type(stored) is ToolCall else ""
+                injections.append(
+                    Injection(
+                        session.tool_call_count, tool, stored.kind, clock.now(), outcome.feedback
+                    )
+                )
     return SessionReplay(
         session_id=transcript.session_id,
         path=transcript.path,

@@ -144,6 +144,7 @@ class _Reader:
         "_message_id",
         "_reasoning",
         "_sidechain",
+        "_size",
         "_started",
         "_template",
         "_texts",
@@ -173,6 +174,7 @@ class _Reader:
         self._template = template
         self._started = False
         self._sidechain: bool | None = None
+        self._size = 0
         self._message_id: Any = None
         self._message_at: Any = None
         self._texts: list[str] = []
@@ -183,12 +185,12 @@ class _Reader:
     def line(self, number: int, raw: str | bytes) -> None:
         tally = self.tally
         tally.lines += 1
-        if not raw.strip():
-            return
+        self._size = len(raw)
         try:
             data = json.loads(raw)
         except ValueError:  # JSONDecodeError and UnicodeDecodeError
-            tally.bad(number)
+            if raw.strip():  # a blank line is not malformed
+                tally.bad(number)
             return
         if type(data) is not dict:
             tally.bad(number)
@@ -282,21 +284,27 @@ class _Reader:
         if type(content) is not list:
             return False
         texts: list[str] = []
-        results = [block for block in content if type(block) is dict]
-        if len(results) != len(content):
-            return False
-        structured = data.get("toolUseResult")
-        answered = sum(1 for block in results if block.get("type") == "tool_result")
-        for block in results:
+        results: list[dict[str, Any]] = []
+        for block in content:
+            if type(block) is not dict:
+                return False
             kind = block.get("type")
             if kind == "tool_result":
-                if not self._tool_result(data, block, structured if answered == 1 else None):
-                    return False
+                results.append(block)
             elif kind == "text":
                 text = block.get("text")
                 if type(text) is str:
                     texts.append(text)
-        if texts or not answered:
+        if results:
+            structured = data.get("toolUseResult") if len(results) == 1 else None
+            if type(structured) is not dict:
+                structured = None
+            elif self._size > OUTPUT_LIMIT:  # else no string in it can be longer than the limit
+                structured = clip_values(structured)
+            for block in results:
+                if not self._tool_result(data, block, structured):
+                    return False
+        if texts or not results:
             self._prompt(data, texts)
         return True
 
@@ -343,7 +351,7 @@ class _Reader:
             ok=not failed,
             error=text if failed else None,
             duration_ms=duration,
-            result=clip_values(structured) if type(structured) is dict else None,
+            result=structured,
             index=self.index,
         )
 

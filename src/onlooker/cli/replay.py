@@ -25,7 +25,6 @@ BIG_INPUT = 4_000_000
 _EVENT_LABELS = {
     "session_started": "session start",
     "user_prompt": "prompt",
-    "assistant_message": "message",
 }
 _SEVERITY_STYLE = {
     "critical": "bold red",
