@@ -92,7 +92,7 @@ class DriftObserver:
             current.append((call.index, verdict))
             if len(current) == self.window:
                 break
-        else:
+        else:  # fewer calls than a window name files
             return None
         level = self._level(ctx, current[-1][0], lambda: self._oldest(scope, calls))
         if level is None:
