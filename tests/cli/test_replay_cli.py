@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import pty
 import re
+import select
 import subprocess
 import sys
 from pathlib import Path
@@ -63,6 +65,8 @@ def test_human_output_shows_each_injection_then_a_summary() -> None:
     assert any(tool == "TodoWrite" for _, tool in headers)
     assert "[Trajectory Assessment - Deadline]\n\nYou have 20 minutes remaining." in run.stdout
     assert "[Trajectory Assessment - Plan Progress]" in run.stdout
+    assert "[Trajectory Assessment - Stall]" in run.stdout
+    assert "[Trajectory Assessment - Error Cascade]" in run.stdout
     summary = run.stdout.split("\nsummary\n", 1)[1]
     assert re.search(r"tool calls\s+43\b", summary)
     assert re.search(r"Deadline\s+\d+ high, \d+ info", summary)
@@ -110,3 +114,30 @@ def test_an_unknown_observer_exits_2() -> None:
     run = onlooker("replay", DEMO, "--observer", "nope")
     assert run.returncode == 2
     assert "unknown observer 'nope'" in run.stderr
+
+
+def test_a_progress_bar_goes_to_a_terminal_stderr_only(fixtures: Path) -> None:
+    terminal, stderr = pty.openpty()
+    with subprocess.Popen(
+        [str(ONLOOKER), "replay", str(fixtures / "claude-code" / "sniffly")],
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        env={**os.environ, "COLUMNS": "100"},
+    ) as process:
+        os.close(stderr)
+        assert process.stdout is not None
+        stdout = process.stdout.read().decode()
+        assert process.wait(timeout=120) == 0
+    shown = b""
+    while select.select([terminal], [], [], 0.5)[0]:
+        try:
+            chunk = os.read(terminal, 65536)
+        except OSError:  # the other end is closed
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(terminal)
+    assert b"replaying" in shown
+    assert stdout.count("\nsummary\n") == 4  # the results stay on stdout
+    assert "replaying" not in stdout
