@@ -71,12 +71,13 @@ def test_a_raising_observer_is_recorded_and_others_still_run(clock: FixedClock) 
     assert engine.session[ObserverFailure].all() == result.failures
 
 
-def test_a_slow_observer_times_out_on_the_main_thread(clock: FixedClock) -> None:
-    @observer(name="Slow")
-    def slow(ctx: ObserverContext) -> str:
-        time.sleep(5)
-        return "never"
+@observer(name="Slow")
+def slow(ctx: ObserverContext) -> str:
+    time.sleep(5)
+    return "never"
 
+
+def test_a_slow_observer_times_out_on_the_main_thread(clock: FixedClock) -> None:
     engine = Engine([ObserverSpec(slow, timeout=0.05), second], clock=clock)
     started = time.monotonic()
     result = engine.dispatch(ToolCall(tool="Bash"))
@@ -181,11 +182,6 @@ def test_engine_resumes_a_session_from_its_snapshot(clock: FixedClock) -> None:
 
 
 def test_dispatching_holds_the_alarm_over_many_dispatches(clock: FixedClock) -> None:
-    @observer(name="Slow")
-    def slow(ctx: ObserverContext) -> str:
-        time.sleep(5)
-        return "never"
-
     engine = Engine([ObserverSpec(slow, timeout=0.05), second], clock=clock)
     with engine.dispatching():
         for _ in range(2):

@@ -110,18 +110,10 @@ def test_unknown_observer_names_fail_before_anything_runs() -> None:
 
 def test_the_json_shape(session_file: Path) -> None:
     (parent, *_) = replay_transcript(read_transcript(session_file), lambda: [bash_watcher, broken])
-    data = json.loads(json.dumps(parent.to_dict()))
-    assert {"session_id", "path", "tool_calls", "assessments", "failures"} <= set(data)
+    data = json.loads(json.dumps(parent.to_dict()))  # the keys: tests/cli/test_replay_cli.py
     (assessment,) = data["assessments"]
-    assert set(assessment) >= {
-        "observer",
-        "call_index",
-        "severity",
-        "summary",
-        "findings",
-        "suggestions",
-    }
-    assert assessment["observer"] == "Bash Watcher"
+    assert (assessment["observer"], assessment["call_index"]) == ("Bash Watcher", 4)
+    assert assessment["summary"] == "Bash ran: python -m pytest tests/test_cli.py -q"
     assert data["failures"][0]["observer"] == "Broken"
     assert data["malformed_lines"] == [13, 14, 15]
 

@@ -343,6 +343,14 @@ class Session:
             **kw,
         )
 
+    def failing_pytest(
+        self, command: str, description: str, test: str, delay: str, **kw: Any
+    ) -> None:
+        """A pytest run that fails on the retry-delay assertion (exit code 1)."""
+        passed, seconds = kw.pop("passed"), kw.pop("run_seconds")
+        output = pytest_failure(test, delay, passed=passed, seconds=seconds)
+        self.bash(command, description, output, code=1, **kw)
+
     def read(self, path: str, content: str, **kw: Any) -> None:
         full = f"{CWD}/{path}"
         lines = content.count("\n") + 1
@@ -509,13 +517,13 @@ def story(s: Session) -> None:
     )
     s.read("tests/conftest.py", CONFTEST_PY)
     s.read("src/taskq/clock.py", CLOCK_PY)
-    s.bash(
+    s.failing_pytest(
         "python -m pytest tests/test_scheduler.py -q",
         "Run the scheduler tests",
-        pytest_failure(
-            "tests/test_scheduler.py::test_retry_backoff[3]", "0.4621", passed=3, seconds="0.31"
-        ),
-        code=1,
+        "tests/test_scheduler.py::test_retry_backoff[3]",
+        "0.4621",
+        passed=3,
+        run_seconds="0.31",
         text="Let me run the scheduler tests to reproduce the failure.",
         seconds=3.1,
     )
@@ -548,37 +556,34 @@ def story(s: Session) -> None:
         "Running the test again.",
     ]
     for i, text in enumerate(words):
-        s.bash(
+        s.failing_pytest(
             loop,
             "Run the retry backoff test",
-            pytest_failure(
-                "tests/test_scheduler.py::test_retry_backoff[3]", "0.4621", passed=2, seconds="0.29"
-            ),
-            code=1,
+            "tests/test_scheduler.py::test_retry_backoff[3]",
+            "0.4621",
+            passed=2,
+            run_seconds="0.29",
             text=text,
             seconds=2.8,
             think_seconds=14.0 + 4 * i,
         )
-    s.bash(
+    s.failing_pytest(
         "python -m pytest tests/test_scheduler.py -q",
         "Run all scheduler tests",
-        pytest_failure(
-            "tests/test_scheduler.py::test_retry_backoff[2]", "0.4388", passed=3, seconds="0.33"
-        ),
-        code=1,
+        "tests/test_scheduler.py::test_retry_backoff[2]",
+        "0.4388",
+        passed=3,
+        run_seconds="0.33",
         text="Maybe it's only some parameters. Let me run the whole file.",
         seconds=3.0,
     )
-    s.bash(
+    s.failing_pytest(
         "python -m pytest tests/test_worker.py -q",
         "Run the worker tests",
-        pytest_failure(
-            "tests/test_worker.py::test_requeue_after_failure[4]",
-            "0.5310",
-            passed=5,
-            seconds="0.41",
-        ),
-        code=1,
+        "tests/test_worker.py::test_requeue_after_failure[4]",
+        "0.5310",
+        passed=5,
+        run_seconds="0.41",
         text="Let me check whether the worker tests see it too.",
         seconds=3.2,
     )
@@ -589,26 +594,23 @@ def story(s: Session) -> None:
         original=TEST_SCHEDULER_PY,
         text="I'll widen the float tolerance in the assertion slightly.",
     )
-    s.bash(
+    s.failing_pytest(
         "python -m pytest tests/test_integration.py -q -k retry",
         "Run the retry integration tests",
-        pytest_failure(
-            "tests/test_integration.py::test_retry_chain[jobs=12]",
-            "0.4477",
-            passed=7,
-            seconds="1.12",
-        ),
-        code=1,
+        "tests/test_integration.py::test_retry_chain[jobs=12]",
+        "0.4477",
+        passed=7,
+        run_seconds="1.12",
         text="The edit didn't apply. Let me look at the integration tests for retries first.",
         seconds=4.0,
     )
-    s.bash(
+    s.failing_pytest(
         "python -m pytest tests/ -q -x",
         "Run the whole suite, stop at first failure",
-        pytest_failure(
-            "tests/test_backoff.py::test_cap_respected[5]", "0.4902", passed=41, seconds="2.07"
-        ),
-        code=1,
+        "tests/test_backoff.py::test_cap_respected[5]",
+        "0.4902",
+        passed=41,
+        run_seconds="2.07",
         seconds=5.0,
     )
     s.bash(
