@@ -89,3 +89,11 @@ def test_snapshot_size_does_not_grow_with_session_length() -> None:
 
     small, large = snapshot_size(1_000), snapshot_size(20_000)
     assert large < small * 1.05
+
+
+def test_a_bare_slash_command_is_not_the_task() -> None:
+    session = Session("s")
+    session.append(UserPrompt(text="/clear"))
+    session.append(UserPrompt(text="Add retries to the HTTP client"))
+    task = session[TaskContext].latest()
+    assert task is not None and task.first_prompt == "Add retries to the HTTP client"

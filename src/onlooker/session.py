@@ -49,7 +49,8 @@ def reduce_session_info(view: Slice[SessionInfo], event: SessionStarted) -> Redu
 def reduce_task_context(view: Slice[TaskContext], event: UserPrompt | ToolCall) -> Reduced:
     current = view.latest() or TaskContext()
     if isinstance(event, UserPrompt):
-        if current.first_prompt or not event.text.strip():
+        text = event.text.strip()
+        if current.first_prompt or not text or _is_bare_command(text):
             return None
         return Replace(dataclasses.replace(current, first_prompt=event.text[:4000]))
     if len(current.first_paths) >= TASK_CONTEXT_PATHS:
@@ -59,6 +60,11 @@ def reduce_task_context(view: Slice[TaskContext], event: UserPrompt | ToolCall) 
         return None
     paths = (*current.first_paths, *new)[:TASK_CONTEXT_PATHS]
     return Replace(dataclasses.replace(current, first_paths=paths))
+
+
+def _is_bare_command(text: str) -> bool:
+    """A one-word slash command (`/clear`, `/compact`) states no task."""
+    return text.startswith("/") and len(text.split()) == 1
 
 
 #: Extra reducers per event type: (slice type, reducer). Each event also goes to its own slice.
@@ -72,7 +78,7 @@ DEFAULT_REDUCERS: Mapping[type[Event], tuple[tuple[type[Any], Reducer], ...]] = 
 #: How many items each slice keeps; others keep DEFAULT_WINDOW.
 DEFAULT_WINDOWS: Mapping[str, int] = {
     "tool_call": 100,
-    "assessment": 50,
+    "assessment": 200,
     "session_info": 1,
     "task_context": 1,
     "plan": 1,
