@@ -1,8 +1,6 @@
 """Replay: run observers over recorded sessions as if live, and say what the agent would have read.
 
-Each session (and each subagent) gets a fresh Session and Engine on a ReplayClock that follows the
-events' timestamps; `deadline_minutes` puts a deadline that many minutes after the session start.
-Assistant messages go into the session without a dispatch: no Claude Code hook fires on them.
+Each session and subagent gets a fresh Session and Engine on a clock that follows its events.
 """
 
 from __future__ import annotations
@@ -134,7 +132,12 @@ def replay_session(
     *,
     deadline_minutes: float | None = None,
 ) -> SessionReplay:
-    """Dispatch one transcript's events (not its subagents) through a fresh engine."""
+    """Dispatch one transcript's events (not its subagents) through a fresh engine.
+
+    The clock follows the events' timestamps (never backwards); `deadline_minutes` sets a deadline
+    that many minutes after the session started. Assistant messages go into the session without a
+    dispatch: no Claude Code hook fires on them, so nothing could be delivered there.
+    """
     make = observers or observers_named()
     clock = ReplayClock()
     engine = Engine(make(), session=Session(transcript.session_id), clock=clock)

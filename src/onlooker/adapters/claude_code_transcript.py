@@ -1,37 +1,11 @@
 """Claude Code transcript lines (~/.claude/projects/<project>/<session>.jsonl) read into events.
 
-One `json.loads` per line and a dispatch on the line's `type`; the reader keeps only the tool uses
-still waiting for their result and the assistant message being assembled.
-
-What becomes what:
-
-- `user` lines with a string or text content → UserPrompt. Not prompts, and counted as skipped:
-  `isMeta` lines (caveats, skill bodies), `isCompactSummary` lines (the summary Claude Code writes
-  after compacting), local command output and caveats (`<local-command-stdout>`, `<bash-stdout>` …),
-  "[Request interrupted by user]" notes, and Claude Code's own session commands (`/model`,
-  `/clear`, `/exit` …: HOUSEKEEPING_COMMANDS). `<system-reminder>` blocks are cut out of prompts.
-  Other slash commands state a task and are kept as their command line (`/init`, `/review 12`);
-  a `!` shell input becomes `! command`.
-- `assistant` lines: one API message is split over several lines that share `message.id` (one
-  content block per line); their text and thinking blocks make one AssistantMessage, emitted when
-  the message is complete. tool_use blocks wait, by id, for their tool_result.
-- tool_result blocks (in `user` lines) → ToolCall, at the result's time, with the line's
-  `toolUseResult` as `result` when it is an object (long strings clipped). Lines are not always in
-  order: a result that comes before its tool_use waits for it. A tool_use still without a result
-  at the end is dropped and counted (`Tally.unanswered`); a result without a tool_use is skipped.
-- Every other line type (`progress`, `file-history-snapshot`, `queue-operation`, `system`,
-  `summary`, `attachment`, titles, unknown types) is skipped and counted. In a main session file,
-  sidechain lines (`isSidechain` differing from the file's first message) are skipped too.
-- Lines that are not JSON, not an object, or have fields of the wrong type are malformed: counted,
-  their line numbers kept (the first MALFORMED_KEPT), never fatal.
-- A SessionStarted (source "startup", project = last part of cwd) is made from the first line that
-  has a `cwd`, or just before the first event when no line has one.
+One `json.loads` a line, a dispatch on its `type`; `iter_claude_code` says what becomes what.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -48,32 +22,10 @@ from ..events import (
     UserPrompt,
     clip,
 )
+from .claude_code_content import clip_values, prompt_text, result_text
 
 MALFORMED_KEPT = 20
 """How many malformed line numbers a tally keeps (the count is always complete)."""
-
-_NOISE_PREFIXES = (
-    "<local-command-stdout>",
-    "<local-command-stderr>",
-    "<local-command-caveat>",
-    "<bash-stdout>",
-    "<bash-stderr>",
-    "Caveat: The messages below were generated",
-    "[Request interrupted by user",
-)
-#: Claude Code's own session commands: they manage the session and state no task.
-HOUSEKEEPING_COMMANDS = frozenset(
-    {
-        "/add-dir", "/agents", "/clear", "/compact", "/config", "/context", "/copy", "/cost",
-        "/doctor", "/exit", "/export", "/help", "/hooks", "/ide", "/login", "/logout", "/mcp",
-        "/memory", "/model", "/permissions", "/quit", "/resume", "/rewind", "/status",
-        "/statusline", "/usage", "/vim",
-    }
-)  # fmt: skip
-_REMINDER = re.compile(r"<system-reminder>.*?</system-reminder>", re.DOTALL)
-_COMMAND_NAME = re.compile(r"<command-name>(.*?)</command-name>", re.DOTALL)
-_COMMAND_ARGS = re.compile(r"<command-args>(.*?)</command-args>", re.DOTALL)
-_BASH_INPUT = re.compile(r"<bash-input>(.*?)</bash-input>", re.DOTALL)
 
 
 @dataclass(slots=True)
@@ -110,6 +62,29 @@ def iter_claude_code(
 
     `session_id` overrides the transcript's own `sessionId` (a subagent's lines carry its parent's);
     `default_session_id` is used when no line has one.
+
+    - `user` lines with a string or text content → UserPrompt. Not prompts, and counted as skipped:
+      `isMeta` lines (caveats, skill bodies), `isCompactSummary` lines (the summary Claude Code
+      writes after compacting), local command output and caveats (`<local-command-stdout>`,
+      `<bash-stdout>` …), "[Request interrupted by user]" notes, and Claude Code's own session
+      commands (`/model`, `/clear`, `/exit` …: HOUSEKEEPING_COMMANDS). `<system-reminder>` blocks
+      are cut out of prompts. Other slash commands state a task and are kept as their command
+      line (`/init`, `/review 12`); a `!` shell input becomes `! command`.
+    - `assistant` lines: one API message is split over several lines that share `message.id` (one
+      content block per line); their text and thinking blocks make one AssistantMessage, emitted
+      when the message is complete. tool_use blocks wait, by id, for their tool_result.
+    - tool_result blocks (in `user` lines) → ToolCall, at the result's time, with the line's
+      `toolUseResult` as `result` when it is an object (long strings clipped). Lines are not always
+      in order: a result that comes before its tool_use waits for it. A tool_use still without a
+      result at the end is dropped and counted (`Tally.unanswered`); a result without a tool_use is
+      skipped.
+    - Every other line type (`progress`, `file-history-snapshot`, `queue-operation`, `system`,
+      `summary`, `attachment`, titles, unknown types) is skipped and counted. In a main session
+      file, sidechain lines (`isSidechain` differing from the file's first message) are skipped too.
+    - Lines that are not JSON, not an object, or have fields of the wrong type are malformed:
+      counted, their line numbers kept (the first MALFORMED_KEPT), never fatal.
+    - A SessionStarted (source "startup", project = last part of cwd) is made from the first line
+      that has a `cwd`, or just before the first event when no line has one.
     """
     reader = _Reader(
         tally if tally is not None else Tally(),
@@ -311,7 +286,7 @@ class _Reader:
     # -- events ----------------------------------------------------------------------------------
 
     def _prompt(self, data: dict[str, Any], texts: Iterable[str]) -> None:
-        text = "\n".join(t for t in (_prompt_text(t) for t in texts) if t)
+        text = "\n".join(t for t in (prompt_text(t) for t in texts) if t)
         if not text:
             self.tally.skipped += 1
             return
@@ -404,59 +379,3 @@ def _time(value: Any) -> datetime | None:
         return utc(datetime.fromisoformat(value))
     except ValueError:
         return None
-
-
-def _prompt_text(text: str) -> str:
-    """A prompt as the user meant it, or '' for harness noise."""
-    if "<system-reminder>" in text:
-        text = _REMINDER.sub("", text)
-    text = text.strip()
-    if not text or text.startswith(_NOISE_PREFIXES):
-        return ""
-    if "<command-name>" in text:
-        name = _COMMAND_NAME.search(text)
-        args = _COMMAND_ARGS.search(text)
-        if name:
-            command = name.group(1).strip()
-            command = command if command.startswith("/") else f"/{command}"
-            if command in HOUSEKEEPING_COMMANDS:
-                return ""
-            return f"{command} {args.group(1).strip()}".strip() if args else command
-    if text.startswith("<bash-input>"):
-        found = _BASH_INPUT.search(text)
-        return f"! {found.group(1).strip()}" if found else ""
-    return text
-
-
-def result_text(content: Any) -> str:
-    """The text of a tool result's content: a string, or a list of text/image/reference blocks."""
-    if type(content) is str:
-        return content
-    if type(content) is not list:
-        return ""
-    parts: list[str] = []
-    for block in content:
-        if type(block) is not dict:
-            continue
-        kind = block.get("type")
-        if kind == "text":
-            text = block.get("text")
-            if type(text) is str:
-                parts.append(text)
-        elif kind == "image":
-            parts.append("[image]")
-        elif kind == "tool_reference":
-            parts.append(f"[tool {block.get('tool_name', '')}]")
-    return "\n".join(parts)
-
-
-def clip_values(value: Any, limit: int = OUTPUT_LIMIT) -> Any:
-    """A copy of JSON data whose long strings are clipped (head and tail kept)."""
-    kind = type(value)
-    if kind is str:
-        return clip(value, limit) if len(value) > limit else value
-    if kind is dict:
-        return {key: clip_values(item, limit) for key, item in value.items()}
-    if kind is list:
-        return [clip_values(item, limit) for item in value]
-    return value

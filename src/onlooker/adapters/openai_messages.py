@@ -1,18 +1,6 @@
 """An OpenAI chat `messages` list (the request body of a tool loop) read into events.
 
-Messages carry no times unless they have a `timestamp` (ISO 8601 or epoch seconds); otherwise
-message i is stamped EPOCH + i seconds, so a replay sees one second pass per message.
-
-- `user` → UserPrompt (text parts joined). `system` and `developer` messages are not prompts: they
-  are the harness's instructions, and taking them as the task would mislead Drift; they are skipped.
-- `assistant` content → AssistantMessage; its `tool_calls` (function name, JSON arguments) wait for
-  the `tool` message with the same `tool_call_id` and become ToolCalls at that message's time.
-- A tool message is a failure (ok=False, error=its text) when its text, stripped, starts with
-  "error", "exception", "traceback" or "failed" (any case), or is a JSON object whose `error` is
-  set (not null/false/"") or whose `is_error` is true or whose `status` is "error".
-- Anything of the wrong shape (a message that is not an object, an unknown role, arguments that are
-  not JSON) is counted as malformed with its 1-based position in the list; tool calls never
-  answered are dropped and counted.
+`messages_to_events` says what becomes what, and when a tool message counts as a failure.
 """
 
 from __future__ import annotations
@@ -32,7 +20,24 @@ _ERROR_PREFIXES = ("error", "exception", "traceback", "failed")
 def messages_to_events(
     messages: list[Any], session_id: str, tally: Tally, *, cwd: str = ""
 ) -> list[Event]:
-    """Events for a chat `messages` list; `tally` receives what was skipped or malformed."""
+    """Events for a chat `messages` list; `tally` receives what was skipped or malformed.
+
+    Messages carry no times unless they have a `timestamp` (ISO 8601 or epoch seconds); otherwise
+    message i is stamped EPOCH + i seconds, so a replay sees one second pass per message.
+
+    - `user` → UserPrompt (text parts joined). `system` and `developer` messages are not prompts:
+      they are the harness's instructions, and taking them as the task would mislead Drift; they are
+      skipped.
+    - `assistant` content → AssistantMessage; its `tool_calls` (function name, JSON arguments) wait
+      for the `tool` message with the same `tool_call_id` and become ToolCalls at that message's
+      time.
+    - A tool message is a failure (ok=False, error=its text) when its text, stripped, starts with
+      "error", "exception", "traceback" or "failed" (any case), or is a JSON object whose `error` is
+      set (not null/false/"") or whose `is_error` is true or whose `status` is "error".
+    - Anything of the wrong shape (a message that is not an object, an unknown role, arguments that
+      are not JSON) is counted as malformed with its 1-based position in the list; tool calls never
+      answered are dropped and counted.
+    """
     events: list[Event] = []
     waiting: dict[str, tuple[str, dict[str, Any], datetime]] = {}
 

@@ -1,7 +1,6 @@
 """Recorded sessions imported as events: Claude Code transcripts (with subagents), OpenAI messages.
 
-`read_transcript(path)` tells the formats apart; `transcript_paths(path)` lists the sessions of a
-Claude Code project folder. What each format becomes is documented in its reader module.
+`read_transcript` tells the formats apart; `transcript_paths` lists a project folder's sessions.
 """
 
 from __future__ import annotations

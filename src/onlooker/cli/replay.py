@@ -1,7 +1,6 @@
 """`onlooker replay PATH...`: run observers over recorded sessions and show what they would say.
 
-Per tool call that got feedback, the text that would have been injected; then a summary per
-session. `--json` prints one JSON array (a list of sessions) and nothing else on stdout.
+Per tool call, the text that would have been injected, then a summary per session; or `--json`.
 """
 
 from __future__ import annotations
