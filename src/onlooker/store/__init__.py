@@ -1,0 +1,69 @@
+"""The store: per-session JSONL journals (the truth) and a SQLite index rebuilt from them.
+
+`Store` owns both; `ObservationsTool` is seed 000's observations tool over a store; `reindex`
+rebuilds the index; `next_turn_observations` is the summary injected at the next turn.
+"""
+
+from .changes import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Observation,
+    SummaryDelivered,
+    content_hash,
+    normalized,
+)
+from .errors import LifecycleError, StoreError, UnknownFinding
+from .home import data_home, journal_path, project_for
+from .index import Index
+from .journal import Journal, JournalRead, SkippedLine
+from .query import FindingPage, FindingQuery
+from .reindex import ReindexReport, reindex, remove_index
+from .store import Created, Store
+from .summary import (
+    format_observations_summary,
+    next_turn_observations,
+    observations_injection,
+    open_observations_text,
+)
+from .tool import ObservationsTool
+from .trajectory import trajectory_findings
+
+__all__ = [
+    "Change",
+    "Created",
+    "FindingAcknowledged",
+    "FindingCreated",
+    "FindingPage",
+    "FindingQuery",
+    "FindingResolved",
+    "FindingSeen",
+    "FindingsCleared",
+    "Index",
+    "Journal",
+    "JournalRead",
+    "LifecycleError",
+    "Observation",
+    "ObservationsTool",
+    "ReindexReport",
+    "SkippedLine",
+    "Store",
+    "StoreError",
+    "SummaryDelivered",
+    "UnknownFinding",
+    "content_hash",
+    "data_home",
+    "format_observations_summary",
+    "journal_path",
+    "next_turn_observations",
+    "normalized",
+    "observations_injection",
+    "open_observations_text",
+    "project_for",
+    "reindex",
+    "remove_index",
+    "trajectory_findings",
+]

@@ -1,0 +1,126 @@
+"""Finding lifecycle changes as journal records, and the stored form of a finding (Observation).
+
+A change carries `serial`, a store-wide number given under the index's write lock: replaying every
+journal's changes in serial order rebuilds the index exactly (`onlooker reindex`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ..assessment import Finding
+from ..events import EPOCH
+from ..records import Record, encode, record
+
+_DIGITS = re.compile(r"\d+")
+_SPACE = re.compile(r"\s+")
+
+
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Change(Record):
+    """Base of every lifecycle change."""
+
+    serial: int = 0
+    """Store-wide order of changes (ties only after a writer died between journal and index)."""
+    at: datetime = EPOCH
+    """When the change was made, in UTC."""
+
+
+@record("finding_created")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingCreated(Change):
+    """A new finding, open, with its project and session."""
+
+    finding: Finding
+
+
+@record("finding_seen")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingSeen(Change):
+    """An open finding was reported again: one more occurrence."""
+
+    finding_id: str
+    session_id: str = ""
+
+
+@record("finding_acknowledged")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingAcknowledged(Change):
+    finding_id: str
+
+
+@record("finding_resolved")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingResolved(Change):
+    finding_id: str
+    note: str | None = None
+
+
+@record("findings_cleared")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingsCleared(Change):
+    """Resolved findings removed from the index (`clear_resolved`), named one by one."""
+
+    project: str
+    finding_ids: tuple[str, ...] = ()
+
+
+@record("summary_delivered")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class SummaryDelivered(Change):
+    """The open-observations summary was injected into a session; `digest` names its text."""
+
+    session_id: str
+    digest: str
+
+
+def normalized(content: str) -> str:
+    """Content as compared for deduplication: case-folded, numbers as '#', spaces collapsed."""
+    return _SPACE.sub(" ", _DIGITS.sub("#", content.casefold())).strip().rstrip(".!")
+
+
+def content_hash(finding: Finding) -> str:
+    """What makes two findings the same: observer, source_ref and normalized content."""
+    key = "\x00".join((finding.observer, finding.source_ref or "", normalized(finding.content)))
+    return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """A stored finding with how often it was reported: what the observations tool returns."""
+
+    finding: Finding
+    occurrences: int = 1
+    last_seen_at: datetime | None = None
+
+    @property
+    def id(self) -> str:
+        return self.finding.id
+
+    def to_dict(self) -> dict[str, Any]:
+        """Seed 000's observation fields first, then onlooker's own."""
+        f = self.finding
+        return {
+            "id": f.id,
+            "observer": f.observer,
+            "content": f.content,
+            "severity": f.severity,
+            "status": f.status,
+            "created_at": encode(f.created_at),
+            "acknowledged_at": encode(f.acknowledged_at),
+            "resolved_at": encode(f.resolved_at),
+            "metadata": f.metadata,
+            "source_type": f.source_type,
+            "source_ref": f.source_ref,
+            "category": f.category,
+            "evidence": f.evidence,
+            "resolution_note": f.resolution_note,
+            "occurrences": self.occurrences,
+            "last_seen_at": encode(self.last_seen_at),
+            "session_id": f.session_id,
+            "project": f.project,
+        }

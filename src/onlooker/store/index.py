@@ -1,0 +1,460 @@
+"""The index: SQLite `onlooker.db`, a rebuildable view of the journals, and the only SQLite user.
+
+WAL, a busy timeout, and retries with backoff around every transaction, so many hook processes
+can write at once and none sees "database is locked". Schema changes are the named migrations.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import sqlite3
+import threading
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, TypeVar
+
+from ..assessment import Finding, severity_rank
+from ..clock import parse_time, utc
+from .changes import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Observation,
+    SummaryDelivered,
+    content_hash,
+)
+from .errors import StoreError
+from .migrations import MIGRATIONS
+from .query import ORDER, FindingPage, FindingQuery, where_clause
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+T = TypeVar("T")
+
+BUSY_TIMEOUT = 5.0
+"""Seconds SQLite itself waits for a lock before reporting it busy."""
+RETRY_FOR = 120.0
+"""Seconds onlooker keeps retrying a busy index before giving up with a StoreError."""
+
+_COLUMNS = (
+    "id, project, session_id, observer, content, category, evidence, severity, status, "
+    "created_at, acknowledged_at, resolved_at, resolution_note, source_type, source_ref, "
+    "metadata, occurrences, last_seen_at"
+)
+_CHUNK = 500
+
+
+class Index:
+    """The SQLite index of one data home."""
+
+    def __init__(self, path: Path, *, busy_timeout: float | None = None) -> None:
+        self.path = path
+        self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._conn = self._connect()
+        self._migrate()
+
+    # -- connection, retries, transactions ------------------------------------------------------
+
+    def _connect(self) -> sqlite3.Connection:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if not self.path.exists():
+            with _file_lock(self.path.with_name(self.path.name + ".lock")):
+                if not self.path.exists():
+                    for suffix in ("-wal", "-shm"):  # left by a deleted index: never reuse them
+                        Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+                    return self._open()
+        return self._open()
+
+    def _open(self) -> sqlite3.Connection:
+        try:
+            conn = sqlite3.connect(
+                self.path,
+                timeout=self._busy_timeout,
+                isolation_level=None,
+                check_same_thread=False,
+            )
+            self._conn = conn
+            self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
+            conn.execute("PRAGMA synchronous=NORMAL")
+        except sqlite3.DatabaseError as exc:
+            raise StoreError(
+                f"{self.path}: cannot open the index ({exc}); "
+                "`onlooker reindex --fresh` rebuilds it"
+            ) from exc
+        return conn
+
+    def close(self) -> None:
+        with self._lock:
+            self._conn.close()
+
+    def _retry(self, action: Callable[[], T]) -> T:
+        delay = 0.002
+        give_up = time.monotonic() + RETRY_FOR
+        while True:
+            try:
+                return action()
+            except sqlite3.OperationalError as exc:
+                text = str(exc)
+                if "locked" not in text and "busy" not in text:
+                    raise StoreError(f"{self.path}: {text}") from exc
+                if time.monotonic() > give_up:
+                    raise StoreError(
+                        f"{self.path}: still busy after {RETRY_FOR:g}s of retries"
+                    ) from exc
+            time.sleep(delay * (0.5 + random.random()))
+            delay = min(delay * 2, 0.1)
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """A write transaction (BEGIN IMMEDIATE, retried while busy); nested calls join it."""
+        with self._lock:
+            if self._depth:
+                self._depth += 1
+                try:
+                    yield
+                finally:
+                    self._depth -= 1
+                return
+            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
+            self._depth = 1
+            try:
+                yield
+            except BaseException:
+                self._conn.execute("ROLLBACK")
+                raise
+            else:
+                self._retry(lambda: self._conn.execute("COMMIT"))
+            finally:
+                self._depth = 0
+
+    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
+        """Run read statements on one consistent snapshot."""
+        with self._lock:
+            if self._depth:
+                return query(self._conn)
+
+            def attempt() -> T:
+                self._conn.execute("BEGIN")
+                try:
+                    return query(self._conn)
+                finally:
+                    self._conn.execute("COMMIT")
+
+            return self._retry(attempt)
+
+    def _migrate(self) -> None:
+        if {name for name, _ in MIGRATIONS} <= self._read(_applied):
+            return
+        with self.transaction():
+            self._conn.execute(
+                "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
+            )
+            done = _applied(self._conn)
+            for name, sql in MIGRATIONS:
+                if name in done:
+                    continue
+                for statement in _statements(sql):
+                    self._conn.execute(statement)
+                self._conn.execute(
+                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
+                    (name, _stamp(datetime.now(UTC))),
+                )
+
+    def migrations(self) -> list[str]:
+        """Names of the applied migrations, in order."""
+        return self._read(
+            lambda c: [r[0] for r in c.execute("SELECT name FROM migrations ORDER BY rowid")]
+        )
+
+    # -- changes ---------------------------------------------------------------------------------
+
+    def last_serial(self) -> int:
+        row = self._read(
+            lambda c: c.execute("SELECT value FROM counters WHERE name='serial'").fetchone()
+        )
+        return int(row[0]) if row else 0
+
+    def apply(self, changes: Iterable[Change]) -> None:
+        """Apply lifecycle changes in order (inside `transaction()`); the index follows them."""
+        top = 0
+        for change in changes:
+            self._apply(change)
+            top = max(top, change.serial)
+        if top:
+            self._conn.execute(
+                "INSERT INTO counters (name, value) VALUES ('serial', ?) ON CONFLICT(name) "
+                "DO UPDATE SET value = max(value, excluded.value)",
+                (top,),
+            )
+
+    def _apply(self, change: Change) -> None:
+        run = self._conn.execute
+        at = _stamp(change.at)
+        if isinstance(change, FindingCreated):
+            f = change.finding
+            created = _stamp(f.created_at or change.at)
+            run(
+                f"INSERT OR IGNORE INTO findings ({_COLUMNS}, severity_rank, content_hash, "
+                "serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, NULL, NULL, NULL, ?, ?, ?, 1, "
+                "?, ?, ?, ?)",
+                (
+                    f.id, f.project, f.session_id, f.observer, f.content, f.category, f.evidence,
+                    f.severity, created, f.source_type, f.source_ref,
+                    json.dumps(f.metadata, ensure_ascii=False, sort_keys=True), created,
+                    severity_rank(f.severity), content_hash(f), change.serial,
+                ),
+            )  # fmt: skip
+        elif isinstance(change, FindingSeen):
+            run(
+                "UPDATE findings SET occurrences = occurrences + 1, "
+                "last_seen_at = max(last_seen_at, ?) WHERE id = ?",
+                (at, change.finding_id),
+            )
+        elif isinstance(change, FindingAcknowledged):
+            run(
+                "UPDATE findings SET status = 'acknowledged', acknowledged_at = ? "
+                "WHERE id = ? AND status = 'open'",
+                (at, change.finding_id),
+            )
+        elif isinstance(change, FindingResolved):
+            run(
+                "UPDATE findings SET status = 'resolved', resolved_at = ?, resolution_note = ? "
+                "WHERE id = ? AND status != 'resolved'",
+                (at, change.note, change.finding_id),
+            )
+        elif isinstance(change, FindingsCleared):
+            for chunk in _chunks(change.finding_ids):
+                marks = ",".join("?" * len(chunk))
+                run(f"DELETE FROM findings WHERE status = 'resolved' AND id IN ({marks})", chunk)
+        elif isinstance(change, SummaryDelivered):
+            run(
+                "INSERT INTO deliveries (session_id, digest, delivered_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(session_id) DO UPDATE SET digest = excluded.digest, "
+                "delivered_at = excluded.delivered_at",
+                (change.session_id, change.digest, at),
+            )
+
+    def unresolved_duplicate(self, project: str, digest: str) -> str | None:
+        """The id of an unresolved finding of `project` with this content hash, if any."""
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT id FROM findings WHERE project = ? AND content_hash = ? "
+                "AND status != 'resolved' ORDER BY n LIMIT 1",
+                (project, digest),
+            ).fetchone()
+        )
+        return str(row[0]) if row else None
+
+    def has(self, finding_id: str) -> bool:
+        return bool(
+            self._read(
+                lambda c: c.execute("SELECT 1 FROM findings WHERE id = ?", (finding_id,)).fetchone()
+            )
+        )
+
+    # -- findings --------------------------------------------------------------------------------
+
+    def query(self, query: FindingQuery) -> FindingPage:
+        where, params = where_clause(query)
+        order = ORDER[query.sort_by]
+        limit = "" if query.limit is None else f" LIMIT {int(query.limit)}"
+
+        def run(c: sqlite3.Connection) -> FindingPage:
+            rows = c.execute(
+                f"SELECT {_COLUMNS} FROM findings{where} ORDER BY {order}{limit}", params
+            ).fetchall()
+            groups = c.execute(
+                f"SELECT severity, status, observer, count(*) FROM findings{where} "
+                "GROUP BY severity, status, observer",
+                params,
+            ).fetchall()
+            return FindingPage(tuple(map(_observation, rows)), tuple(map(tuple, groups)))
+
+        return self._read(run)
+
+    def observations(self, ids: Iterable[str], project: str | None = None) -> list[Observation]:
+        """The findings with these ids (of `project`, when given), in no particular order."""
+        found: list[Observation] = []
+        for chunk in _chunks(tuple(dict.fromkeys(ids))):
+            clause = f"id IN ({','.join('?' * len(chunk))})"
+            params: list[Any] = list(chunk)
+            if project is not None:
+                clause += " AND project = ?"
+                params.append(project)
+            found.extend(
+                map(
+                    _observation,
+                    self._rows(f"SELECT {_COLUMNS} FROM findings WHERE {clause}", params),
+                )
+            )
+        return found
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._read(lambda c: c.execute(sql, params).fetchall())
+
+    def count_findings(self) -> int:
+        return int(self._read(lambda c: c.execute("SELECT count(*) FROM findings").fetchone()[0]))
+
+    def ids_with_prefix(self, prefix: str, project: str | None, limit: int = 2) -> list[str]:
+        clause = "id >= ? AND id < ?"
+        params: list[Any] = [prefix, prefix + "\U0010ffff"]
+        if project is not None:
+            clause += " AND project = ?"
+            params.append(project)
+        return self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(f"SELECT id FROM findings WHERE {clause} LIMIT {limit}", params)
+            ]
+        )
+
+    def resolved_ids(self, project: str) -> list[str]:
+        return self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT id FROM findings WHERE project = ? AND status = 'resolved' ORDER BY n",
+                    (project,),
+                )
+            ]
+        )
+
+    # -- journals, sessions, deliveries ----------------------------------------------------------
+
+    def applied_to(self, journal: str) -> int:
+        """How far into `journal` (bytes) the index has applied."""
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT applied_to FROM journals WHERE path = ?", (journal,)
+            ).fetchone()
+        )
+        return int(row[0]) if row else 0
+
+    def set_applied_to(self, journal: str, offset: int) -> None:
+        self._conn.execute(
+            "INSERT INTO journals (path, applied_to) VALUES (?, ?) ON CONFLICT(path) "
+            "DO UPDATE SET applied_to = max(applied_to, excluded.applied_to)",
+            (journal, offset),
+        )
+
+    def save_session(
+        self,
+        session_id: str,
+        journal: str,
+        seq: int,
+        snapshot: dict[str, Any],
+        offset: int,
+        at: datetime,
+    ) -> None:
+        text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO sessions (session_id, journal, seq, snapshot, journal_offset, "
+                "saved_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
+                "journal = excluded.journal, seq = excluded.seq, snapshot = excluded.snapshot, "
+                "journal_offset = excluded.journal_offset, saved_at = excluded.saved_at",
+                (session_id, journal, seq, text, offset, _stamp(at)),
+            )
+
+    def load_session(self, session_id: str) -> tuple[str, int, dict[str, Any], int] | None:
+        """(journal, seq, snapshot, journal offset) of the saved session, or None."""
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT journal, seq, snapshot, journal_offset FROM sessions WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        return str(row[0]), int(row[1]), json.loads(row[2]), int(row[3])
+
+    def session_seqs(self) -> dict[str, int]:
+        return self._read(
+            lambda c: {r[0]: int(r[1]) for r in c.execute("SELECT session_id, seq FROM sessions")}
+        )
+
+    def delivered_digest(self, session_id: str) -> str | None:
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT digest FROM deliveries WHERE session_id = ?", (session_id,)
+            ).fetchone()
+        )
+        return str(row[0]) if row else None
+
+    def clear(self, *, sessions: bool) -> None:
+        """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
+        for table in ("findings", "journals", "deliveries", "counters"):
+            self._conn.execute(f"DELETE FROM {table}")
+        if sessions:
+            self._conn.execute("DELETE FROM sessions")
+
+    def table_rows(self, table: str) -> list[tuple[Any, ...]]:
+        """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
+        order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id"}[table]
+        return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
+
+
+def _applied(conn: sqlite3.Connection) -> set[str]:
+    found = conn.execute(
+        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
+    ).fetchone()
+    if found is None:
+        return set()
+    return {row[0] for row in conn.execute("SELECT name FROM migrations")}
+
+
+def _observation(row: tuple[Any, ...]) -> Observation:
+    finding = Finding(
+        id=row[0], project=row[1], session_id=row[2], observer=row[3], content=row[4],
+        category=row[5], evidence=row[6], severity=row[7], status=row[8],
+        created_at=_time(row[9]), acknowledged_at=_time(row[10]), resolved_at=_time(row[11]),
+        resolution_note=row[12], source_type=row[13], source_ref=row[14],
+        metadata=json.loads(row[15]),
+    )  # fmt: skip
+    return Observation(finding, int(row[16]), _time(row[17]))
+
+
+def _stamp(when: datetime) -> str:
+    return utc(when).isoformat(timespec="microseconds")
+
+
+def _time(text: str | None) -> datetime | None:
+    return parse_time(text) if text else None
+
+
+def _chunks(items: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]
+
+
+def _statements(script: str) -> Iterator[str]:
+    pending = ""
+    for line in script.splitlines(keepends=True):
+        pending += line
+        if sqlite3.complete_statement(pending):
+            yield pending.strip()
+            pending = ""
+
+
+@contextmanager
+def _file_lock(path: Path) -> Iterator[None]:
+    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+    try:
+        if fcntl is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)

@@ -1,0 +1,95 @@
+"""The index schema as named, append-only migrations: `m001_initial`, `m002_fts`, ...
+
+Never edit a migration that has shipped; add the next one. Each runs once, in order, inside the
+transaction that records its name in the `migrations` table.
+"""
+
+from __future__ import annotations
+
+M001_INITIAL = """
+CREATE TABLE findings (
+    n INTEGER PRIMARY KEY,
+    id TEXT NOT NULL UNIQUE,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    observer TEXT NOT NULL,
+    content TEXT NOT NULL,
+    category TEXT NOT NULL,
+    evidence TEXT,
+    severity TEXT NOT NULL,
+    severity_rank INTEGER NOT NULL,
+    status TEXT NOT NULL,
+    created_at TEXT NOT NULL,
+    acknowledged_at TEXT,
+    resolved_at TEXT,
+    resolution_note TEXT,
+    source_type TEXT NOT NULL,
+    source_ref TEXT,
+    metadata TEXT NOT NULL,
+    occurrences INTEGER NOT NULL DEFAULT 1,
+    last_seen_at TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    serial INTEGER NOT NULL
+);
+CREATE INDEX findings_by_status ON findings (project, status, severity_rank DESC, created_at);
+CREATE INDEX findings_by_time ON findings (project, created_at);
+CREATE INDEX findings_by_observer ON findings (project, observer, status);
+CREATE INDEX findings_unresolved ON findings (project, content_hash) WHERE status != 'resolved';
+CREATE TABLE sessions (
+    session_id TEXT PRIMARY KEY,
+    journal TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    snapshot TEXT NOT NULL,
+    journal_offset INTEGER NOT NULL,
+    saved_at TEXT NOT NULL
+);
+CREATE TABLE journals (
+    path TEXT PRIMARY KEY,
+    applied_to INTEGER NOT NULL
+);
+CREATE TABLE deliveries (
+    session_id TEXT PRIMARY KEY,
+    digest TEXT NOT NULL,
+    delivered_at TEXT NOT NULL
+);
+CREATE TABLE counters (
+    name TEXT PRIMARY KEY,
+    value INTEGER NOT NULL
+);
+"""
+
+M002_FTS = """
+CREATE VIRTUAL TABLE findings_fts USING fts5(
+    content, category, evidence, observer, source_ref, resolution_note,
+    content='findings', content_rowid='n'
+);
+CREATE TRIGGER findings_fts_insert AFTER INSERT ON findings BEGIN
+    INSERT INTO findings_fts (rowid, content, category, evidence, observer, source_ref,
+                              resolution_note)
+    VALUES (new.n, new.content, new.category, new.evidence, new.observer, new.source_ref,
+            new.resolution_note);
+END;
+CREATE TRIGGER findings_fts_delete AFTER DELETE ON findings BEGIN
+    INSERT INTO findings_fts (findings_fts, rowid, content, category, evidence, observer,
+                              source_ref, resolution_note)
+    VALUES ('delete', old.n, old.content, old.category, old.evidence, old.observer,
+            old.source_ref, old.resolution_note);
+END;
+CREATE TRIGGER findings_fts_update AFTER UPDATE OF resolution_note ON findings BEGIN
+    INSERT INTO findings_fts (findings_fts, rowid, content, category, evidence, observer,
+                              source_ref, resolution_note)
+    VALUES ('delete', old.n, old.content, old.category, old.evidence, old.observer,
+            old.source_ref, old.resolution_note);
+    INSERT INTO findings_fts (rowid, content, category, evidence, observer, source_ref,
+                              resolution_note)
+    VALUES (new.n, new.content, new.category, new.evidence, new.observer, new.source_ref,
+            new.resolution_note);
+END;
+INSERT INTO findings_fts (findings_fts) VALUES ('rebuild');
+"""
+
+#: (name, SQL) in the order they apply. Append only.
+MIGRATIONS: tuple[tuple[str, str], ...] = (
+    ("m001_initial", M001_INITIAL),
+    ("m002_fts", M002_FTS),
+)

@@ -1,0 +1,90 @@
+"""Which findings to list and what a listing returns, with the SQL that selects them.
+
+Filters combine with AND; the values of one filter are alternatives (status open or acknowledged).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ..assessment import SEVERITIES
+from .changes import Observation
+
+#: sort_by -> ORDER BY
+ORDER = {
+    "severity": "severity_rank DESC, created_at ASC, n ASC",
+    "created_at": "created_at DESC, n DESC",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class FindingQuery:
+    """Which findings to list; empty tuples mean no filter."""
+
+    project: str | None = None
+    statuses: tuple[str, ...] = ()
+    severities: tuple[str, ...] = ()
+    observers: tuple[str, ...] = ()
+    session_id: str | None = None
+    ids: tuple[str, ...] = ()
+    text: str | None = None
+    """Full-text search over content, category, evidence, observer, source_ref, note."""
+    sort_by: str = "severity"
+    """severity (most severe first, then oldest) | created_at (newest first)"""
+    limit: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class FindingPage:
+    """A page of findings and the counts of everything the query matched (not only the page)."""
+
+    observations: tuple[Observation, ...]
+    groups: tuple[tuple[str, str, str, int], ...]
+    """(severity, status, observer, count) over all matches."""
+
+    @property
+    def count(self) -> int:
+        return sum(group[3] for group in self.groups)
+
+    def by(self, field: str) -> dict[str, int]:
+        """Counts by "severity" (most severe first), "status" or "observer"."""
+        position = ("severity", "status", "observer").index(field)
+        counts: dict[str, int] = {}
+        for group in self.groups:
+            name = group[position]
+            assert isinstance(name, str)
+            counts[name] = counts.get(name, 0) + group[3]
+        if field == "severity":
+            return {name: counts[name] for name in SEVERITIES if name in counts}
+        return dict(sorted(counts.items()))
+
+
+def where_clause(query: FindingQuery) -> tuple[str, list[Any]]:
+    clauses: list[str] = []
+    params: list[Any] = []
+
+    def among(column: str, values: tuple[str, ...]) -> None:
+        if values:
+            clauses.append(f"{column} IN ({','.join('?' * len(values))})")
+            params.extend(values)
+
+    if query.project is not None:
+        clauses.append("project = ?")
+        params.append(query.project)
+    among("status", query.statuses)
+    among("severity", query.severities)
+    among("observer", query.observers)
+    among("id", query.ids)
+    if query.session_id is not None:
+        clauses.append("session_id = ?")
+        params.append(query.session_id)
+    if query.text:
+        clauses.append("n IN (SELECT rowid FROM findings_fts WHERE findings_fts MATCH ?)")
+        params.append(_match(query.text))
+    return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def _match(text: str) -> str:
+    """Free text as an FTS5 query: every word must appear (quoted, so no syntax errors)."""
+    return " ".join('"' + word.replace('"', '""') + '"' for word in text.split())

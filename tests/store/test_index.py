@@ -1,0 +1,84 @@
+"""The SQLite index: named migrations, WAL, retries while another writer holds the lock."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+
+from onlooker import Finding
+from onlooker.store import Store, StoreError
+from onlooker.store import index as index_module
+from onlooker.store.migrations import MIGRATIONS
+
+
+def test_migrations_are_named_recorded_and_run_once(onlooker_home: Path) -> None:
+    with Store() as store:
+        assert store.index.migrations() == ["m001_initial", "m002_fts"]
+        assert [name for name, _ in MIGRATIONS] == store.index.migrations()
+    with sqlite3.connect(onlooker_home / "onlooker.db") as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+        names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
+    assert {"findings", "findings_fts", "sessions", "journals", "deliveries", "migrations"} <= names
+    with Store() as again:  # reopening applies nothing twice
+        assert again.index.migrations() == ["m001_initial", "m002_fts"]
+
+
+def test_a_writer_waits_for_a_held_lock_instead_of_failing(
+    onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.01)  # force onlooker's own retries
+    monkeypatch.setattr(index_module, "RETRY_FOR", 10.0)
+    with Store() as store:
+        holder = sqlite3.connect(
+            onlooker_home / "onlooker.db", isolation_level=None, check_same_thread=False
+        )
+        holder.execute("BEGIN IMMEDIATE")
+        released = threading.Event()
+
+        def release() -> None:
+            holder.execute("COMMIT")
+            released.set()
+
+        timer = threading.Timer(0.3, release)
+        timer.start()
+        try:
+            store.create([Finding(observer="x", content="waited")], project="p")
+        finally:
+            timer.join()
+            holder.close()
+        assert released.is_set()
+        assert store.search("waited", "p")
+
+
+def test_after_the_retries_the_error_names_the_file(
+    onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.01)
+    monkeypatch.setattr(index_module, "RETRY_FOR", 0.05)
+    with Store() as store:
+        holder = sqlite3.connect(onlooker_home / "onlooker.db", isolation_level=None)
+        holder.execute("BEGIN IMMEDIATE")
+        try:
+            with pytest.raises(StoreError, match=r"onlooker\.db: still busy"):
+                store.create([Finding(observer="x", content="never")], project="p")
+        finally:
+            holder.close()
+
+
+def test_a_damaged_index_is_an_error_naming_the_file(onlooker_home: Path) -> None:
+    onlooker_home.mkdir(parents=True)
+    (onlooker_home / "onlooker.db").write_bytes(b"this is not a database" * 100)
+    with pytest.raises(StoreError, match=r"onlooker\.db: cannot open the index.*reindex --fresh"):
+        Store()
+
+
+def test_stale_wal_files_of_a_deleted_index_are_not_reused(onlooker_home: Path) -> None:
+    with Store() as store:
+        store.create([Finding(observer="x", content="old")], project="p")
+    (onlooker_home / "onlooker.db").unlink()
+    (onlooker_home / "onlooker.db-wal").write_bytes(b"stale")
+    with Store() as store:
+        assert store.index.count_findings() == 0

@@ -1,0 +1,97 @@
+"""The next-turn injection: seed 000's summary text, delivered only when it changed."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from onlooker import FixedClock
+from onlooker.store import (
+    ObservationsTool,
+    Store,
+    format_observations_summary,
+    next_turn_observations,
+    observations_injection,
+)
+
+
+def obs(observer: str, severity: str, content: str) -> dict[str, Any]:
+    return {"observer": observer, "severity": severity, "content": content}
+
+
+def test_the_summary_is_seed_000s_text() -> None:
+    result = {
+        "count": 6,
+        "by_severity": {"critical": 1, "high": 4, "low": 1},
+        "observations": [
+            obs("Security Reviewer", "critical", "SQL injection in query builder"),
+            obs("Code Quality", "high", "a"),
+            obs("Code Quality", "high", "b"),
+            obs("Code Quality", "high", "c"),
+            obs("Code Quality", "high", "d"),
+            obs("Code Quality", "low", "e"),
+        ],
+    }
+    assert format_observations_summary(result) == (
+        "Active Observations: 6 open\n"
+        "By Severity: critical: 1, high: 4, low: 1\n"
+        "\n"
+        "**Security Reviewer** (1 observations):\n"
+        "  [critical] SQL injection in query builder\n"
+        "\n"
+        "**Code Quality** (5 observations):\n"
+        "  [high] a\n"
+        "  [high] b\n"
+        "  [high] c\n"
+        "  ... and 2 more"
+    )
+
+
+def test_the_injection_wraps_the_summary_and_stays_within_the_limit() -> None:
+    text = observations_injection("Active Observations: 1 open")
+    assert text.startswith("<observations>\nActive Observations: 1 open\n</observations>\n\n")
+    clipped = observations_injection("x" * 20_000, limit=500)
+    assert len(clipped) <= 500 and "…[clipped]\n</observations>" in clipped
+
+
+@pytest.fixture
+def store(clock: FixedClock) -> Any:
+    with Store(clock=clock) as opened:
+        yield opened
+
+
+def add(store: Store, content: str, severity: str = "high") -> str:
+    tool = ObservationsTool(store, project="demo")
+    request = {"operation": "create_batch", "observations": [obs("Quality", severity, content)]}
+    return str(tool(request)["observations"][0]["id"])
+
+
+def test_delivered_once_then_again_only_when_it_changed(store: Store) -> None:
+    def deliver(session: str = "s1") -> str:
+        return next_turn_observations(store, project="demo", session_id=session)
+
+    assert deliver() == ""
+    first = add(store, "Retry loop in the HTTP client", "critical")
+    text = deliver()
+    assert "  [critical] Retry loop in the HTTP client" in text
+    assert text.startswith("<observations>\nActive Observations: 1 open\nBy Severity: critical: 1")
+    assert deliver() == ""
+    assert deliver("s2") == text  # every session gets it once
+    add(store, "Retry loop in the HTTP client", "critical")  # a repeat changes nothing shown
+    assert deliver() == ""
+    add(store, "No tests for the parser", "medium")
+    assert "Active Observations: 2 open" in deliver()
+    ObservationsTool(store, project="demo")({"operation": "acknowledge", "observation_id": first})
+    assert "Active Observations: 1 open" in deliver()
+    store.resolve(store.find_id(add(store, "No tests for the parser", "medium")), project="demo")
+    assert deliver() == ""  # nothing open any more
+    add(store, "No tests for the parser", "medium")
+    assert "Active Observations: 1 open" in deliver()  # open again after an empty spell
+
+
+def test_what_was_delivered_survives_a_new_process(store: Store, clock: FixedClock) -> None:
+    add(store, "Retry loop")
+    assert next_turn_observations(store, project="demo", session_id="s1")
+    with Store(clock=clock) as again:
+        assert next_turn_observations(again, project="demo", session_id="s1") == ""
