@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 DEMO = ROOT / "examples" / "transcripts" / "flaky-tests.jsonl"
 TARGET_RATIO = 3.0
-REPEATS = 20
+REPEATS = 40
 
 
 def largest_transcript() -> Path:
