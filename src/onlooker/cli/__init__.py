@@ -11,7 +11,10 @@ from typing import Any
 
 #: subcommand name -> (module under onlooker.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "observations": ("observations", "List, add, acknowledge and resolve observations."),
+    "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
+    "status": ("status", "Show the current project's observations."),
 }
 
 

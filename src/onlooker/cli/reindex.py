@@ -1,0 +1,47 @@
+"""`onlooker reindex`: rebuild the index (`onlooker.db`) from the journals, which hold the truth.
+
+Every finding comes back with its status, notes, timestamps and occurrences; lines a killed
+writer left torn are skipped and listed.
+"""
+
+from __future__ import annotations
+
+import click
+
+from ..store import data_home, reindex, remove_index
+from .store_options import open_store, print_json
+
+
+@click.command(name="reindex")
+@click.option(
+    "--fresh",
+    is_flag=True,
+    help="Delete onlooker.db (and its -wal/-shm files) first, e.g. when it is damaged. Stop "
+    "running agents first: their writes in the meantime are caught up from the journals later.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print what was rebuilt as JSON.")
+def command(fresh: bool, as_json: bool) -> None:
+    """Rebuild the index from the journals in the data home ($ONLOOKER_HOME)."""
+    if fresh:
+        remove_index(data_home())
+    with open_store() as store:
+        report = reindex(store)
+    data = {
+        "home": str(store.home),
+        "journals": report.journals,
+        "records": report.records,
+        "changes": report.changes,
+        "findings": report.findings,
+        "sessions": report.sessions,
+        "skipped": [str(line) for line in report.skipped],
+    }
+    if as_json:
+        print_json(data)
+        return
+    for line in report.skipped:
+        click.echo(f"warning: {line}", err=True)
+    click.echo(
+        f"reindexed {store.home}: {report.journals} journals, {report.records} records, "
+        f"{report.findings} findings, {report.sessions} session snapshots rebuilt"
+        + (f", {len(report.skipped)} damaged lines skipped" if report.skipped else "")
+    )

@@ -1,0 +1,80 @@
+"""What the store commands share: --project and --session, opening the store, failing clearly.
+
+Errors go to stderr with exit status 2 and name the field or the file at fault.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, NoReturn, TypeVar
+
+import click
+
+from ..store import Store, StoreError, data_home, project_for
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def project_options(function: F) -> F:
+    """Add --project (default: the project of the current directory) and --session."""
+    function = click.option(
+        "--session",
+        "session_id",
+        default="",
+        metavar="ID",
+        help="Act as this session (its journal records the change); default: none, so the "
+        "change goes to the project's manual journal.",
+    )(function)
+    return click.option(
+        "--project",
+        default=None,
+        metavar="NAME",
+        help="Project whose observations to use; default: the project of the current directory "
+        "(the nearest folder with .git, .onlooker or onlooker.yaml).",
+    )(function)
+
+
+def current_project(project: str | None) -> str:
+    return project or project_for(os.getcwd())
+
+
+def open_store() -> Store:
+    try:
+        return Store()
+    except StoreError as exc:
+        fail(str(exc))
+    except OSError as exc:
+        fail(f"{data_home()}: cannot use the data home ({exc.strerror or exc})")
+
+
+def fail(message: str) -> NoReturn:
+    click.echo(f"onlooker: {message}", err=True)
+    raise SystemExit(2)
+
+
+def print_json(data: Any) -> None:
+    click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+
+
+def read_request(source: str) -> Any:
+    """A request given as JSON text, '-' for stdin, or @FILE."""
+    where = "request"
+    if source == "-":
+        text, where = sys.stdin.read(), "request (stdin)"
+    elif source.startswith("@"):
+        path = Path(source[1:])
+        where = f"request ({path})"
+        try:
+            text = path.read_text(encoding="utf-8")
+        except OSError as exc:
+            fail(f"{path}: cannot read the request ({exc.strerror or exc})")
+    else:
+        text = source
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        fail(f"{where}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")

@@ -1,0 +1,182 @@
+"""`onlooker observations`, `onlooker status` and `onlooker reindex` on the command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+import pytest
+from click.testing import CliRunner, Result
+
+from onlooker.cli import _build_group
+
+ONLOOKER = Path(sys.executable).with_name("onlooker")
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The current directory is inside a git checkout called `shop`."""
+    root = tmp_path / "shop"
+    (root / ".git").mkdir(parents=True)
+    (root / "src").mkdir()
+    monkeypatch.chdir(root / "src")
+    monkeypatch.setenv("COLUMNS", "200")  # rich wraps at the terminal width
+    return root
+
+
+def run(*args: str, input: str | None = None) -> Result:
+    return CliRunner().invoke(_build_group(click), list(args), input=input, catch_exceptions=False)
+
+
+def call(request: dict[str, Any], *options: str) -> dict[str, Any]:
+    result = run("observations", "call", json.dumps(request), *options)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.stdout)
+    return data
+
+
+def add(content: str, severity: str = "high", observer: str = "Security Reviewer") -> str:
+    result = run(
+        "observations", "add", content, "--observer", observer, "--severity", severity, "--json"
+    )
+    assert result.exit_code == 0, result.output
+    return str(json.loads(result.stdout)["observations"][0]["id"])
+
+
+def test_call_speaks_the_tool_protocol(project: Path) -> None:
+    created = call(
+        {
+            "operation": "create_batch",
+            "observations": [
+                {
+                    "observer": "Security Reviewer",
+                    "content": "SQL injection",
+                    "severity": "critical",
+                }
+            ],
+        }
+    )
+    assert created["status"] == "created" and created["by_severity"] == {"critical": 1}
+    assert created["observations"][0]["project"] == "shop"  # from the current directory
+    listed = call({"operation": "list", "filters": {"status": "open"}})
+    assert listed["count"] == 1 and listed["by_observer"] == {"Security Reviewer": 1}
+    assert call({"operation": "list"}, "--project", "elsewhere")["count"] == 0
+
+
+def test_call_reads_stdin_or_a_file(project: Path, tmp_path: Path) -> None:
+    request = tmp_path / "request.json"
+    request.write_text('{"operation": "list"}')
+    assert json.loads(run("observations", "call", f"@{request}").stdout)["status"] == "ok"
+    piped = run("observations", "call", "-", input='{"operation": "clear_resolved"}')
+    assert json.loads(piped.stdout)["status"] == "cleared"
+
+
+def test_bad_requests_exit_2_and_name_the_field_or_the_file(project: Path, tmp_path: Path) -> None:
+    wrong = run("observations", "call", '{"operation": "acknowledge"}')
+    assert wrong.exit_code == 2
+    assert json.loads(wrong.stdout)["field"] == "observation_id"
+
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"operation": ')
+    result = run("observations", "call", f"@{broken}")
+    assert result.exit_code == 2
+    assert f"request ({broken}): not valid JSON at line 1 column 15" in result.stderr
+    missing = run("observations", "call", f"@{tmp_path / 'nope.json'}")
+    assert missing.exit_code == 2 and "nope.json: cannot read the request" in missing.stderr
+
+    unknown = run("observations", "ack", "zzzzzz")
+    assert unknown.exit_code == 2
+    assert "observation_id: 'zzzzzz' matches no observation in project 'shop'" in unknown.stderr
+
+
+def test_friendly_verbs(project: Path) -> None:
+    first = add("SQL injection in query builder", "critical")
+    add("Hardcoded token", "high")
+    add("No tests for the parser", "medium", "Quality")
+
+    listed = run("observations", "list", "--severity", "critical", "--severity", "high", "--json")
+    assert [o["content"] for o in json.loads(listed.stdout)["observations"]] == [
+        "SQL injection in query builder",
+        "Hardcoded token",
+    ]
+    table = run("observations", "list")
+    assert "SQL injection in query builder" in table.stdout and first[:8] in table.stdout
+
+    shown = run("observations", "show", first[:6])
+    assert "content: SQL injection in query builder" in shown.stdout
+    assert "status: open" in shown.stdout
+
+    acked = run("observations", "ack", first[:6])
+    assert acked.stdout.startswith(f"acknowledged {first[:8]} [critical]")
+    resolved = run("observations", "resolve", first[:6], "--note", "parameterised")
+    assert resolved.stdout.strip() == (
+        "✓ resolved [critical] Security Reviewer: SQL injection in query builder — parameterised"
+    )
+    again = run("observations", "add", "SQL injection in query builder", "--observer", "X")
+    assert again.stdout.startswith("+ 1 new observation")
+    cleared = run("observations", "clear-resolved", "--json")
+    assert json.loads(cleared.stdout)["ids"] == [first]
+    found = json.loads(run("observations", "search", "parser", "--json").stdout)
+    assert [o["content"] for o in found["observations"]] == ["No tests for the parser"]
+
+
+def test_status_in_each_style(project: Path) -> None:
+    add("SQL injection in query builder", "critical")
+    done = add("Hardcoded token", "high")
+    run("observations", "resolve", done)
+    compact = run("status", "--style", "compact")
+    assert compact.stdout == "shop: 1 open (1 critical) · 0 acknowledged · 1 resolved\n"
+    bar = run("status")
+    assert bar.stdout.startswith("Observations · shop  ")
+    assert "1/2 addressed" in bar.stdout
+    table = run("status", "--style", "table")
+    assert "SQL injection in query builder" in table.stdout
+    assert "Hardcoded token" not in table.stdout  # resolved ones only count
+    data = json.loads(run("status", "--json").stdout)
+    assert data["project"] == "shop" and data["by_status"] == {"open": 1, "resolved": 1}
+    bad = run("status", "--style", "fancy")
+    assert bad.exit_code == 2 and "'fancy' is not one of" in bad.stderr
+
+
+def test_help_explains_each_command(project: Path) -> None:
+    top = run("--help").stdout
+    for name in ("observations", "status", "reindex"):
+        assert name in top
+    assert "create_batch" in run("observations", "--help").stdout
+    assert "@FILE" in run("observations", "call", "--help").stdout
+    assert "progress_bar" in run("status", "--help").stdout
+    assert "--fresh" in run("reindex", "--help").stdout
+
+
+def test_reindex_as_a_real_process(project: Path, onlooker_home: Path) -> None:
+    kept = add("SQL injection in query builder", "critical")
+    run("observations", "resolve", kept, "--note", "parameterised")
+    (onlooker_home / "onlooker.db").unlink()
+    env = {**os.environ, "ONLOOKER_HOME": str(onlooker_home)}
+    rebuilt = subprocess.run(
+        [str(ONLOOKER), "reindex", "--json"], capture_output=True, text=True, env=env, check=False
+    )
+    assert rebuilt.returncode == 0, rebuilt.stderr
+    report = json.loads(rebuilt.stdout)
+    assert (report["journals"], report["findings"], report["skipped"]) == (1, 1, [])
+    [back] = call({"operation": "get", "ids": [kept]})["observations"]
+    assert (back["status"], back["resolution_note"]) == ("resolved", "parameterised")
+
+
+def test_a_damaged_index_is_named_and_reindex_fresh_repairs_it(
+    project: Path, onlooker_home: Path
+) -> None:
+    add("survives", "low")
+    (onlooker_home / "onlooker.db").write_bytes(b"garbage" * 1000)
+    for suffix in ("-wal", "-shm"):
+        (onlooker_home / f"onlooker.db{suffix}").unlink(missing_ok=True)
+    broken = run("status")
+    assert broken.exit_code == 2
+    assert f"{onlooker_home / 'onlooker.db'}: cannot open the index" in broken.stderr
+    assert run("reindex", "--fresh").exit_code == 0
+    assert "1 open" in run("status", "--style", "compact").stdout
