@@ -32,6 +32,7 @@ LAYERS: dict[str, int] = {
     "improve": 4,
     "adapters": 5,
     "replay": 5,
+    "hook": 5,
     "config": 5,
     "display": 5,
     "cli": 5,

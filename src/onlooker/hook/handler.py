@@ -1,0 +1,171 @@
+"""Answer one Claude Code hook: parse it, run the due observers, store it, say what to deliver.
+
+Sessions stay warm in memory (least recently used first out); a cold one is loaded from its
+snapshot plus the journal tail, so each hook costs the same at call 10 and at call 5,000.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import time
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..adapters.claude_code import (
+    HookInput,
+    HookInputError,
+    hook_answer,
+    parse_hook_input,
+    read_hook_input,
+    subagent_session_id,
+)
+from ..clock import Clock, SystemClock
+from ..engine import Dispatch, Engine
+from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, TurnEnded
+from ..observer import Observer
+from ..observers import builtin_observers
+from ..session import Session, SessionInfo
+from ..store import Store
+from ..store.home import project_for
+from ..store.summary import next_turn_observations
+from .client import SPOOL_DIR
+
+log = logging.getLogger("onlooker.hook")
+log.addHandler(logging.NullHandler())  # the service configures real handlers
+
+#: Warm sessions kept in memory.
+WARM_SESSIONS = 64
+#: Save a session's snapshot at least this often (events); the journal covers the rest.
+SNAPSHOT_EVERY = 25
+#: Events after which a session's snapshot is saved at once.
+CHECKPOINTS = (TurnEnded, SessionEnded, SubagentStopped)
+
+
+@dataclass
+class _Warm:
+    engine: Engine
+    project: str
+    unsaved: int = 0
+
+
+@dataclass
+class HookHandler:
+    """Turns hook inputs into answers, keeping sessions warm between hooks."""
+
+    store: Store
+    clock: Clock = field(default_factory=SystemClock)
+    observers: Callable[[], Sequence[Observer]] = builtin_observers
+    warm_limit: int = WARM_SESSIONS
+
+    def __post_init__(self) -> None:
+        self._warm: OrderedDict[str, _Warm] = OrderedDict()
+
+    def handle(self, raw: bytes) -> bytes:
+        """The bytes to print for this hook input ('' for nothing). Never raises."""
+        try:
+            where, event = parse_hook_input(read_hook_input(raw), self.clock.now())
+        except HookInputError as exc:
+            self.spool(raw, str(exc))
+            return b""
+        try:
+            answer = self._answer(where, event)
+        except Exception as exc:
+            log.error("hook %s failed: %s", where.event_name, traceback.format_exc())
+            self.spool(raw, f"{type(exc).__name__}: {exc}")
+            return b""
+        return json.dumps(answer, ensure_ascii=False).encode() if answer else b""
+
+    def close(self) -> None:
+        """Save every warm session (the service calls this before it exits)."""
+        for key in list(self._warm):
+            self._save(key)
+        self._warm.clear()
+
+    # -- the work ---------------------------------------------------------------------------------
+
+    def _answer(self, where: HookInput, event: Event) -> dict[str, object]:
+        key = where.session_key
+        warm = self._session(key, where)
+        dispatch = warm.engine.dispatch(event)
+        self.store.record_dispatch(dispatch, project=warm.project)
+        warm.unsaved += 1
+        if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
+            self._save(key)
+        if isinstance(event, SessionEnded):
+            self._forget(key)
+        if isinstance(event, SubagentStopped):
+            self._forget(subagent_session_id(where.session_id, event.agent_id))
+        return hook_answer(where.event_name, self._context(where, warm, dispatch))
+
+    def _context(self, where: HookInput, warm: _Warm, dispatch: Dispatch) -> str:
+        parts = [dispatch.feedback] if dispatch.feedback else []
+        if where.event_name == "UserPromptSubmit":
+            summary = next_turn_observations(
+                self.store, project=warm.project, session_id=where.session_key
+            )
+            if summary:
+                parts.append(summary)
+        return "\n\n".join(parts)
+
+    def _session(self, key: str, where: HookInput) -> _Warm:
+        warm = self._warm.get(key)
+        if warm is not None:
+            self._warm.move_to_end(key)
+            return warm
+        project = project_for(where.cwd) if where.cwd else "default"
+        session = self.store.load_session(key)
+        engine = Engine(self.observers(), session=session or Session(key), clock=self.clock)
+        warm = _Warm(engine, project)
+        self._warm[key] = warm
+        if session is None or session[SessionInfo].latest() is None:
+            self._start(warm, key, where)
+        while len(self._warm) > self.warm_limit:
+            self._save(next(iter(self._warm)), forget=True)
+        return warm
+
+    def _start(self, warm: _Warm, key: str, where: HookInput) -> None:
+        """A session first seen mid-way (or a subagent's): record where it runs and for whom."""
+        if where.event_name == "SessionStart":
+            return
+        subagent = key != where.session_id
+        started = SessionStarted(
+            at=self.clock.now(),
+            source="resume" if not subagent else "startup",
+            cwd=where.cwd,
+            project=warm.project,
+            agent_name=where.agent_id if subagent else "",
+            agent_type=where.agent_type,
+            parent_session_id=where.session_id if subagent else "",
+        )
+        self.store.record_dispatch(warm.engine.dispatch(started), project=warm.project)
+
+    def _save(self, key: str, *, forget: bool = False) -> None:
+        warm = self._warm.get(key)
+        if warm is None:
+            return
+        if warm.unsaved:
+            self.store.save_session(warm.engine.session, project=warm.project)
+            warm.unsaved = 0
+        if forget:
+            del self._warm[key]
+
+    def _forget(self, key: str) -> None:
+        self._save(key, forget=True)
+
+    def spool(self, raw: bytes, reason: str) -> Path | None:
+        """Keep an input that could not be handled, with the reason, for `onlooker doctor`."""
+        log.warning("spooled a hook input: %s", reason)
+        try:
+            folder = self.store.home / SPOOL_DIR
+            folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            path = folder / f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
+            note = reason.replace("\n", " ")[:500]
+            path.write_bytes(b"# " + note.encode("utf-8", "replace") + b"\n" + raw)
+            return path
+        except OSError:
+            return None
