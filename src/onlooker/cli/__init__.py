@@ -11,30 +11,44 @@ from typing import Any
 
 #: subcommand name -> (module under onlooker.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "doctor": (
+        "doctor",
+        "Check the hook service, spooled inputs, errors, store and installed hooks.",
+    ),
+    "hook": ("hook", "Answer a Claude Code hook (JSON on stdin); what every installed hook runs."),
+    "install": ("install", "Install onlooker's hooks into Claude Code (settings or a plugin)."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
     "status": ("status", "Show the current project's observations."),
+    "uninstall": ("uninstall", "Remove exactly what `onlooker install` added."),
 }
 
 
 def main(argv: list[str] | None = None) -> None:
     """Entry point of the `onlooker` console script."""
+    args = sys.argv[1:] if argv is None else argv
+    if args == ["hook"]:  # the hook path: no click, no rich, straight to the client
+        from ..hook.client import main as hook_main
+
+        raise SystemExit(hook_main())
     try:
-        import click
+        group = build_group()
     except ImportError:  # pragma: no cover - only without the [cli] extra
         sys.stderr.write(
             "onlooker: the command line needs click and rich: pip install 'onlooker[cli]'\n"
         )
         raise SystemExit(2) from None
-    group = _build_group(click)
-    group.main(args=argv, prog_name="onlooker")
+    group.main(args=args, prog_name="onlooker")
 
 
-def _build_group(click: Any) -> Any:
+def build_group() -> Any:
+    """The click group with every subcommand (each imported when first used)."""
+    import click
+
     from .. import __version__
 
-    class LazyGroup(click.Group):  # type: ignore[misc]
+    class LazyGroup(click.Group):
         def list_commands(self, ctx: Any) -> list[str]:
             return sorted(COMMANDS)
 

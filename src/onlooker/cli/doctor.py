@@ -1,0 +1,77 @@
+"""`onlooker doctor`: is onlooker healthy here, and what did the hooks leave in the spool?"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..hook import doctor
+from ..store.home import data_home
+
+
+@click.command(name="doctor")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.option(
+    "--replay-spool",
+    "replay",
+    is_flag=True,
+    help="Hand spooled hook inputs to the hook handler again (they are journaled and removed).",
+)
+@click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="Project whose Claude Code settings to check.",
+)
+def command(as_json: bool, replay: bool, project: Path) -> None:
+    """Report the hook service, spooled hook inputs, recent errors, store health and installed
+    hooks. Exits 1 when something needs attention (a spooled input, a store problem)."""
+    home = data_home()
+    replayed = None
+    if replay:
+        done, failed = doctor.replay_spool(home)
+        replayed = {"replayed": done, "still_failing": failed}
+    data = doctor.diagnose(home, project.absolute()).to_dict()
+    if replayed is not None:
+        data["replay"] = replayed
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+    else:
+        _print(data)
+    raise SystemExit(0 if data["healthy"] else 1)
+
+
+def _print(data: dict[str, Any]) -> None:
+    line = click.echo
+    line(f"onlooker doctor: {'ok' if data['healthy'] else 'needs attention'}")
+    line(f"  data home      {data['home']}")
+    service = data["service"]
+    running = f"running, pid {service['pid']}" if service["running"] else "not running"
+    line(f"  hook service   {running}{'' if service['running'] else ' (the next hook starts it)'}")
+    store = data["store"]
+    if store.get("ok"):
+        line(f"  store          ok: {store['findings']} findings, {store['journals']} journals")
+    else:
+        line(f"  store          PROBLEM: {store.get('error') or store.get('integrity')}")
+    spool = data["spool"]
+    line(f"  spool          {len(spool)} hook input{'' if len(spool) == 1 else 's'} kept")
+    for entry in spool[-5:]:
+        line(f"    {Path(entry['file']).name}: {entry['reason']}")
+    if spool:
+        line("    `onlooker doctor --replay-spool` hands them to the hook handler again")
+    if "replay" in data:
+        replay = data["replay"]
+        line(f"  replayed       {replay['replayed']}, still failing {replay['still_failing']}")
+    errors = data["recent_errors"]
+    line(f"  recent errors  {len(errors)}")
+    for error in errors[-5:]:
+        line(f"    {error}")
+    hooks = data["installed_hooks"]
+    if not hooks:
+        line("  claude code    no onlooker hooks found (`onlooker install claude-code`)")
+    for path, events in hooks.items():
+        line(f"  claude code    {path}: {', '.join(events)}")

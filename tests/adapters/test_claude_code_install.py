@@ -1,0 +1,121 @@
+"""`onlooker install claude-code`: merged with a backup, idempotent, undone exactly."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from onlooker.adapters.claude_code import HOOK_EVENTS
+from onlooker.adapters.claude_code_install import installed_hooks
+
+ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
+
+ORIGINAL = """{
+    "model": "opus",
+    "permissions": {"allow": ["Bash(npm test)"]},
+    "hooks": {
+        "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "prettier --write"}]}]
+    }
+}
+"""
+
+
+def onlooker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ONLOOKER, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
+
+
+def project_with_settings(tmp_path: Path, text: str | None = ORIGINAL) -> Path:
+    project = tmp_path / "app"
+    (project / ".claude").mkdir(parents=True)
+    if text is not None:
+        (project / ".claude" / "settings.json").write_text(text)
+    return project
+
+
+def test_install_merges_keeps_other_hooks_and_backs_up(tmp_path: Path, onlooker_home: Path) -> None:
+    project = project_with_settings(tmp_path)
+    done = onlooker("install", "claude-code", "--project", str(project), "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    assert settings["model"] == "opus" and settings["permissions"] == {"allow": ["Bash(npm test)"]}
+    post = settings["hooks"]["PostToolUse"]
+    assert post[0] == {
+        "matcher": "Edit|Write",
+        "hooks": [{"type": "command", "command": "prettier --write"}],
+    }
+    assert "onlooker/hook/entry.py" in post[1]["hooks"][0]["command"]
+    assert set(installed_hooks(project / ".claude" / "settings.json")) == set(HOOK_EVENTS)
+    assert Path(report["backup"]).read_text() == ORIGINAL
+    assert Path(report["backup"]).is_relative_to(onlooker_home)
+
+
+def test_install_twice_changes_nothing(tmp_path: Path) -> None:
+    project = project_with_settings(tmp_path)
+    onlooker("install", "claude-code", "--project", str(project))
+    first = (project / ".claude" / "settings.json").read_text()
+    again = onlooker("install", "claude-code", "--project", str(project), "--json")
+    assert json.loads(again.stdout)["changed"] is False
+    assert (project / ".claude" / "settings.json").read_text() == first
+
+
+def test_uninstall_restores_the_file_byte_for_byte(tmp_path: Path) -> None:
+    project = project_with_settings(tmp_path)
+    onlooker("install", "claude-code", "--project", str(project))
+    onlooker("install", "claude-code", "--project", str(project))
+    done = onlooker("uninstall", "claude-code", "--project", str(project))
+    assert done.returncode == 0, done.stderr
+    assert (project / ".claude" / "settings.json").read_text() == ORIGINAL
+
+
+def test_uninstall_keeps_changes_made_after_install(tmp_path: Path) -> None:
+    project = project_with_settings(tmp_path)
+    path = project / ".claude" / "settings.json"
+    onlooker("install", "claude-code", "--project", str(project))
+    data = json.loads(path.read_text())
+    data["theme"] = "dark"
+    path.write_text(json.dumps(data))
+    onlooker("uninstall", "claude-code", "--project", str(project))
+    after = json.loads(path.read_text())
+    assert after == {**json.loads(ORIGINAL), "theme": "dark"}
+
+
+def test_install_into_a_project_without_settings_and_back(tmp_path: Path) -> None:
+    project = project_with_settings(tmp_path, text=None)
+    onlooker("install", "claude-code", "--project", str(project), "--scope", "local")
+    local = project / ".claude" / "settings.local.json"
+    assert set(installed_hooks(local)) == set(HOOK_EVENTS)
+    onlooker("uninstall", "claude-code", "--project", str(project), "--scope", "local")
+    assert not local.exists()
+
+
+def test_dry_run_writes_nothing(tmp_path: Path, onlooker_home: Path) -> None:
+    project = project_with_settings(tmp_path)
+    done = onlooker("install", "claude-code", "--project", str(project), "--dry-run")
+    assert done.returncode == 0 and "Would write" in done.stdout
+    assert (project / ".claude" / "settings.json").read_text() == ORIGINAL
+    assert not (onlooker_home / "backups").exists()
+
+
+def test_broken_settings_file_is_named_and_left_alone(tmp_path: Path) -> None:
+    project = project_with_settings(tmp_path, text='{"hooks": [1,')
+    done = onlooker("install", "claude-code", "--project", str(project))
+    assert done.returncode != 0
+    assert (
+        str(project / ".claude" / "settings.json") in done.stderr
+        and "not valid JSON" in done.stderr
+    )
+    assert (project / ".claude" / "settings.json").read_text() == '{"hooks": [1,'
+
+
+def test_plugin_folder(tmp_path: Path) -> None:
+    folder = tmp_path / "onlooker-plugin"
+    done = onlooker("install", "claude-code", "--plugin", str(folder))
+    assert done.returncode == 0, done.stderr
+    manifest = json.loads((folder / ".claude-plugin" / "plugin.json").read_text())
+    hooks = json.loads((folder / "hooks" / "hooks.json").read_text())
+    assert manifest["name"] == "onlooker"
+    assert set(hooks["hooks"]) == set(HOOK_EVENTS)
+    assert hooks["hooks"]["PostToolUse"][0]["matcher"] == "*"

@@ -1,0 +1,69 @@
+"""`onlooker doctor` reports the spool, errors, store and hooks; it can replay the spool."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from hook_runner import ONLOOKER, run_hook
+
+
+def doctor(*args: str) -> tuple[int, dict[str, object]]:
+    done = subprocess.run(
+        [ONLOOKER, "doctor", "--json", *args], capture_output=True, text=True, timeout=60
+    )
+    return done.returncode, json.loads(done.stdout)
+
+
+def prompt(cwd: Path, text: str) -> dict[str, str]:
+    return {
+        "session_id": "s-doc",
+        "transcript_path": "/t.jsonl",
+        "cwd": str(cwd),
+        "hook_event_name": "UserPromptSubmit",
+        "prompt": text,
+    }
+
+
+def test_healthy_after_ordinary_hooks(tmp_path: Path) -> None:
+    assert run_hook(prompt(tmp_path, "hello")).returncode == 0
+    code, report = doctor()
+    assert code == 0 and report["healthy"] is True
+    assert report["service"]["running"] is True  # type: ignore[index]
+    assert report["store"]["ok"] is True  # type: ignore[index]
+
+
+def test_garbage_shows_up_in_the_spool_and_the_errors(tmp_path: Path) -> None:
+    run_hook(None, raw=b"{not json")
+    code, report = doctor()
+    assert code == 1 and report["healthy"] is False
+    spool = report["spool"]
+    assert isinstance(spool, list) and len(spool) == 1
+    assert "not JSON" in spool[0]["reason"]
+    assert any("spooled a hook input" in line for line in report["recent_errors"])  # type: ignore[union-attr]
+
+
+def test_a_service_that_cannot_start_fails_open_and_replay_recovers(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (onlooker_home / "run" / "hookd.sock").mkdir(parents=True)  # the service cannot bind its socket
+    monkeypatch.setenv("ONLOOKER_HOOK_START_TIMEOUT", "1")
+    done = run_hook(prompt(tmp_path, "kept for later"))
+    assert (done.returncode, done.stdout) == (0, b"")
+    code, report = doctor()
+    assert code == 1 and len(report["spool"]) == 1  # type: ignore[arg-type]
+    (onlooker_home / "run" / "hookd.sock").rmdir()
+    code, report = doctor("--replay-spool")
+    assert report["replay"] == {"replayed": 1, "still_failing": 0}
+    assert code == 0 and report["spool"] == []
+    journal = next((onlooker_home / "journals").rglob("s-doc.jsonl")).read_text()
+    assert "kept for later" in journal
+
+
+def test_human_report(tmp_path: Path) -> None:
+    run_hook(prompt(tmp_path, "hello"))
+    done = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0
+    assert "onlooker doctor: ok" in done.stdout and "hook service   running" in done.stdout

@@ -1,0 +1,189 @@
+"""The real `onlooker hook` command, fed stdin exactly as Claude Code sends it for every event."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hook_runner import ONLOOKER, answer, run_hook, stop_service
+
+from onlooker.hook.service import running_pid
+
+SESSION = "5f0c1f4e-6a58-4a1b-9c2e-7d4b3f1a9e20"
+
+
+def base(event: str, cwd: Path, session: str = SESSION) -> dict[str, Any]:
+    return {
+        "session_id": session,
+        "transcript_path": f"/home/dev/.claude/projects/-work-app/{session}.jsonl",
+        "cwd": str(cwd),
+        "permission_mode": "default",
+        "hook_event_name": event,
+    }
+
+
+def bash_failure(cwd: Path, n: int) -> dict[str, Any]:
+    return {
+        **base("PostToolUseFailure", cwd),
+        "tool_name": "Bash",
+        "tool_input": {"command": "pytest tests/test_api.py -q", "description": "Run API tests"},
+        "tool_use_id": f"toolu_01Fail{n:04d}",
+        "error": "Exit code 1\nFAILED tests/test_api.py::test_login - AssertionError: 401 != 200\n1 failed in 0.42s",
+        "is_interrupt": False,
+        "duration_ms": 812,
+    }
+
+
+EVERY_EVENT = {
+    "SessionStart": {"source": "startup", "model": "claude-sonnet-4-6"},
+    "UserPromptSubmit": {"prompt": "Fix the login test"},
+    "PostToolUse": {
+        "tool_name": "Read",
+        "tool_input": {"file_path": "/work/app/src/api.py"},
+        "tool_response": {
+            "type": "text",
+            "file": {
+                "filePath": "/work/app/src/api.py",
+                "content": "def login(): ...",
+                "numLines": 1,
+                "startLine": 1,
+                "totalLines": 1,
+            },
+        },
+        "tool_use_id": "toolu_01Read",
+        "duration_ms": 3,
+    },
+    "PostToolUseFailure": {
+        "tool_name": "Bash",
+        "tool_input": {"command": "false"},
+        "tool_use_id": "toolu_01False",
+        "error": "Exit code 1",
+        "is_interrupt": False,
+    },
+    "SubagentStart": {"agent_id": "a7bb58f3fff2b3e8d", "agent_type": "Explore"},
+    "SubagentStop": {
+        "stop_hook_active": False,
+        "agent_id": "a7bb58f3fff2b3e8d",
+        "agent_type": "Explore",
+        "agent_transcript_path": "/home/dev/.claude/projects/-work-app/s/subagents/agent-a7bb58f3fff2b3e8d.jsonl",
+        "last_assistant_message": "Found the handler in src/api.py.",
+    },
+    "Stop": {"stop_hook_active": False, "last_assistant_message": "Done."},
+    "PreCompact": {"trigger": "auto", "custom_instructions": None},
+    "SessionEnd": {"reason": "prompt_input_exit"},
+}
+
+
+def test_every_event_answers_in_claude_codes_shape(tmp_path: Path) -> None:
+    for event, fields in EVERY_EVENT.items():
+        done = run_hook({**base(event, tmp_path), **fields})
+        assert done.returncode == 0, (event, done.stderr)
+        if done.stdout.strip():
+            out = json.loads(done.stdout)
+            assert set(out) == {"hookSpecificOutput"}, event
+            assert out["hookSpecificOutput"]["hookEventName"] == event
+            assert isinstance(out["hookSpecificOutput"]["additionalContext"], str)
+            assert len(out["hookSpecificOutput"]["additionalContext"]) <= 10_000
+
+
+def test_eight_identical_failing_bash_calls_bring_the_stall_warning(
+    tmp_path: Path, fixtures: Path
+) -> None:
+    answer({**base("SessionStart", tmp_path), "source": "startup"})
+    answer({**base("UserPromptSubmit", tmp_path), "prompt": "Make the login test pass"})
+    answers = [answer(bash_failure(tmp_path, n)) for n in range(8)]
+    contexts = [a.get("hookSpecificOutput", {}).get("additionalContext", "") for a in answers]
+    assert "[Trajectory Assessment - Stall]" in "\n".join(contexts)
+    first = next(i for i, c in enumerate(contexts) if "[Trajectory Assessment - Stall]" in c)
+    assert first < 7
+    assert "failed with the same error" in contexts[first] and "calls 1, 2, 3, 4" in contexts[first]
+    assert answers[first] == json.loads((fixtures / "hook" / "stall-answer.json").read_text())
+    assert all(
+        a["hookSpecificOutput"]["hookEventName"] == "PostToolUseFailure" for a in answers if a
+    )
+
+
+def test_user_prompt_submit_delivers_open_findings_once(tmp_path: Path) -> None:
+    for n in range(6):
+        answer(bash_failure(tmp_path, n))
+    first = answer({**base("UserPromptSubmit", tmp_path), "prompt": "still failing?"})
+    text = first["hookSpecificOutput"]["additionalContext"]
+    assert "<observations>" in text and "Active Observations:" in text and "**Stall**" in text
+    again = answer({**base("UserPromptSubmit", tmp_path), "prompt": "and now?"})
+    assert "<observations>" not in json.dumps(again)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [b"", b"   \n", b"not json", b"[1, 2, 3]", b'"a string"', b"\xff\xfe\x00binary\x80",
+     b'{"hook_event_name": 42, "session_id": "s"}',
+     b'{"hook_event_name": "PostToolUse", "session_id": "s", "tool_name": "Bash", "tool_input": "not an object"}',
+     b'{"hook_event_name": "NoSuchEvent", "session_id": "s"}',
+     b'{"hook_event_name": "PostToolUse"}'],
+    ids=["empty", "blank", "text", "array", "string", "binary", "wrong-type", "bad-input", "unknown-event", "no-session"],
+)  # fmt: skip
+def test_garbage_exits_zero_with_no_output_and_is_spooled(raw: bytes, onlooker_home: Path) -> None:
+    done = run_hook(None, raw=raw)
+    assert done.returncode == 0
+    assert done.stdout == b""
+    spooled = list((onlooker_home / "spool").glob("*.hook"))
+    assert len(spooled) == 1
+    assert spooled[0].read_bytes().partition(b"\n")[2] == raw
+
+
+def test_service_outlives_the_hook_and_runs_once_per_home(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    payload = json.dumps({**base("UserPromptSubmit", tmp_path), "prompt": "hi"}).encode()
+    hooks = [
+        subprocess.Popen([ONLOOKER, "hook"], stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        for _ in range(6)
+    ]
+    for hook in hooks:
+        hook.communicate(payload, timeout=60)
+        assert hook.returncode == 0
+    pid = running_pid(onlooker_home)
+    assert pid is not None
+    os.kill(pid, 0)  # still alive after every hook process exited
+    locks = list((onlooker_home / "run").glob("hookd.*"))
+    assert {p.name for p in locks} >= {"hookd.lock", "hookd.pid", "hookd.sock"}
+    assert not list((onlooker_home / "spool").glob("*.hook"))
+
+
+def test_service_stops_when_idle_and_the_next_hook_starts_it(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("ONLOOKER_HOOKD_IDLE", "0.3")
+    answer({**base("UserPromptSubmit", tmp_path), "prompt": "one"})
+    first = running_pid(onlooker_home)
+    stop_service(onlooker_home)
+    assert running_pid(onlooker_home) is None
+    answer({**base("UserPromptSubmit", tmp_path), "prompt": "two"})
+    journal = next((onlooker_home / "journals").rglob(f"{SESSION}.jsonl"))
+    prompts = [
+        json.loads(line)["text"]
+        for line in journal.read_text().splitlines()
+        if '"user_prompt"' in line
+    ]
+    assert prompts == ["one", "two"] and first is not None
+
+
+def test_subagent_calls_form_their_own_session(tmp_path: Path, onlooker_home: Path) -> None:
+    answer({**base("SubagentStart", tmp_path), "agent_id": "agent7", "agent_type": "Explore"})
+    call = {**bash_failure(tmp_path, 1), "agent_id": "agent7", "agent_type": "Explore"}
+    answer(call)
+    answer({**base("SubagentStop", tmp_path), **EVERY_EVENT["SubagentStop"], "agent_id": "agent7"})
+    journals = {p.name for p in (onlooker_home / "journals").rglob("*.jsonl")}
+    assert f"{SESSION}.jsonl" in journals
+    sub = [p for p in (onlooker_home / "journals").rglob("*.jsonl") if "agent7" in p.name]
+    assert sub, journals
+    started = json.loads(sub[0].read_text().splitlines()[0])
+    assert (started["kind"], started["parent_session_id"], started["agent_type"]) == (
+        "session_started",
+        SESSION,
+        "Explore",
+    )
