@@ -9,21 +9,41 @@ from pathlib import Path
 import pytest
 
 from onlooker import Finding
-from onlooker.store import Store, StoreError
+from onlooker.store import FindingQuery, Store, StoreError
 from onlooker.store import index as index_module
 from onlooker.store.migrations import MIGRATIONS
 
 
 def test_migrations_are_named_recorded_and_run_once(onlooker_home: Path) -> None:
     with Store() as store:
-        assert store.index.migrations() == ["m001_initial", "m002_fts"]
+        assert store.index.migrations() == ["m001_initial", "m002_fts", "m003_counts"]
         assert [name for name, _ in MIGRATIONS] == store.index.migrations()
     with sqlite3.connect(onlooker_home / "onlooker.db") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
         names = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
     assert {"findings", "findings_fts", "sessions", "journals", "deliveries", "migrations"} <= names
     with Store() as again:  # reopening applies nothing twice
-        assert again.index.migrations() == ["m001_initial", "m002_fts"]
+        assert again.index.migrations() == ["m001_initial", "m002_fts", "m003_counts"]
+
+
+def test_an_older_index_is_migrated_forward_with_its_data(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(index_module, "MIGRATIONS", MIGRATIONS[:2])
+    with Store() as old:
+        made = old.create(
+            [Finding(observer="x", content=c, severity="high") for c in ("one", "two")],
+            project="p",
+        )
+        old.resolve(made[0].observation.id, project="p")
+        assert old.index.migrations() == ["m001_initial", "m002_fts"]
+    monkeypatch.setattr(index_module, "MIGRATIONS", MIGRATIONS)
+    with Store() as new:
+        assert new.index.migrations()[-1] == "m003_counts"
+        page = new.query(FindingQuery(project="p", limit=0))
+        assert page.by("status") == {"open": 1, "resolved": 1}
+        new.clear_resolved(project="p")
+        assert new.query(FindingQuery(project="p", limit=0)).by("status") == {"open": 1}
 
 
 def test_a_writer_waits_for_a_held_lock_instead_of_failing(

@@ -6,6 +6,7 @@ from pathlib import Path
 
 from onlooker import Finding, FixedClock, Session, SessionStarted, ToolCall
 from onlooker.store import (
+    FindingQuery,
     ObservationsTool,
     Store,
     next_turn_observations,
@@ -45,6 +46,17 @@ def busy_history(store: Store, clock: FixedClock) -> None:
                      session_id=f"{project}-2")  # fmt: skip
 
 
+def counts_agree(store: Store) -> bool:
+    """The kept counts (finding_counts) equal counting the rows themselves."""
+    for project in ("shop", "blog"):
+        kept = store.query(FindingQuery(project=project, limit=0)).groups
+        ids = tuple(o.id for o in store.query(FindingQuery(project=project)).observations)
+        counted = store.query(FindingQuery(project=project, ids=ids, limit=0)).groups
+        if sorted(kept) != sorted(counted):
+            return False
+    return True
+
+
 def state(store: Store) -> tuple[object, ...]:
     return (
         store.index.table_rows("findings"),
@@ -58,6 +70,7 @@ def test_delete_the_index_and_reindex_gives_identical_findings(clock: FixedClock
     with Store(clock=clock) as store:
         busy_history(store, clock)
         assert next_turn_observations(store, project="shop", session_id="shop-1")
+        assert counts_agree(store)
         before = state(store)
         home = store.home
     assert len(before[0]) == 2 * 4  # type: ignore[arg-type]
@@ -66,6 +79,7 @@ def test_delete_the_index_and_reindex_gives_identical_findings(clock: FixedClock
         assert store.index.table_rows("findings") == []
         report = reindex(store)
         assert state(store) == before
+        assert counts_agree(store)
         assert report.journals == 6 and report.findings == 8 and not report.skipped
         # the delivery memory came back too: nothing new to deliver
         assert next_turn_observations(store, project="shop", session_id="shop-1") == ""

@@ -33,7 +33,7 @@ from .changes import (
 )
 from .errors import StoreError
 from .migrations import MIGRATIONS
-from .query import ORDER, FindingPage, FindingQuery, where_clause
+from .query import ORDER, FindingPage, FindingQuery, countable, where_clause
 
 try:
     import fcntl
@@ -187,17 +187,23 @@ class Index:
         )
         return int(row[0]) if row else 0
 
-    def apply(self, changes: Iterable[Change]) -> None:
-        """Apply lifecycle changes in order (inside `transaction()`); the index follows them."""
+    def apply(self, changes: Iterable[Change], *, numbered: bool = True) -> None:
+        """Apply lifecycle changes in order (inside `transaction()`); the index follows them.
+        With `numbered=False` the caller records the highest serial itself (`number`)."""
         top = 0
         for change in changes:
             self._apply(change)
             top = max(top, change.serial)
-        if top:
+        if numbered:
+            self.number(top)
+
+    def number(self, serial: int) -> None:
+        """Record that changes up to `serial` are applied."""
+        if serial:
             self._conn.execute(
                 "INSERT INTO counters (name, value) VALUES ('serial', ?) ON CONFLICT(name) "
                 "DO UPDATE SET value = max(value, excluded.value)",
-                (top,),
+                (serial,),
             )
 
     def _apply(self, change: Change) -> None:
@@ -271,16 +277,25 @@ class Index:
         where, params = where_clause(query)
         order = ORDER[query.sort_by]
         limit = "" if query.limit is None else f" LIMIT {int(query.limit)}"
+        if countable(query):
+            counting = (
+                f"SELECT severity, status, observer, n FROM finding_counts{where}"
+                f"{' AND' if where else ' WHERE'} n > 0"
+            )
+        else:
+            matching, _ = where_clause(query, from_text=True)
+            counting = (
+                f"SELECT severity, status, observer, count(*) FROM findings{matching} "
+                "GROUP BY severity, status, observer"
+            )
 
         def run(c: sqlite3.Connection) -> FindingPage:
-            rows = c.execute(
-                f"SELECT {_COLUMNS} FROM findings{where} ORDER BY {order}{limit}", params
-            ).fetchall()
-            groups = c.execute(
-                f"SELECT severity, status, observer, count(*) FROM findings{where} "
-                "GROUP BY severity, status, observer",
-                params,
-            ).fetchall()
+            rows = []
+            if query.limit != 0:
+                rows = c.execute(
+                    f"SELECT {_COLUMNS} FROM findings{where} ORDER BY {order}{limit}", params
+                ).fetchall()
+            groups = c.execute(counting, params).fetchall()
             return FindingPage(tuple(map(_observation, rows)), tuple(map(tuple, groups)))
 
         return self._read(run)
@@ -396,7 +411,7 @@ class Index:
 
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
-        for table in ("findings", "journals", "deliveries", "counters"):
+        for table in ("findings", "finding_counts", "journals", "deliveries", "counters"):
             self._conn.execute(f"DELETE FROM {table}")
         if sessions:
             self._conn.execute("DELETE FROM sessions")

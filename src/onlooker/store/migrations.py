@@ -1,7 +1,8 @@
 """The index schema as named, append-only migrations: `m001_initial`, `m002_fts`, ...
 
 Never edit a migration that has shipped; add the next one. Each runs once, in order, inside the
-transaction that records its name in the `migrations` table.
+transaction that records its name in the `migrations` table. m003 keeps per-project counts by
+severity, status and observer, so listing at 100k findings does not count rows.
 """
 
 from __future__ import annotations
@@ -88,8 +89,41 @@ END;
 INSERT INTO findings_fts (findings_fts) VALUES ('rebuild');
 """
 
+M003_COUNTS = """
+CREATE TABLE finding_counts (
+    project TEXT NOT NULL,
+    severity TEXT NOT NULL,
+    status TEXT NOT NULL,
+    observer TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    PRIMARY KEY (project, status, severity, observer)
+) WITHOUT ROWID;
+INSERT INTO finding_counts (project, severity, status, observer, n)
+    SELECT project, severity, status, observer, count(*) FROM findings GROUP BY 1, 2, 3, 4;
+CREATE TRIGGER finding_counts_insert AFTER INSERT ON findings BEGIN
+    INSERT INTO finding_counts (project, severity, status, observer, n)
+    VALUES (new.project, new.severity, new.status, new.observer, 1)
+    ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER finding_counts_delete AFTER DELETE ON findings BEGIN
+    UPDATE finding_counts SET n = n - 1
+    WHERE project = old.project AND severity = old.severity AND status = old.status
+      AND observer = old.observer;
+END;
+CREATE TRIGGER finding_counts_update AFTER UPDATE OF project, severity, status, observer
+ON findings BEGIN
+    UPDATE finding_counts SET n = n - 1
+    WHERE project = old.project AND severity = old.severity AND status = old.status
+      AND observer = old.observer;
+    INSERT INTO finding_counts (project, severity, status, observer, n)
+    VALUES (new.project, new.severity, new.status, new.observer, 1)
+    ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+"""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_fts", M002_FTS),
+    ("m003_counts", M003_COUNTS),
 )

@@ -60,7 +60,14 @@ class FindingPage:
         return dict(sorted(counts.items()))
 
 
-def where_clause(query: FindingQuery) -> tuple[str, list[Any]]:
+def countable(query: FindingQuery) -> bool:
+    """Whether the `finding_counts` table answers the query's counts (no session, id or text)."""
+    return query.session_id is None and not query.ids and not query.text
+
+
+def where_clause(query: FindingQuery, *, from_text: bool = False) -> tuple[str, list[Any]]:
+    """' WHERE ...' and its parameters; on `finding_counts` too when the query is countable.
+    `from_text` keeps SQLite from the project index, so it starts from the full-text matches."""
     clauses: list[str] = []
     params: list[Any] = []
 
@@ -70,7 +77,7 @@ def where_clause(query: FindingQuery) -> tuple[str, list[Any]]:
             params.extend(values)
 
     if query.project is not None:
-        clauses.append("project = ?")
+        clauses.append("+project = ?" if from_text and query.text else "project = ?")
         params.append(query.project)
     among("status", query.statuses)
     among("severity", query.severities)

@@ -63,7 +63,7 @@ class _Pending:
     def add(self, change: Change) -> None:
         self.serial += 1
         change = dataclasses.replace(change, serial=self.serial, at=self.at)
-        self.index.apply((change,))
+        self.index.apply((change,), numbered=False)
         self.changes.append(change)
 
 
@@ -264,6 +264,7 @@ class Store:
             pending = _Pending(self.index, self.index.last_serial(), self.clock.now())
             yield pending
             if pending.changes:
+                self.index.number(pending.serial)
                 _, end = journal.append(pending.changes)
                 self.index.set_applied_to(journal.key, end)
 
