@@ -9,11 +9,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
-import click
 import pytest
 from click.testing import CliRunner, Result
 
-from onlooker.cli import _build_group
+from onlooker.cli import build_group
 
 ONLOOKER = Path(sys.executable).with_name("onlooker")
 
@@ -30,7 +29,7 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 def run(*args: str, input: str | None = None) -> Result:
-    return CliRunner().invoke(_build_group(click), list(args), input=input, catch_exceptions=False)
+    return CliRunner().invoke(build_group(), list(args), input=input, catch_exceptions=False)
 
 
 def call(request: dict[str, Any], *options: str) -> dict[str, Any]:
