@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from onlooker import Finding
-from onlooker.store import FindingQuery, Store, StoreError
+from onlooker.store import FindingQuery, Store, StoreError, reindex, remove_index
 from onlooker.store import index as index_module
 from onlooker.store.migrations import MIGRATIONS
 
@@ -102,3 +102,15 @@ def test_stale_wal_files_of_a_deleted_index_are_not_reused(onlooker_home: Path) 
     (onlooker_home / "onlooker.db-wal").write_bytes(b"stale")
     with Store() as store:
         assert store.index.count_findings() == 0
+
+
+def test_a_long_lived_store_follows_an_index_rebuilt_under_it(onlooker_home: Path) -> None:
+    with Store() as service:  # e.g. the hook service, running while `reindex --fresh` runs
+        made = service.create([Finding(observer="x", content="before")], project="p")
+        remove_index(onlooker_home)
+        with Store() as rebuilder:
+            reindex(rebuilder)
+        service.acknowledge(made[0].observation.id, project="p")
+        with Store() as reader:
+            [seen] = reader.get([made[0].observation.id])
+            assert seen.finding.status == "acknowledged"

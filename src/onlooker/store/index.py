@@ -64,6 +64,7 @@ class Index:
         self._lock = threading.RLock()
         self._depth = 0
         self._conn = self._connect()
+        self._identity = _identity(self.path)
         self._migrate()
 
     # -- connection, retries, transactions ------------------------------------------------------
@@ -100,6 +101,15 @@ class Index:
         with self._lock:
             self._conn.close()
 
+    def _follow_replacement(self) -> None:
+        """Reopen when the file was deleted or replaced (`onlooker reindex --fresh` elsewhere)."""
+        if _identity(self.path) == self._identity:
+            return
+        self._conn.close()
+        self._conn = self._connect()
+        self._identity = _identity(self.path)
+        self._migrate()
+
     def _retry(self, action: Callable[[], T]) -> T:
         delay = 0.002
         give_up = time.monotonic() + RETRY_FOR
@@ -128,6 +138,7 @@ class Index:
                 finally:
                     self._depth -= 1
                 return
+            self._follow_replacement()
             self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
             self._depth = 1
             try:
@@ -145,6 +156,7 @@ class Index:
         with self._lock:
             if self._depth:
                 return query(self._conn)
+            self._follow_replacement()
 
             def attempt() -> T:
                 self._conn.execute("BEGIN")
@@ -420,6 +432,14 @@ class Index:
         """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
         order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id"}[table]
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
+
+
+def _identity(path: Path) -> tuple[int, int] | None:
+    try:
+        found = path.stat()
+    except FileNotFoundError:
+        return None
+    return found.st_dev, found.st_ino
 
 
 def _applied(conn: sqlite3.Connection) -> set[str]:
