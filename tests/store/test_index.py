@@ -9,8 +9,7 @@ from pathlib import Path
 import pytest
 
 from onlooker import Finding
-from onlooker.store import FindingQuery, Store, StoreError, reindex, remove_index
-from onlooker.store import index as index_module
+from onlooker.store import FindingQuery, Store, StoreError, database, reindex, remove_index
 from onlooker.store.migrations import MIGRATIONS
 
 
@@ -29,7 +28,7 @@ def test_migrations_are_named_recorded_and_run_once(onlooker_home: Path) -> None
 def test_an_older_index_is_migrated_forward_with_its_data(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.setattr(index_module, "MIGRATIONS", MIGRATIONS[:2])
+    monkeypatch.setattr(database, "MIGRATIONS", MIGRATIONS[:2])
     with Store() as old:
         made = old.create(
             [Finding(observer="x", content=c, severity="high") for c in ("one", "two")],
@@ -37,7 +36,7 @@ def test_an_older_index_is_migrated_forward_with_its_data(
         )
         old.resolve(made[0].observation.id, project="p")
         assert old.index.migrations() == ["m001_initial", "m002_fts"]
-    monkeypatch.setattr(index_module, "MIGRATIONS", MIGRATIONS)
+    monkeypatch.setattr(database, "MIGRATIONS", MIGRATIONS)
     with Store() as new:
         assert new.index.migrations()[-1] == "m003_counts"
         page = new.query(FindingQuery(project="p", limit=0))
@@ -49,8 +48,8 @@ def test_an_older_index_is_migrated_forward_with_its_data(
 def test_a_writer_waits_for_a_held_lock_instead_of_failing(
     onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.01)  # force onlooker's own retries
-    monkeypatch.setattr(index_module, "RETRY_FOR", 10.0)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.01)  # force onlooker's own retries
+    monkeypatch.setattr(database, "RETRY_FOR", 10.0)
     with Store() as store:
         holder = sqlite3.connect(
             onlooker_home / "onlooker.db", isolation_level=None, check_same_thread=False
@@ -76,8 +75,8 @@ def test_a_writer_waits_for_a_held_lock_instead_of_failing(
 def test_after_the_retries_the_error_names_the_file(
     onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(index_module, "BUSY_TIMEOUT", 0.01)
-    monkeypatch.setattr(index_module, "RETRY_FOR", 0.05)
+    monkeypatch.setattr(database, "BUSY_TIMEOUT", 0.01)
+    monkeypatch.setattr(database, "RETRY_FOR", 0.05)
     with Store() as store:
         holder = sqlite3.connect(onlooker_home / "onlooker.db", isolation_level=None)
         holder.execute("BEGIN IMMEDIATE")

@@ -1,25 +1,19 @@
-"""The index: SQLite `onlooker.db`, a rebuildable view of the journals, and the only SQLite user.
+"""The index: SQLite `onlooker.db`, a view of the journals that `onlooker reindex` rebuilds.
 
-WAL, a busy timeout, and retries with backoff around every transaction, so many hook processes
-can write at once and none sees "database is locked". Schema changes are the named migrations.
+Findings (with counts and full-text search), session snapshots, how far each journal is applied,
+and the last summary delivered to each session. Connection, retries and migrations: `Database`.
 """
 
 from __future__ import annotations
 
 import json
-import os
-import random
 import sqlite3
-import threading
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from contextlib import contextmanager
-from datetime import UTC, datetime
-from pathlib import Path
-from typing import Any, TypeVar
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any
 
 from ..assessment import Finding, severity_rank
-from ..clock import parse_time, utc
+from ..clock import parse_time
 from .changes import (
     Change,
     FindingAcknowledged,
@@ -31,21 +25,8 @@ from .changes import (
     SummaryDelivered,
     content_hash,
 )
-from .errors import StoreError
-from .migrations import MIGRATIONS
+from .database import Database, stamp
 from .query import ORDER, FindingPage, FindingQuery, countable, where_clause
-
-try:
-    import fcntl
-except ImportError:  # pragma: no cover - Windows
-    fcntl = None  # type: ignore[assignment]
-
-T = TypeVar("T")
-
-BUSY_TIMEOUT = 5.0
-"""Seconds SQLite itself waits for a lock before reporting it busy."""
-RETRY_FOR = 120.0
-"""Seconds onlooker keeps retrying a busy index before giving up with a StoreError."""
 
 _COLUMNS = (
     "id, project, session_id, observer, content, category, evidence, severity, status, "
@@ -55,141 +36,8 @@ _COLUMNS = (
 _CHUNK = 500
 
 
-class Index:
-    """The SQLite index of one data home."""
-
-    def __init__(self, path: Path, *, busy_timeout: float | None = None) -> None:
-        self.path = path
-        self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
-        self._lock = threading.RLock()
-        self._depth = 0
-        self._conn = self._connect()
-        self._identity = _identity(self.path)
-        self._migrate()
-
-    # -- connection, retries, transactions ------------------------------------------------------
-
-    def _connect(self) -> sqlite3.Connection:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if not self.path.exists():
-            with _file_lock(self.path.with_name(self.path.name + ".lock")):
-                if not self.path.exists():
-                    for suffix in ("-wal", "-shm"):  # left by a deleted index: never reuse them
-                        Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-                    return self._open()
-        return self._open()
-
-    def _open(self) -> sqlite3.Connection:
-        try:
-            conn = sqlite3.connect(
-                self.path,
-                timeout=self._busy_timeout,
-                isolation_level=None,
-                check_same_thread=False,
-            )
-            self._conn = conn
-            self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
-            conn.execute("PRAGMA synchronous=NORMAL")
-        except sqlite3.DatabaseError as exc:
-            raise StoreError(
-                f"{self.path}: cannot open the index ({exc}); "
-                "`onlooker reindex --fresh` rebuilds it"
-            ) from exc
-        return conn
-
-    def close(self) -> None:
-        with self._lock:
-            self._conn.close()
-
-    def _follow_replacement(self) -> None:
-        """Reopen when the file was deleted or replaced (`onlooker reindex --fresh` elsewhere)."""
-        if _identity(self.path) == self._identity:
-            return
-        self._conn.close()
-        self._conn = self._connect()
-        self._identity = _identity(self.path)
-        self._migrate()
-
-    def _retry(self, action: Callable[[], T]) -> T:
-        delay = 0.002
-        give_up = time.monotonic() + RETRY_FOR
-        while True:
-            try:
-                return action()
-            except sqlite3.OperationalError as exc:
-                text = str(exc)
-                if "locked" not in text and "busy" not in text:
-                    raise StoreError(f"{self.path}: {text}") from exc
-                if time.monotonic() > give_up:
-                    raise StoreError(
-                        f"{self.path}: still busy after {RETRY_FOR:g}s of retries"
-                    ) from exc
-            time.sleep(delay * (0.5 + random.random()))
-            delay = min(delay * 2, 0.1)
-
-    @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """A write transaction (BEGIN IMMEDIATE, retried while busy); nested calls join it."""
-        with self._lock:
-            if self._depth:
-                self._depth += 1
-                try:
-                    yield
-                finally:
-                    self._depth -= 1
-                return
-            self._follow_replacement()
-            self._retry(lambda: self._conn.execute("BEGIN IMMEDIATE"))
-            self._depth = 1
-            try:
-                yield
-            except BaseException:
-                self._conn.execute("ROLLBACK")
-                raise
-            else:
-                self._retry(lambda: self._conn.execute("COMMIT"))
-            finally:
-                self._depth = 0
-
-    def _read(self, query: Callable[[sqlite3.Connection], T]) -> T:
-        """Run read statements on one consistent snapshot."""
-        with self._lock:
-            if self._depth:
-                return query(self._conn)
-            self._follow_replacement()
-
-            def attempt() -> T:
-                self._conn.execute("BEGIN")
-                try:
-                    return query(self._conn)
-                finally:
-                    self._conn.execute("COMMIT")
-
-            return self._retry(attempt)
-
-    def _migrate(self) -> None:
-        if {name for name, _ in MIGRATIONS} <= self._read(_applied):
-            return
-        with self.transaction():
-            self._conn.execute(
-                "CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied_at TEXT)"
-            )
-            done = _applied(self._conn)
-            for name, sql in MIGRATIONS:
-                if name in done:
-                    continue
-                for statement in _statements(sql):
-                    self._conn.execute(statement)
-                self._conn.execute(
-                    "INSERT INTO migrations (name, applied_at) VALUES (?, ?)",
-                    (name, _stamp(datetime.now(UTC))),
-                )
-
-    def migrations(self) -> list[str]:
-        """Names of the applied migrations, in order."""
-        return self._read(
-            lambda c: [r[0] for r in c.execute("SELECT name FROM migrations ORDER BY rowid")]
-        )
+class Index(Database):
+    """The SQLite index of one data home: findings, snapshots, journal offsets, deliveries."""
 
     # -- changes ---------------------------------------------------------------------------------
 
@@ -220,10 +68,10 @@ class Index:
 
     def _apply(self, change: Change) -> None:
         run = self._conn.execute
-        at = _stamp(change.at)
+        at = stamp(change.at)
         if isinstance(change, FindingCreated):
             f = change.finding
-            created = _stamp(f.created_at or change.at)
+            created = stamp(f.created_at or change.at)
             run(
                 f"INSERT OR IGNORE INTO findings ({_COLUMNS}, severity_rank, content_hash, "
                 "serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, NULL, NULL, NULL, ?, ?, ?, 1, "
@@ -393,7 +241,7 @@ class Index:
                 "saved_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
                 "journal = excluded.journal, seq = excluded.seq, snapshot = excluded.snapshot, "
                 "journal_offset = excluded.journal_offset, saved_at = excluded.saved_at",
-                (session_id, journal, seq, text, offset, _stamp(at)),
+                (session_id, journal, seq, text, offset, stamp(at)),
             )
 
     def load_session(self, session_id: str) -> tuple[str, int, dict[str, Any], int] | None:
@@ -434,23 +282,6 @@ class Index:
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
 
 
-def _identity(path: Path) -> tuple[int, int] | None:
-    try:
-        found = path.stat()
-    except FileNotFoundError:
-        return None
-    return found.st_dev, found.st_ino
-
-
-def _applied(conn: sqlite3.Connection) -> set[str]:
-    found = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'"
-    ).fetchone()
-    if found is None:
-        return set()
-    return {row[0] for row in conn.execute("SELECT name FROM migrations")}
-
-
 def _observation(row: tuple[Any, ...]) -> Observation:
     finding = Finding(
         id=row[0], project=row[1], session_id=row[2], observer=row[3], content=row[4],
@@ -462,10 +293,6 @@ def _observation(row: tuple[Any, ...]) -> Observation:
     return Observation(finding, int(row[16]), _time(row[17]))
 
 
-def _stamp(when: datetime) -> str:
-    return utc(when).isoformat(timespec="microseconds")
-
-
 def _time(text: str | None) -> datetime | None:
     return parse_time(text) if text else None
 
@@ -473,23 +300,3 @@ def _time(text: str | None) -> datetime | None:
 def _chunks(items: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
     for start in range(0, len(items), _CHUNK):
         yield items[start : start + _CHUNK]
-
-
-def _statements(script: str) -> Iterator[str]:
-    pending = ""
-    for line in script.splitlines(keepends=True):
-        pending += line
-        if sqlite3.complete_statement(pending):
-            yield pending.strip()
-            pending = ""
-
-
-@contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
-    try:
-        if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)
