@@ -18,7 +18,7 @@ from onlooker import (
     ToolCall,
     observer,
 )
-from onlooker.store import FindingAcknowledged, FindingQuery, Store, UnknownFinding
+from onlooker.store import FindingAcknowledged, FindingQuery, Store, StoreError, UnknownFinding
 
 
 def finding(content: str = "SQL injection in query builder", **fields: object) -> Finding:
@@ -200,3 +200,21 @@ def test_the_engine_reads_open_findings_and_dispatches_are_stored(clock: FixedCl
         assert kinds(journal) == [
             "tool_call", "assessment", "finding_created", "tool_call", "assessment", "finding_seen",
         ]  # fmt: skip
+
+
+def test_metadata_json_cannot_hold_is_kept_as_text(clock: FixedClock) -> None:
+    with Store(clock=clock) as store:
+        odd = finding(metadata={"path": Path("a.py"), "when": clock.now(), "n": 3})
+        [made] = store.create([odd], project="p")
+        assert made.observation.finding.metadata == {
+            "path": "a.py", "when": "2026-01-01 00:00:00+00:00", "n": 3,
+        }  # fmt: skip
+
+
+def test_an_unwritable_journal_is_a_store_error_naming_it(clock: FixedClock) -> None:
+    with Store(clock=clock) as store:
+        store.journal("p", "s1").path.parent.mkdir(parents=True)
+        store.journal("p", "s1").path.mkdir()  # a folder where the journal should be
+        with pytest.raises(StoreError, match=r"s1\.jsonl: cannot (read|open) the journal"):
+            store.create([finding()], project="p", session_id="s1")
+        assert store.query(FindingQuery(project="p")).count == 0  # rolled back

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..records import Record, decode_record
+from .errors import StoreError
 
 try:
     import fcntl
@@ -83,17 +84,21 @@ class Journal:
         if not data:
             size = self.size()
             return size, size
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot open the journal ({exc.strerror})") from exc
         try:
             with _locked(fd):
                 start = os.fstat(fd).st_size
-                if start and os.pread(fd, 1, start - 1) != b"\n":
-                    # A writer died mid-line: end its fragment so it cannot swallow our first line.
-                    _write_all(fd, b"\n" + data)
-                    return start + 1, start + 1 + len(data)
-                _write_all(fd, data)
-                return start, start + len(data)
+                # A writer that died mid-line left a fragment: end it, or it swallows our line.
+                torn = start > 0 and os.pread(fd, 1, start - 1) != b"\n"
+                block = b"\n" + data if torn else data
+                _write_all(fd, block)
+                return start + torn, start + len(block)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot append to the journal ({exc.strerror})") from exc
         finally:
             os.close(fd)
 
@@ -105,6 +110,8 @@ class Journal:
                 data = file.read()
         except FileNotFoundError:
             return JournalRead((), (), offset)
+        except OSError as exc:
+            raise StoreError(f"{self.path}: cannot read the journal ({exc.strerror})") from exc
         complete = data.rfind(b"\n") + 1
         entries: list[Entry] = []
         skipped: list[SkippedLine] = []

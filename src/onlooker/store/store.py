@@ -7,6 +7,7 @@ journal (the project's manual journal outside a session), and only then committe
 from __future__ import annotations
 
 import dataclasses
+import json
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -101,11 +102,15 @@ class Store:
         self, findings: Iterable[Finding], *, project: str, session_id: str = ""
     ) -> tuple[Created, ...]:
         """Store findings as open, or count one more occurrence of an equal unresolved one."""
+        findings = list(findings)
+        if not findings:
+            return ()
         outcome: list[tuple[str, bool]] = []
         with self._changing(project, session_id) as pending:
             for finding in findings:
                 finding = dataclasses.replace(
                     finding,
+                    metadata=_plain(finding.metadata),
                     project=project,
                     session_id=finding.session_id or session_id,
                     status="open",
@@ -282,6 +287,12 @@ class Store:
         if not found:
             raise UnknownFinding(f"no observation {finding_id!r} in project {project!r}")
         return found[0]
+
+
+def _plain(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Metadata as JSON keeps it: values JSON cannot hold become their text."""
+    plain: dict[str, Any] = json.loads(json.dumps(metadata, default=str))
+    return plain
 
 
 def _change_kinds() -> frozenset[str]:
