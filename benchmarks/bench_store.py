@@ -31,7 +31,7 @@ CHANGED_SHARE = 0.02
 """Share of the findings acknowledged, and again resolved, one tool call each."""
 QUERIES = 200
 TARGET_LIST_P50_MS = 50.0
-TARGET_CREATE_PER_S = 2_000.0
+TARGET_CREATE_PER_S = 1_000.0
 
 
 def batch(start: int, size: int) -> list[dict[str, Any]]:
