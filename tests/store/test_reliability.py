@@ -12,6 +12,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from onlooker.assessment import Finding
 from onlooker.store import (
     Change,
     FindingAcknowledged,
@@ -189,3 +190,30 @@ def check_confirmed(index: dict[str, tuple[str, int, str | None]], confirmed: li
         elif operation == "resolve":
             assert index[target][0] == "resolved"
             assert (index[target][2] or "").startswith("fixed at step")
+
+
+def test_a_writer_killed_inside_its_write_leaves_a_torn_line_that_is_skipped(
+    onlooker_home: Path,
+) -> None:
+    journal = onlooker_home / "journals" / PROJECT / "big.jsonl"
+    for megabytes in (8, 32, 128):  # larger until the kill lands inside the write
+        writer = spawn("big", str(onlooker_home), "big", "big", str(megabytes))
+        while writer.poll() is None and not (journal.exists() and journal.stat().st_size):
+            pass  # the write has begun once the file grows
+        os.kill(writer.pid, signal.SIGKILL)
+        writer.communicate()
+        size = journal.stat().st_size if journal.exists() else 0
+        if 0 < size < megabytes << 20 or not journal.read_bytes().endswith(b"\n"):
+            break
+        journal.unlink(missing_ok=True)
+    else:
+        raise AssertionError("no kill landed inside a write")
+
+    with Store() as store:  # opens; the next append is not swallowed by the fragment
+        made = store.create([Finding(observer="after", content="kept")], project=PROJECT,
+                            session_id="big")  # fmt: skip
+        read = Journal(journal, "big").read()
+        assert len(read.skipped) == 1 and read.skipped[0].line == 1
+        assert [r.kind for r in read.records] == ["finding_created"]
+        reindex(store)
+        assert indexed(store) == {made[0].observation.id: ("open", 1, None)}

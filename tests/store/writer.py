@@ -4,6 +4,8 @@ race HOME WRITER SESSION COUNT: COUNT events and COUNT findings, one transaction
   finding every writer shares (so dedup runs under contention); exits 0 when done.
 chaos HOME WRITER SESSION SEED: creates, repeats, acknowledges, resolves and journals events in a
   random order until killed, printing "ok <operation> <finding id>" after each one returns.
+big HOME WRITER SESSION MEGABYTES: journals one finding that large, in one write (to be killed
+  while the write is under way).
 """
 
 from __future__ import annotations
@@ -81,13 +83,15 @@ def chaos(store: Store, writer: str, session: str, seed: int) -> None:
             print(f"ok resolve {target}", flush=True)
 
 
+def big(store: Store, writer: str, session: str, megabytes: int) -> None:
+    finding = Finding(observer=writer, content="huge", evidence="e" * (megabytes << 20))
+    store.create([finding], project=PROJECT, session_id=session)
+
+
 def main() -> None:
     mode, home, writer, session, number = sys.argv[1:6]
     with Store(home) as store:
-        if mode == "race":
-            race(store, writer, session, int(number))
-        else:
-            chaos(store, writer, session, int(number))
+        {"race": race, "chaos": chaos, "big": big}[mode](store, writer, session, int(number))
 
 
 if __name__ == "__main__":
