@@ -218,3 +218,15 @@ def test_an_unwritable_journal_is_a_store_error_naming_it(clock: FixedClock) -> 
         with pytest.raises(StoreError, match=r"s1\.jsonl: cannot (read|open) the journal"):
             store.create([finding()], project="p", session_id="s1")
         assert store.query(FindingQuery(project="p")).count == 0  # rolled back
+
+
+def test_the_same_finding_value_stored_again_after_resolving_gets_a_new_id(
+    clock: FixedClock,
+) -> None:
+    with Store(clock=clock) as store:
+        value = finding()
+        [first] = store.create([value], project="p")
+        store.resolve(first.observation.id, project="p")
+        [second] = store.create([value], project="p")
+        assert second.new and second.observation.id != first.observation.id
+        assert store.get([first.observation.id])[0].finding.status == "resolved"

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -124,8 +125,8 @@ class Store:
                     pending.add(FindingSeen(finding_id=same, session_id=session_id))
                     outcome.append((same, False))
                     continue
-                if self.index.has(finding.id):
-                    finding = dataclasses.replace(finding, id=Finding(content="").id)
+                if self.index.has(finding.id):  # the same Finding value stored twice
+                    finding = dataclasses.replace(finding, id=os.urandom(16).hex())
                 pending.add(FindingCreated(finding=finding))
                 outcome.append((finding.id, True))
             stored = {o.id: o for o in self.get(tuple({i for i, _ in outcome}))}
