@@ -168,11 +168,7 @@ class Store:
 
     def get(self, ids: Sequence[str], project: str | None = None) -> list[Observation]:
         """The findings with these ids, in the order asked (unknown ids are left out)."""
-        if not ids:
-            return []
-        found = {
-            o.id: o for o in self.query(FindingQuery(project=project, ids=tuple(ids))).observations
-        }
+        found = {o.id: o for o in self.index.observations(ids, project)}
         return [found[i] for i in ids if i in found]
 
     def find_id(self, prefix: str, project: str | None = None) -> str:
