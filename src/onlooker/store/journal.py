@@ -25,6 +25,7 @@ except ImportError:  # pragma: no cover - Windows: O_APPEND alone keeps appends 
 log = logging.getLogger("onlooker.store")
 
 _PREFIX = b'{"kind":"'
+_APPEND_FLAGS = os.O_RDWR | os.O_APPEND | os.O_CREAT | getattr(os, "O_CLOEXEC", 0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,14 +87,14 @@ class Journal:
             return size, size
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_CLOEXEC, 0o600)
+            fd = os.open(self.path, _APPEND_FLAGS, 0o600)
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot open the journal ({exc.strerror})") from exc
         try:
             with _locked(fd):
                 start = os.fstat(fd).st_size
                 # A writer that died mid-line left a fragment: end it, or it swallows our line.
-                torn = start > 0 and os.pread(fd, 1, start - 1) != b"\n"
+                torn = start > 0 and _byte_at(fd, start - 1) != b"\n"
                 block = b"\n" + data if torn else data
                 _write_all(fd, block)
                 return start + torn, start + len(block)
@@ -142,6 +143,13 @@ def _kind_of(line: bytes) -> str | None:
         return None
     end = line.find(b'"', len(_PREFIX))
     return line[len(_PREFIX) : end].decode("utf-8", "replace") if end > 0 else None
+
+
+def _byte_at(fd: int, offset: int) -> bytes:
+    if hasattr(os, "pread"):
+        return os.pread(fd, 1, offset)
+    os.lseek(fd, offset, os.SEEK_SET)  # pragma: no cover - Windows; appends still go to the end
+    return os.read(fd, 1)  # pragma: no cover
 
 
 def _write_all(fd: int, data: bytes) -> None:
