@@ -12,7 +12,7 @@ from typing import Any
 import click
 
 from ..assessment import SEVERITIES
-from ..store import Created, FindingQuery, Observation, ObservationsTool, Store
+from ..store import STATUSES, Created, FindingQuery, Observation, ObservationsTool, Store
 from .store_options import (
     current_project,
     fail,
@@ -22,7 +22,6 @@ from .store_options import (
     read_request,
 )
 
-STATUSES = ("open", "acknowledged", "resolved")
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
 
 

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import click
 
-from ..store import FindingQuery
+from ..display.observations import STYLES, render
+from ..store import UNRESOLVED, FindingQuery
 from .store_options import current_project, open_store, print_json
-
-STYLES = ("progress_bar", "table", "compact")
-UNRESOLVED = ("open", "acknowledged")
 
 
 @click.command(name="status")
@@ -47,7 +45,5 @@ def command(style: str, project: str | None, limit: int, as_json: bool) -> None:
         )
         return
     from rich.console import Console
-
-    from ..display.observations import render
 
     Console(highlight=False).print(render(style, name, counts, rows.observations))

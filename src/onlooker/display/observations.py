@@ -12,14 +12,13 @@ from typing import TYPE_CHECKING, Any
 
 from ..assessment import SEVERITIES
 from ..errors import ConfigError
-from ..store import Created, FindingPage, Observation
+from ..store import STATUSES, Created, FindingPage, Observation
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.text import Text
 
 STYLES = ("progress_bar", "table", "compact")
-STATUSES = ("open", "acknowledged", "resolved")
 SEVERITY_STYLE = {
     "critical": "bold red",
     "high": "red",

@@ -20,7 +20,7 @@ from .errors import LifecycleError, StoreError, UnknownFinding
 from .home import data_home, journal_path, project_for
 from .index import Index
 from .journal import Journal, JournalRead, SkippedLine
-from .query import FindingPage, FindingQuery
+from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
 from .reindex import ReindexReport, reindex, remove_index
 from .store import Created, Store
 from .summary import (
@@ -33,6 +33,8 @@ from .tool import ObservationsTool
 from .trajectory import trajectory_findings
 
 __all__ = [
+    "STATUSES",
+    "UNRESOLVED",
     "Change",
     "Created",
     "FindingAcknowledged",

@@ -11,6 +11,9 @@ from typing import Any
 from ..assessment import SEVERITIES
 from .changes import Observation
 
+STATUSES = ("open", "acknowledged", "resolved")
+UNRESOLVED = ("open", "acknowledged")
+
 #: sort_by -> ORDER BY
 ORDER = {
     "severity": "severity_rank DESC, created_at ASC, n ASC",

@@ -39,10 +39,8 @@ from .errors import LifecycleError, UnknownFinding
 from .home import INDEX_FILE, data_home, journal_path
 from .index import Index
 from .journal import Journal
-from .query import FindingPage, FindingQuery
+from .query import UNRESOLVED, FindingPage, FindingQuery
 from .trajectory import trajectory_findings
-
-UNRESOLVED = ("open", "acknowledged")
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,10 +12,9 @@ from typing import Any
 from ..assessment import SEVERITIES, Finding, severity
 from .changes import Observation
 from .errors import LifecycleError, StoreError, UnknownFinding
-from .query import ORDER, FindingQuery
+from .query import ORDER, STATUSES, FindingQuery
 from .store import Store
 
-STATUSES = ("open", "acknowledged", "resolved")
 SOURCE_TYPES = ("file", "conversation", "mixed")
 ITEM_FIELDS = (
     "observer", "content", "severity", "source_type", "source_ref", "metadata", "category",
