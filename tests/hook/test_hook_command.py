@@ -187,3 +187,22 @@ def test_subagent_calls_form_their_own_session(tmp_path: Path, onlooker_home: Pa
         SESSION,
         "Explore",
     )
+
+
+def test_secrets_never_reach_the_journal_or_the_index(tmp_path: Path, onlooker_home: Path) -> None:
+    secret = "sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcd"
+    for n in range(5):
+        answer(
+            {
+                **base("PostToolUseFailure", tmp_path),
+                "tool_name": "Bash",
+                "tool_input": {"command": f"ANTHROPIC_API_KEY={secret} python run.py"},
+                "tool_use_id": f"toolu_s{n}",
+                "error": f"Exit code 1\nAuthenticationError: invalid x-api-key {secret} <private>home 12 Elm St</private>",
+            }
+        )
+    stop_service(onlooker_home)
+    stored = b"".join(p.read_bytes() for p in onlooker_home.rglob("*") if p.is_file())
+    assert secret.encode() not in stored
+    assert b"12 Elm St" not in stored
+    assert b"[REDACTED:anthropic_key]" in stored

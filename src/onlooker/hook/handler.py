@@ -29,6 +29,7 @@ from ..engine import Dispatch, Engine
 from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, TurnEnded
 from ..observer import Observer
 from ..observers import builtin_observers
+from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
 from ..store.home import project_for
@@ -72,6 +73,7 @@ class HookHandler:
         except HookInputError as exc:
             self.spool(raw, str(exc))
             return b""
+        event = redact_record(event)
         try:
             answer = self._answer(where, event)
         except Exception as exc:
@@ -165,7 +167,15 @@ class HookHandler:
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             path = folder / f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
             note = reason.replace("\n", " ")[:500]
-            path.write_bytes(b"# " + note.encode("utf-8", "replace") + b"\n" + raw)
+            path.write_bytes(b"# " + note.encode("utf-8", "replace") + b"\n" + _redacted(raw))
             return path
         except OSError:
             return None
+
+
+def _redacted(raw: bytes) -> bytes:
+    """Spooled input without secrets (bytes that are not UTF-8 are kept as they are)."""
+    try:
+        return redact(raw.decode("utf-8")).encode("utf-8")
+    except UnicodeDecodeError:
+        return raw

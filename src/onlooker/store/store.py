@@ -22,6 +22,7 @@ from ..clock import Clock, SystemClock
 from ..engine import Dispatch
 from ..events import Event
 from ..records import Record, record_kinds
+from ..redact import redact_record
 from ..session import Session
 from ..slices import Reducer
 from .changes import (
@@ -100,8 +101,9 @@ class Store:
     def create(
         self, findings: Iterable[Finding], *, project: str, session_id: str = ""
     ) -> tuple[Created, ...]:
-        """Store findings as open, or count one more occurrence of an equal unresolved one."""
-        findings = list(findings)
+        """Store findings as open, or count one more occurrence of an equal unresolved one.
+        Secrets in their text are redacted first."""
+        findings = [redact_record(finding) for finding in findings]
         if not findings:
             return ()
         outcome: list[tuple[str, bool]] = []

@@ -1,0 +1,126 @@
+"""Secrets out before anything is stored or sent to a model: API keys, tokens, passwords, keys.
+
+`redact(text)` replaces each secret with `[REDACTED:<kind>]` and drops `<private>…</private>`
+spans; `redact_value` and `redact_record` apply it to JSON data and to records (events, findings).
+"""
+
+# ruff: noqa: E501 - each secret shape reads best as one pattern on one line
+from __future__ import annotations
+
+import dataclasses
+import re
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+R = TypeVar("R")
+
+PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.DOTALL | re.IGNORECASE)
+PRIVATE_MARK = "[private]"
+
+_KEYWORDS = (
+    r"password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key"
+    r"|client[_-]?secret|auth[_-]?token|credentials?|session[_-]?key|signing[_-]?key"
+)
+
+#: (kind, pattern, group to replace: 0 for the whole match)
+SECRET_SHAPES: tuple[tuple[str, str, int], ...] = (
+    ("private_key", r"-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----.*?(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\Z)", 0),
+    ("anthropic_key", r"\bsk-ant-(?:api|admin)\d{2}-[A-Za-z0-9_-]{20,}", 0),
+    ("openai_key", r"\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}", 0),
+    ("aws_access_key_id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b", 0),
+    ("aws_secret_key", r"(?i)\baws_?secret_?access_?key\b[\"']?\s*[:=]\s*[\"']?([A-Za-z0-9/+=]{40})", 1),
+    ("github_token", r"\bgh[pousr]_[A-Za-z0-9]{36,}\b", 0),
+    ("github_pat", r"\bgithub_pat_[A-Za-z0-9_]{22,}\b", 0),
+    ("gitlab_token", r"\bglpat-[A-Za-z0-9_-]{20,}\b", 0),
+    ("slack_token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}\b", 0),
+    ("slack_webhook", r"https://hooks\.slack\.com/services/T[A-Za-z0-9]+/B[A-Za-z0-9]+/[A-Za-z0-9]+", 0),
+    ("stripe_key", r"\b(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{16,}\b", 0),
+    ("google_api_key", r"\bAIza[0-9A-Za-z_-]{35}\b", 0),
+    ("google_oauth_secret", r"\bGOCSPX-[A-Za-z0-9_-]{20,}\b", 0),
+    ("jwt", r"\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}", 0),
+    ("npm_token", r"\bnpm_[A-Za-z0-9]{36}\b", 0),
+    ("pypi_token", r"\bpypi-AgE[A-Za-z0-9_-]{40,}", 0),
+    ("huggingface_token", r"\bhf_[A-Za-z0-9]{30,}\b", 0),
+    ("sendgrid_key", r"\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{30,}", 0),
+    ("mailgun_key", r"\bkey-[0-9a-zA-Z]{32}\b", 0),
+    ("twilio_key", r"\bSK[0-9a-fA-F]{32}\b", 0),
+    ("azure_storage_key", r"(?i)\bAccountKey=([A-Za-z0-9+/=]{40,})", 1),
+    ("databricks_token", r"\bdapi[0-9a-f]{32}\b", 0),
+    ("digitalocean_token", r"\bdo[opr]_v1_[a-f0-9]{64}\b", 0),
+    ("shopify_token", r"\bshp(?:at|ca|pa|ss)_[a-fA-F0-9]{32}\b", 0),
+    ("square_token", r"\b(?:sq0atp|sq0csp)-[0-9A-Za-z_-]{22,}\b", 0),
+    ("discord_token", r"\b[MN][A-Za-z\d]{23,27}\.[\w-]{6}\.[\w-]{27,}", 0),
+    ("telegram_token", r"(?<![0-9])\d{8,10}:AA[A-Za-z0-9_-]{33}\b", 0),
+    ("groq_key", r"\bgsk_[A-Za-z0-9]{40,}\b", 0),
+    ("xai_key", r"\bxai-[A-Za-z0-9]{40,}\b", 0),
+    ("replicate_token", r"\br8_[A-Za-z0-9]{30,}\b", 0),
+    ("perplexity_key", r"\bpplx-[A-Za-z0-9]{40,}\b", 0),
+    ("linear_key", r"\blin_api_[A-Za-z0-9]{32,}\b", 0),
+    ("resend_key", r"\bre_[A-Za-z0-9]{8,}_[A-Za-z0-9]{16,}\b", 0),
+    ("bearer", r"(?i)\bbearer\s+([A-Za-z0-9._~+/=-]{16,})", 1),
+    ("basic_auth", r"(?i)\bbasic\s+([A-Za-z0-9+/]{16,}={0,2})", 1),
+    ("url_password", r"\b[a-z][a-z0-9+.-]*://[^\s:/@]+:([^\s@/]+)@", 1),
+    ("cli_secret", rf"(?i)--(?:{_KEYWORDS})[= ]+([^\s\"']+)", 1),
+    ("assignment", rf"(?i)\b[A-Z0-9_.-]*(?:{_KEYWORDS})[A-Z0-9_]*[\"']?\s*[:=]\s*[\"']?([^\s\"',;}}]{{6,}})", 1),
+)  # fmt: skip
+
+_COMPILED = tuple(
+    (kind, re.compile(pattern, re.DOTALL), group) for kind, pattern, group in SECRET_SHAPES
+)
+_PLACEHOLDER = re.compile(r"^\[REDACTED:[a-z_]+\]$")
+
+
+def redact(text: str) -> str:
+    """`text` with secrets replaced by `[REDACTED:<kind>]` and private spans dropped."""
+    if "<private" in text or "<PRIVATE" in text:
+        text = PRIVATE.sub(PRIVATE_MARK, text)
+    for kind, pattern, group in _COMPILED:
+        if group == 0:
+            text = pattern.sub(f"[REDACTED:{kind}]", text)
+        else:
+            text = pattern.sub(_group_replacer(group, kind), text)
+    return text
+
+
+def _group_replacer(group: int, kind: str) -> Callable[[re.Match[str]], str]:
+    def replace(match: re.Match[str]) -> str:
+        return _replace_group(match, group, kind)
+
+    return replace
+
+
+def _replace_group(match: re.Match[str], group: int, kind: str) -> str:
+    value = match.group(group)
+    if value is None or _PLACEHOLDER.match(value) or value.startswith("[REDACTED:"):
+        return match.group(0)
+    start, end = match.span(group)
+    whole = match.group(0)
+    offset = match.start(0)
+    return f"{whole[: start - offset]}[REDACTED:{kind}]{whole[end - offset :]}"
+
+
+def redact_value(value: Any) -> Any:
+    """Redact every string inside JSON-like data (dict keys stay as they are)."""
+    if isinstance(value, str):
+        return redact(value)
+    if isinstance(value, dict):
+        return {key: redact_value(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [redact_value(item) for item in value]
+    if isinstance(value, tuple):
+        return tuple(redact_value(item) for item in value)
+    return value
+
+
+def redact_record(record: R) -> R:
+    """A copy of a dataclass record whose string-bearing fields are redacted."""
+    if not dataclasses.is_dataclass(record) or isinstance(record, type):
+        return record
+    changes: dict[str, Any] = {}
+    for f in dataclasses.fields(record):
+        current = getattr(record, f.name)
+        if isinstance(current, str | dict | list | tuple):
+            cleaned = redact_value(current)
+            if cleaned != current:
+                changes[f.name] = cleaned
+    return dataclasses.replace(record, **changes) if changes else record
