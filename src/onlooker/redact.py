@@ -118,8 +118,9 @@ def redact(text: str) -> str:
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
+    candidates = _candidates(lowered)
     for kind, pattern, group in _COMPILED:
-        if not any(needle in lowered for needle in NEEDLES[kind]):
+        if kind not in candidates:
             continue
         hint = _HINTS.get(kind)
         if hint is not None and hint.search(text) is None:
@@ -132,7 +133,34 @@ def redact(text: str) -> str:
             cleaned = pattern.sub(_group_replacer(group, kind), text)
         if cleaned != text:
             text, lowered = cleaned, cleaned.lower()
+            candidates = _candidates(lowered)
     return text
+
+
+#: needle -> the kinds of every needle it starts with (its own included)
+_NEEDLE_KINDS: dict[str, frozenset[str]] = {
+    needle: frozenset(
+        kind for kind, others in NEEDLES.items() for other in others if needle.startswith(other)
+    )
+    for needles in NEEDLES.values()
+    for needle in needles
+}
+#: Every needle at every position (a lookahead lets them overlap), longest first.
+_ANY_NEEDLE = re.compile(
+    "(?=(" + "|".join(map(re.escape, sorted(_NEEDLE_KINDS, key=len, reverse=True))) + "))"
+)
+#: Above this length one `in` per needle beats one regex pass over every position.
+_SCAN_LIMIT = 4096
+
+
+def _candidates(lowered: str) -> set[str]:
+    """Kinds whose needles occur in `lowered`."""
+    if len(lowered) > _SCAN_LIMIT:
+        return {kind for kind, needles in NEEDLES.items() if any(n in lowered for n in needles)}
+    found: set[str] = set()
+    for needle in {match.group(1) for match in _ANY_NEEDLE.finditer(lowered)}:
+        found |= _NEEDLE_KINDS[needle]
+    return found
 
 
 #: `assignment` without its leading `\\b[A-Z0-9_.-]*`, tried only where a keyword starts: a
