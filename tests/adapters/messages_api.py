@@ -5,6 +5,9 @@
 tools are the agent's turns: each takes the next reply from the script (a tool call, or a final
 text once the script is used up). Other requests (a session title, a topic check) get a short
 text. Every request body is kept, in order, for the test to read what the model was sent.
+
+`bundled_cli()` and `cli_env(api, folder)` run the Claude Code CLI bundled in claude-agent-sdk
+against it, with everything the CLI writes kept under `folder`.
 """
 
 from __future__ import annotations
@@ -15,7 +18,10 @@ import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 MODEL = "claude-sonnet-4-5"
 
@@ -87,6 +93,38 @@ class MessagesAPI:
     def tool_results(self) -> list[str]:
         """The text of every tool_result the agent's last turn carried, oldest first."""
         return [text for _, text in tool_results(self.turns[-1])] if self.turns else []
+
+
+def bundled_cli() -> Path:
+    """The Claude Code CLI inside claude-agent-sdk; the test is skipped when there is none."""
+    try:
+        import claude_agent_sdk
+    except ImportError:
+        pytest.skip("claude-agent-sdk is not installed, so there is no bundled Claude Code CLI")
+    cli = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
+    if not cli.is_file():
+        pytest.skip(f"claude-agent-sdk has no bundled Claude Code CLI at {cli}")
+    return cli
+
+
+def cli_env(api: MessagesAPI, folder: Path) -> dict[str, str]:
+    """Environment for the CLI: `api` as its model, its home, config and temp files in `folder`."""
+    home = folder / "agent-home"
+    scratch = folder / "agent-tmp"
+    for made in (home, scratch):
+        made.mkdir(parents=True, exist_ok=True)
+    return {
+        "ANTHROPIC_BASE_URL": api.url,
+        "ANTHROPIC_API_KEY": "test-key-not-used-anywhere",
+        "HOME": str(home),
+        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
+        "XDG_CONFIG_HOME": str(home / ".config"),
+        "XDG_CACHE_HOME": str(home / ".cache"),
+        "XDG_DATA_HOME": str(home / ".local" / "share"),
+        "TMPDIR": str(scratch),
+        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
+        "DISABLE_AUTOUPDATER": "1",
+    }
 
 
 def tool_results(body: dict[str, Any]) -> Iterator[tuple[str, str]]:

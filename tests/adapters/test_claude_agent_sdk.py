@@ -15,7 +15,16 @@ from typing import Any
 
 import pytest
 from claude_agent_sdk import ClaudeAgentOptions, ClaudeSDKClient, ResultMessage
-from messages_api import MessagesAPI, Reply, Text, ToolUse, message_texts, tool_results
+from messages_api import (
+    MessagesAPI,
+    Reply,
+    Text,
+    ToolUse,
+    bundled_cli,
+    cli_env,
+    message_texts,
+    tool_results,
+)
 
 from onlooker import (
     Assessment,
@@ -41,39 +50,16 @@ SECRET = "sk-ant-api03-" + "Qm9uZXMgYW5kIHN0b25lcw" * 2
 PROJECT = "shop"
 
 
-def bundled_cli() -> Path:
-    import claude_agent_sdk
-
-    cli = Path(claude_agent_sdk.__file__).parent / "_bundled" / "claude"
-    if not cli.is_file():
-        pytest.skip(f"claude-agent-sdk has no bundled Claude Code CLI at {cli}")
-    return cli
-
-
 def agent_options(
     tmp_path: Path, api: MessagesAPI, tools: Sequence[str] = ("Bash",)
 ) -> ClaudeAgentOptions:
     """Options that run the bundled CLI against `api`, with every file it writes under tmp."""
-    home = tmp_path / "agent-home"
     project = tmp_path / PROJECT
-    for folder in (home, project, tmp_path / "agent-tmp"):
-        folder.mkdir(exist_ok=True)
-    env = {
-        "ANTHROPIC_BASE_URL": api.url,
-        "ANTHROPIC_API_KEY": "test-key-not-used-anywhere",
-        "HOME": str(home),
-        "CLAUDE_CONFIG_DIR": str(home / ".claude"),
-        "XDG_CONFIG_HOME": str(home / ".config"),
-        "XDG_CACHE_HOME": str(home / ".cache"),
-        "XDG_DATA_HOME": str(home / ".local" / "share"),
-        "TMPDIR": str(tmp_path / "agent-tmp"),
-        "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC": "1",
-        "DISABLE_AUTOUPDATER": "1",
-    }
+    project.mkdir(exist_ok=True)
     return ClaudeAgentOptions(
         cli_path=bundled_cli(),
         cwd=project,
-        env=env,
+        env=cli_env(api, tmp_path),
         model="claude-sonnet-4-5",
         allowed_tools=list(tools),
         setting_sources=[],
