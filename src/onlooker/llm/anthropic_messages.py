@@ -11,8 +11,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from .call import ModelBase, Request, priced, read_json, status_message
-from .model import Completion, InvalidOutput, ModelTimeout, ModelUnavailable
+from .call import ModelBase, Request, priced, provider_error, read_json
+from .model import Completion, InvalidOutput, ModelUnavailable
 from .schema import check
 
 ANSWER_TOOL = "answer"
@@ -40,16 +40,8 @@ class AnthropicModel(ModelBase):
         async with client:
             try:
                 response = await client.messages.create(**self._body(request))
-            except anthropic.APIStatusError as exc:
-                raise ModelUnavailable(status_message(self.name, where, exc)) from None
-            except anthropic.APITimeoutError:
-                raise ModelTimeout(
-                    f"{self.name} did not answer within {request.timeout:g}s"
-                ) from None
-            except anthropic.APIConnectionError as exc:
-                raise ModelUnavailable(f"{self.name}: cannot reach {where}: {exc}") from None
-            except anthropic.APIError as exc:
-                raise ModelUnavailable(f"{self.name}: bad response: {exc}") from None
+            except (anthropic.APIError, ValueError) as exc:  # ValueError: a body that is not JSON
+                raise provider_error(anthropic, exc, self.name, where, request.timeout) from None
         return self._completion(response, request)
 
     def _body(self, request: Request) -> dict[str, Any]:

@@ -9,7 +9,15 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from .model import Completion, InvalidOutput, Message, ModelTimeout, Usage
+from .model import (
+    Completion,
+    InvalidOutput,
+    Message,
+    ModelError,
+    ModelTimeout,
+    ModelUnavailable,
+    Usage,
+)
 from .pricing import estimate_cost
 from .schema import parse_json
 
@@ -113,11 +121,19 @@ def priced(model: str, usage: Any, input_key: str, output_key: str) -> Usage:
     return Usage(tokens.input_tokens, tokens.output_tokens, estimate_cost(model, tokens))
 
 
-def status_message(model: str, where: str, error: Any) -> str:
-    """An SDK's HTTP status error as one line, with the server's own message when it sent one."""
-    detail = error.message
-    body = error.body
-    if isinstance(body, dict):
-        inner = body.get("error", body)
-        detail = inner.get("message", detail) if isinstance(inner, dict) else str(inner)
-    return f"{model}: {where} answered HTTP {error.status_code}: {detail}"
+def provider_error(
+    sdk: Any, error: Exception, model: str, where: str, timeout: float
+) -> ModelError:
+    """An openai or anthropic SDK exception (the two share their names) as a ModelError."""
+    if isinstance(error, sdk.APIStatusError):
+        detail = error.message
+        body = error.body
+        if isinstance(body, dict):
+            inner = body.get("error", body)
+            detail = inner.get("message", detail) if isinstance(inner, dict) else str(inner)
+        return ModelUnavailable(f"{model}: {where} answered HTTP {error.status_code}: {detail}")
+    if isinstance(error, sdk.APITimeoutError):
+        return ModelTimeout(f"{model} did not answer within {timeout:g}s")
+    if isinstance(error, sdk.APIConnectionError):
+        return ModelUnavailable(f"{model}: cannot reach {where}: {error}")
+    return ModelUnavailable(f"{model}: {where} sent a response that cannot be read: {error}")

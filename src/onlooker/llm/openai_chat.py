@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from .call import ModelBase, Request, priced, read_json, status_message, with_json_instruction
-from .model import Completion, ModelTimeout, ModelUnavailable
+from .call import ModelBase, Request, priced, provider_error, read_json, with_json_instruction
+from .model import Completion, ModelUnavailable
 
 Structured = Literal["auto", "json_schema", "json_object"]
 
@@ -50,20 +50,13 @@ class OpenAIChatModel(ModelBase):
             for attempt, mode in enumerate(modes, start=1):
                 try:
                     response = await client.chat.completions.create(**self._body(request, mode))
-                except openai.APIStatusError as exc:
-                    if attempt < len(modes) and exc.status_code in _REJECTS_FIELD:
+                except (openai.APIError, ValueError) as exc:  # ValueError: a body that is not JSON
+                    status = getattr(exc, "status_code", None)
+                    if attempt < len(modes) and status in _REJECTS_FIELD:
                         continue
-                    raise ModelUnavailable(status_message(self.name, self._where(), exc)) from None
-                except openai.APITimeoutError:
-                    raise ModelTimeout(
-                        f"{self.name} did not answer within {request.timeout:g}s"
+                    raise provider_error(
+                        openai, exc, self.name, self._where(), request.timeout
                     ) from None
-                except openai.APIConnectionError as exc:
-                    raise ModelUnavailable(
-                        f"{self.name}: cannot reach {self._where()}: {exc}"
-                    ) from None
-                except openai.APIError as exc:  # e.g. a body that is not a chat completion
-                    raise ModelUnavailable(f"{self.name}: bad response: {exc}") from None
                 if mode is not None and self.structured == "auto":
                     self.structured = mode
                 return self._completion(response, request)

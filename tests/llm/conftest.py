@@ -1,0 +1,75 @@
+"""Servers for the model tests, all on 127.0.0.1: a real llama_cpp.server with the packaged
+SmolLM2 model, and a small HTTP server that answers with canned responses in a provider's wire
+format (what a paid API would send, or a broken one)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import pytest
+from llm_wire import CannedServer, canned_server, free_port
+
+from onlooker.llm.local import LOCAL_MODELS
+
+
+@dataclass
+class LlamaServer:
+    process: subprocess.Popen[str]
+    port: int
+    log: list[str]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def spec(self) -> str:
+        return f"openai-compatible:{self.base_url}#smollm2"
+
+
+@pytest.fixture(scope="module")
+def llama_server() -> Iterator[LlamaServer]:
+    """`python -m llama_cpp.server` with SmolLM2-135M on a free port; stopped by its PID."""
+    gguf = LOCAL_MODELS["smollm2"].locate("local:smollm2")
+    port = free_port()
+    command = [
+        sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
+        "--port", str(port), "--chat_format", "chatml", "--n_ctx", "1024",
+    ]  # fmt: skip
+    process = subprocess.Popen(
+        command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1
+    )
+    log: list[str] = []
+    ready = threading.Event()
+
+    def drain() -> None:  # read the log as it comes, so the server never blocks on a full pipe
+        assert process.stderr is not None
+        for line in process.stderr:
+            log.append(line)
+            if "Uvicorn running on" in line:
+                ready.set()
+        ready.set()  # the process ended: stop waiting
+
+    threading.Thread(target=drain, daemon=True).start()
+    try:
+        if not ready.wait(120) or process.poll() is not None:
+            pytest.fail("llama_cpp.server did not start:\n" + "".join(log[-30:]))
+        yield LlamaServer(process, port, log)
+    finally:
+        process.terminate()
+        try:
+            process.wait(10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+@pytest.fixture
+def canned() -> Iterator[CannedServer]:
+    """A server answering with canned responses; set them with `canned.answer(Reply(...))`."""
+    with canned_server() as server:
+        yield server
