@@ -4,31 +4,17 @@ format (what a paid API would send, or a broken one)."""
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import pytest
-from llm_wire import CannedServer, canned_server, free_port
+from llm_wire import CannedServer, LlamaServer, canned_server, free_port
 
 from onlooker.llm.local import LOCAL_MODELS
-
-
-@dataclass
-class LlamaServer:
-    process: subprocess.Popen[str]
-    port: int
-    log: list[str]
-
-    @property
-    def base_url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
-
-    @property
-    def spec(self) -> str:
-        return f"openai-compatible:{self.base_url}#smollm2"
 
 
 @pytest.fixture(scope="module")
@@ -38,7 +24,8 @@ def llama_server() -> Iterator[LlamaServer]:
     port = free_port()
     command = [
         sys.executable, "-m", "llama_cpp.server", "--model", str(gguf), "--host", "127.0.0.1",
-        "--port", str(port), "--chat_format", "chatml", "--n_ctx", "1024",
+        "--port", str(port), "--chat_format", "chatml", "--n_ctx", "1024", "--n_threads", "1",
+        "--n_threads_batch", "1",
     ]  # fmt: skip
     process = subprocess.Popen(
         command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, bufsize=1
@@ -54,18 +41,37 @@ def llama_server() -> Iterator[LlamaServer]:
                 ready.set()
         ready.set()  # the process ended: stop waiting
 
-    threading.Thread(target=drain, daemon=True).start()
+    reader = threading.Thread(target=drain, daemon=True)
+    reader.start()
     try:
         if not ready.wait(120) or process.poll() is not None:
             pytest.fail("llama_cpp.server did not start:\n" + "".join(log[-30:]))
-        yield LlamaServer(process, port, log)
+        server = LlamaServer(process, port, log)
+        warm_up(server)
+        yield server
     finally:
-        process.terminate()
+        process.terminate()  # by its PID: Popen signals exactly the process it started
         try:
             process.wait(10)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+        reader.join(10)
+        if process.stderr is not None:
+            process.stderr.close()
+
+
+def warm_up(server: LlamaServer) -> None:
+    """One 1-token answer, so the weights are paged in before the tests time anything."""
+    request = urllib.request.Request(
+        f"{server.base_url}/chat/completions",
+        data=json.dumps(
+            {"messages": [{"role": "user", "content": "hi"}], "max_tokens": 1}
+        ).encode(),
+        headers={"content-type": "application/json"},
+    )
+    with urllib.request.urlopen(request, timeout=120) as response:
+        assert response.status == 200
 
 
 @pytest.fixture

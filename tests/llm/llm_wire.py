@@ -1,10 +1,12 @@
-"""Canned HTTP answers in the providers' wire formats, served on 127.0.0.1 by http.server, so the
-real openai and anthropic SDKs are tested without a paid call."""
+"""Servers and payloads for the model tests, all on 127.0.0.1: the handle of a running
+llama_cpp.server, and canned HTTP answers in the providers' wire formats, served by http.server, so
+the real openai and anthropic SDKs are tested without a paid call."""
 
 from __future__ import annotations
 
 import json
 import socket
+import subprocess
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -12,12 +14,39 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from onlooker.llm import Message
+
+ASK = [Message("system", "You review code."), Message("user", "Review: x = 1")]
+"""A short review request."""
+
+VERDICT: dict[str, Any] = {
+    "type": "object",
+    "properties": {"verdict": {"type": "string", "enum": ["ok", "problem"]}},
+    "required": ["verdict"],
+}
+"""A small schema to ask for."""
+
 
 def free_port() -> int:
     """A loopback port nothing listens on (bound, then released)."""
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         return int(probe.getsockname()[1])
+
+
+@dataclass
+class LlamaServer:
+    process: subprocess.Popen[str]
+    port: int
+    log: list[str]
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    @property
+    def spec(self) -> str:
+        return f"openai-compatible:{self.base_url}#smollm2"
 
 
 @dataclass

@@ -10,22 +10,14 @@ import time
 from typing import Any
 
 import pytest
-from llm_wire import CannedServer, Reply, chat_completion, free_port
+from llm_wire import ASK, VERDICT, CannedServer, Reply, chat_completion, free_port
 
 from onlooker.llm import (
     InvalidOutput,
-    Message,
     ModelTimeout,
     ModelUnavailable,
     model_from_string,
 )
-
-ASK = [Message("system", "You review code."), Message("user", "Review: x = 1")]
-VERDICT = {
-    "type": "object",
-    "properties": {"verdict": {"type": "string", "enum": ["ok", "problem"]}},
-    "required": ["verdict"],
-}
 
 
 def ask(spec: str, **call: Any) -> Any:

@@ -8,23 +8,15 @@ import asyncio
 from typing import Any
 
 import pytest
-from llm_wire import CannedServer, Reply, anthropic_message, chat_completion
+from llm_wire import ASK, VERDICT, CannedServer, Reply, anthropic_message, chat_completion
 
 from onlooker.llm import (
     InvalidOutput,
-    Message,
     ModelTimeout,
     ModelUnavailable,
     ProviderSetupError,
     model_from_string,
 )
-
-ASK = [Message("system", "You review code."), Message("user", "Review: x = 1")]
-VERDICT = {
-    "type": "object",
-    "properties": {"verdict": {"type": "string", "enum": ["ok", "problem"]}},
-    "required": ["verdict"],
-}
 
 
 def ask(spec: str, base_url: str, **call: Any) -> Any:

