@@ -14,6 +14,7 @@ from llm_wire import ASK, VERDICT, CannedServer, Reply, chat_completion, free_po
 
 from onlooker.llm import (
     InvalidOutput,
+    Message,
     ModelTimeout,
     ModelUnavailable,
     model_from_string,
@@ -130,3 +131,12 @@ def test_ollama_uses_its_openai_endpoint(
     assert canned.requests[0].path == "/v1/chat/completions"
     assert canned.requests[0].body["model"] == "qwen2.5"
     assert (completion.text, completion.usage.cost_usd) == ("hi", 0.0)
+
+
+def test_secrets_are_redacted_before_they_are_sent(canned: CannedServer) -> None:
+    canned.answer(Reply(chat_completion("ok")))
+    leaked = "deploy with OPENAI_API_KEY=sk-proj-abcdefghijklmnopqrstuvwxyz0123"
+    asyncio.run(model_from_string(endpoint(canned)).complete([Message("user", leaked)]))
+    sent = canned.requests[0].body["messages"][0]["content"]
+    assert "sk-proj-abcdefghijklmnopqrstuvwxyz0123" not in sent
+    assert "[REDACTED" in sent

@@ -9,6 +9,7 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..redact import redact
 from .model import (
     Completion,
     InvalidOutput,
@@ -43,8 +44,8 @@ class Request:
 
 
 class ModelBase:
-    """What every provider shares: `complete` holds `answer` to the timeout, so no provider can
-    run past it. Subclasses set `name` (the model string) and implement `answer`."""
+    """What every provider shares: `complete` redacts the messages and holds `answer` to the
+    timeout, so no provider can run past it. Subclasses set `name` and implement `answer`."""
 
     name: str
 
@@ -56,8 +57,10 @@ class ModelBase:
         timeout: float = 30.0,
         max_tokens: int = 1024,
     ) -> Completion:
-        """Answer `messages` (see onlooker.llm.Model.complete)."""
-        request = Request(messages, schema, timeout, max_tokens)
+        """Answer `messages` (see onlooker.llm.Model.complete); secrets in them are redacted
+        before they leave for the provider."""
+        sent = [Message(m.role, redact(m.content)) for m in messages]
+        request = Request(sent, schema, timeout, max_tokens)
         return await within(timeout, self.name, self.answer(request))
 
     async def answer(self, request: Request) -> Completion:
