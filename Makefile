@@ -21,6 +21,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 llama-wheel:
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	@ls .wheels/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || { \
 	  echo "building the llama-cpp-python $(LLAMA_VERSION) wheel into .wheels/ (once, about 4 minutes)"; \
 	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-deps \
