@@ -98,8 +98,11 @@ def run_parallel(
     session: Session,
     root: Path | None,
     model_for: ModelFor,
+    deliver: bool = False,
+    call_index: int = 0,
 ) -> list[ReviewRun]:
-    """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found."""
+    """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found; with
+    `deliver`, their reports wait for the session's next delivery point (background runs)."""
     calls = [
         (
             reviewer.name,
@@ -125,9 +128,11 @@ def run_parallel(
                 reviewer.name, "error", error=f"{type(ended.error).__name__}: {ended.error}",
                 model=reviewer.model, duration=ended.duration,
             )  # fmt: skip
-        runs.append(
-            finish_review(store, outcome, project=project, session_id=session.id, deliver=False)
-        )
+        run = finish_review(
+            store, outcome, project=project, session_id=session.id, deliver=deliver,
+            call_index=call_index,
+        )  # fmt: skip
+        runs.append(run)
     return runs
 
 
@@ -186,9 +191,6 @@ def estimated_cost(model: str, usage: Usage) -> float | None:
     """The provider's cost, else the price list's estimate, else None (unknown)."""
     if usage.cost_usd is not None:
         return usage.cost_usd
-    try:
-        from ..llm import pricing  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    estimate: float | None = pricing.estimate_cost(model, usage)
-    return estimate
+    from ..llm.pricing import estimate_cost
+
+    return estimate_cost(model, usage)
