@@ -75,7 +75,7 @@ class HookHandler:
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
-        self._models: dict[str, Model] = {}
+        self._models: Callable[[str], Model] | None = None
 
     def handle(self, raw: bytes) -> bytes:
         """The bytes to print for this hook input ('' for nothing). Never raises."""
@@ -131,7 +131,7 @@ class HookHandler:
 
             answer = review_at_hook(
                 self.store, event_name=where.event_name, event=event, project=warm.project,
-                session=warm.engine.session, root=root, setup=setup, model_for=self._model,
+                session=warm.engine.session, root=root, setup=setup, model_for=self._model_cache(),
             )  # fmt: skip
         except Exception:
             log.error("reviewers at %s failed: %s", where.event_name, traceback.format_exc())
@@ -141,17 +141,12 @@ class HookHandler:
             self._save(key)
         return answer
 
-    def _model(self, spec: str) -> Model:
-        found = self._models.get(spec)
-        if found is None:
-            if self.models is not None:
-                found = self.models(spec)
-            else:
-                from ..llm import model_from_string
+    def _model_cache(self) -> Callable[[str], Model]:
+        if self._models is None:
+            from ..observers.review_run import ModelCache
 
-                found = model_from_string(spec)
-            self._models[spec] = found
-        return found
+            self._models = ModelCache(self.models)
+        return self._models
 
     def _context(self, where: HookInput, warm: _Warm, dispatch: Dispatch, reviews: str) -> str:
         parts = [dispatch.feedback] if dispatch.feedback else []

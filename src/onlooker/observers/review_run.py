@@ -7,6 +7,7 @@ The hook uses `due_reviewers` and `run_parallel`; the worker's `review.run` hand
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,26 @@ from .review_material import review_material
 
 ModelFor = Callable[[str], Model]
 """Builds the model for a model string (`onlooker.llm.model_from_string`, or a test's)."""
+
+
+class ModelCache:
+    """Models built once per model string (by `build`, default `model_from_string`)."""
+
+    def __init__(self, build: ModelFor | None = None) -> None:
+        self.build = build
+        self._built: dict[str, Model] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, spec: str) -> Model:
+        with self._lock:
+            found = self._built.get(spec)
+            if found is None:
+                if self.build is None:
+                    from ..llm import model_from_string
+
+                    self.build = model_from_string
+                found = self._built[spec] = self.build(spec)
+            return found
 
 
 @dataclass(frozen=True, slots=True)

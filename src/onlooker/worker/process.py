@@ -23,6 +23,7 @@ from typing import Any
 
 from ..clock import Clock, SystemClock
 from ..llm.model import Model
+from ..observers.review_run import ModelCache
 from ..store import Store
 from ..store.jobs import LEASE, Job
 
@@ -57,21 +58,11 @@ class WorkerContext:
     """Model string -> Model; default `onlooker.llm.model_from_string`."""
 
     def __post_init__(self) -> None:
-        self._built: dict[str, Model] = {}
-        self._lock = threading.Lock()
+        self._models = ModelCache(self.models)
 
     def model(self, spec: str) -> Model:
-        with self._lock:
-            found = self._built.get(spec)
-            if found is None:
-                if self.models is not None:
-                    found = self.models(spec)
-                else:
-                    from ..llm import model_from_string
-
-                    found = model_from_string(spec)
-                self._built[spec] = found
-            return found
+        """The model for a model string, built once."""
+        return self._models(spec)
 
 
 @contextlib.contextmanager
