@@ -9,7 +9,9 @@ detached worker runs. With `on_timeout: fail`, a timed-out reviewer blocks with 
 
 from __future__ import annotations
 
+import importlib
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,9 +33,29 @@ ReviewSetupFor = Callable[[str], ReviewSetup | None]
 """Project root -> its reviewers and execution settings (None: no reviewers)."""
 
 
+SETUP_VARIABLE = "ONLOOKER_REVIEW_SETUP"
+"""`module:function` of a Python function (project root -> ReviewSetup | None) that supplies the
+reviewers, for embedding onlooker in a harness (and for tests)."""
+
+
 def no_reviewers(root: str) -> ReviewSetup | None:
     """The default: no project has reviewers until a config loader is plugged in."""
     return None
+
+
+def configured_reviewers() -> ReviewSetupFor:
+    """The function named by $ONLOOKER_REVIEW_SETUP, else `no_reviewers` (also when the name
+    cannot be imported: that is logged, and the hooks go on without reviewers)."""
+    named = os.environ.get(SETUP_VARIABLE, "").strip()
+    if not named:
+        return no_reviewers
+    module, _, function = named.partition(":")
+    try:
+        found: ReviewSetupFor = getattr(importlib.import_module(module), function)
+    except (ImportError, AttributeError, ValueError) as exc:
+        log.error("%s=%s cannot be used: %s", SETUP_VARIABLE, named, exc)
+        return no_reviewers
+    return found
 
 
 @dataclass(frozen=True, slots=True)
