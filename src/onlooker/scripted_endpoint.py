@@ -71,8 +71,7 @@ class ScriptedEndpoint:
             def log_message(self, format: str, *args: Any) -> None:
                 return
 
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self._server.daemon_threads = True
+        self._server = _Server(("127.0.0.1", 0), Handler)
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
         return self
 
@@ -96,6 +95,13 @@ class ScriptedEndpoint:
             return int(reply[0]), str(reply[1])
         text = reply if isinstance(reply, str) else json.dumps(reply)
         return 200, json.dumps(completion(text, body, self.model))
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128
+    """The listen backlog: the default 5 drops the SYNs of a burst of parallel callers, which
+    then wait a second to retry."""
 
 
 def completion(text: str, request: dict[str, Any], model: str) -> dict[str, Any]:
