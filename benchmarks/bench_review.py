@@ -23,7 +23,7 @@ from onlooker.scripted_endpoint import ScriptedEndpoint
 from onlooker.store import Store
 from onlooker.watch import ConversationTarget, files_state
 
-from .measure import Result
+from .measure import Result, report
 
 REVIEWERS = 10
 LATENCY = 1.0
@@ -137,10 +137,7 @@ def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     kinds = (int, float, int)
     results = run(*(kind(arg) for kind, arg in zip(kinds, args, strict=False)))  # type: ignore[arg-type]
-    width = max(len(r.name) for r in results)
-    for result in results:
-        print(f"  {result.name.ljust(width)}  {result.value:>18}  {result.note}")
-    return 0 if all(r.ok for r in results) else 1
+    return report(results)
 
 
 if __name__ == "__main__":
