@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 IGNORE_FILE = ".gitignore"
@@ -43,9 +43,23 @@ class IgnoreRules:
     """The rules in force in one directory: its ancestors' files first, its own last."""
 
     rules: tuple[IgnoreRule, ...] = ()
+    _screens: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = field(
+        default=(None, None), compare=False, repr=False
+    )
+    """For files, for directories: one regex any ignoring rule matches, so most paths are
+    cleared by a single match."""
+
+    def __post_init__(self) -> None:
+        ignoring = [r for r in self.rules if not r.negated]
+        if ignoring:
+            screens = (_screen(ignoring, is_dir=False), _screen(ignoring, is_dir=True))
+            object.__setattr__(self, "_screens", screens)
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """Whether git would ignore `path` (its parent directories are assumed not ignored)."""
+        screen = self._screens[is_dir]
+        if screen is None or screen.fullmatch(path) is None:
+            return False
         verdict = False
         for rule in self.rules:
             if rule.negated == verdict and rule.matches(path, is_dir):
@@ -60,6 +74,16 @@ class IgnoreRules:
             return self
         added = tuple(parse_rules(text.splitlines(), base))
         return IgnoreRules(self.rules + added) if added else self
+
+
+def _screen(rules: list[IgnoreRule], *, is_dir: bool) -> re.Pattern[str]:
+    parts = []
+    for rule in rules:
+        base = re.escape(rule.base + "/") if rule.base else ""
+        parts.append(f"{base}(?:{rule.inside.pattern})")
+        if is_dir or not rule.directories_only:
+            parts.append(f"{base}(?:{rule.pattern.pattern})")
+    return re.compile("|".join(parts), re.S)
 
 
 def parse_rules(lines: Iterable[str], base: str = "") -> Iterable[IgnoreRule]:

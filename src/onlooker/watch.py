@@ -82,10 +82,8 @@ def watched_files(root: Path, patterns: Sequence[str]) -> list[WatchedFile]:
 
 def files_state(root: Path, patterns: Sequence[str]) -> str:
     """MD5 of the sorted (path, mtime, size) of the watched files (seed 000's get_file_state)."""
-    digest = hashlib.md5(usedforsecurity=False)
-    for item in watched_files(root, patterns):
-        digest.update(f"{item.path}\0{item.mtime_ns}\0{item.size}\n".encode("utf-8", "replace"))
-    return digest.hexdigest()
+    text = "".join(f"{f.path}\0{f.mtime_ns}\0{f.size}\n" for f in watched_files(root, patterns))
+    return hashlib.md5(text.encode("utf-8", "replace"), usedforsecurity=False).hexdigest()
 
 
 def _plans(patterns: Sequence[str]) -> list[tuple[str, re.Pattern[str], int | None]]:
