@@ -33,7 +33,7 @@ from ..observers import builtin_observers
 from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
-from ..store.home import project_for, project_root
+from ..store.home import project_root
 from ..store.summary import next_turn_observations
 from .client import SPOOL_DIR
 
@@ -58,6 +58,8 @@ class _Warm:
     engine: Engine
     project: str
     unsaved: int = 0
+    root: Path | None = None
+    """The project root (the nearest folder with a project marker), when the hook gave a cwd."""
 
 
 @dataclass
@@ -123,7 +125,7 @@ class HookHandler:
         from .reviews import DELIVERY_EVENTS
 
         try:
-            root = project_root(where.cwd) if where.cwd else None
+            root = warm.root
             setup = self.reviewers(str(root)) if root is not None else None
             if setup is None and where.event_name not in DELIVERY_EVENTS:
                 return None
@@ -165,10 +167,11 @@ class HookHandler:
         if warm is not None:
             self._warm.move_to_end(key)
             return warm
-        project = project_for(where.cwd) if where.cwd else "default"
+        root = project_root(where.cwd) if where.cwd else None
+        project = (root.name or "root") if root is not None else "default"
         session = self.store.load_session(key)
         engine = Engine(self.observers(), session=session or Session(key), clock=self.clock)
-        warm = _Warm(engine, project)
+        warm = _Warm(engine, project, root=root)
         self._warm[key] = warm
         if session is None or session[SessionInfo].latest() is None:
             self._start(warm, key, where)
