@@ -153,3 +153,13 @@ def test_the_setup_function_can_be_named_in_the_environment(
     assert configured_reviewers() is no_reviewers
     monkeypatch.setenv("ONLOOKER_REVIEW_SETUP", "no.such.module:setup")
     assert configured_reviewers() is no_reviewers
+
+
+def test_a_timed_out_reviewer_at_stop_blocks_the_stop(tmp_path: Path) -> None:
+    root = project(tmp_path)
+    slow = ScriptedModel(["{}"], latency=30)
+    execution = Execution(mode="parallel", timeout_per_observer=0.2, on_timeout="fail")
+    with Store(tmp_path / "home") as store:
+        found = answer(handler(store, root, slow, execution), hook("Stop", root))
+    assert set(found) == {"decision", "reason"} and found["decision"] == "block"
+    assert "Security timed out" in found["reason"]
