@@ -11,6 +11,7 @@ from typing import Any
 
 #: subcommand name -> (module under onlooker.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "config": ("config", "Check the project's config file, or show the config in effect."),
     "doctor": (
         "doctor",
         "Check the hook service, spooled inputs, errors, store and installed hooks.",

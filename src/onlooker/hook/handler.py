@@ -6,15 +6,16 @@ snapshot plus the journal tail, so each hook costs the same at call 10 and at ca
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TypeVar
 
 from ..adapters.claude_code import (
     HookInput,
@@ -25,16 +26,17 @@ from ..adapters.claude_code import (
     subagent_session_id,
 )
 from ..clock import Clock, SystemClock
+from ..config import Loaded, ProjectConfigs
 from ..engine import Dispatch, Engine
 from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, TurnEnded
-from ..observer import Observer
-from ..observers import builtin_observers
 from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
 from ..store.home import project_for
 from ..store.summary import next_turn_observations
 from .client import SPOOL_DIR
+
+E = TypeVar("E", bound=Event)
 
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
@@ -51,6 +53,8 @@ CHECKPOINTS = (TurnEnded, SessionEnded, SubagentStopped)
 class _Warm:
     engine: Engine
     project: str
+    loaded: Loaded
+    """The project config the engine's observers come from."""
     unsaved: int = 0
 
 
@@ -60,7 +64,8 @@ class HookHandler:
 
     store: Store
     clock: Clock = field(default_factory=SystemClock)
-    observers: Callable[[], Sequence[Observer]] = builtin_observers
+    configs: ProjectConfigs = field(default_factory=ProjectConfigs)
+    """Project configs by working directory: which observers run, with what options."""
     warm_limit: int = WARM_SESSIONS
 
     def __post_init__(self) -> None:
@@ -92,8 +97,12 @@ class HookHandler:
 
     def _answer(self, where: HookInput, event: Event) -> dict[str, object]:
         key = where.session_key
-        warm = self._session(key, where)
-        dispatch = warm.engine.dispatch(event)
+        loaded = self.configs.lookup(where.cwd)
+        warm = self._session(key, where, loaded)
+        if warm.loaded is not loaded:  # the config file changed: same session, new observers
+            warm.engine = Engine(loaded.observers, session=warm.engine.session, clock=self.clock)
+            warm.loaded = loaded
+        dispatch = warm.engine.dispatch(_with_deadline(event, loaded))
         self.store.record_dispatch(dispatch, project=warm.project)
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
@@ -114,15 +123,15 @@ class HookHandler:
                 parts.append(summary)
         return "\n\n".join(parts)
 
-    def _session(self, key: str, where: HookInput) -> _Warm:
+    def _session(self, key: str, where: HookInput, loaded: Loaded) -> _Warm:
         warm = self._warm.get(key)
         if warm is not None:
             self._warm.move_to_end(key)
             return warm
         project = project_for(where.cwd) if where.cwd else "default"
         session = self.store.load_session(key)
-        engine = Engine(self.observers(), session=session or Session(key), clock=self.clock)
-        warm = _Warm(engine, project)
+        engine = Engine(loaded.observers, session=session or Session(key), clock=self.clock)
+        warm = _Warm(engine, project, loaded)
         self._warm[key] = warm
         if session is None or session[SessionInfo].latest() is None:
             self._start(warm, key, where)
@@ -144,6 +153,7 @@ class HookHandler:
             agent_type=where.agent_type,
             parent_session_id=where.session_id if subagent else "",
         )
+        started = _with_deadline(started, warm.loaded)
         self.store.record_dispatch(warm.engine.dispatch(started), project=warm.project)
 
     def _save(self, key: str, *, forget: bool = False) -> None:
@@ -171,6 +181,13 @@ class HookHandler:
             return path
         except OSError:
             return None
+
+
+def _with_deadline(event: E, loaded: Loaded) -> E:
+    """A session start gets the deadline the project config sets (`trajectory.deadline_minutes`)."""
+    if isinstance(event, SessionStarted) and event.deadline is None and loaded.deadline:
+        return dataclasses.replace(event, deadline=event.at + loaded.deadline)
+    return event
 
 
 def _redacted(raw: bytes) -> bytes:
