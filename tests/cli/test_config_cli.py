@@ -119,3 +119,26 @@ def test_replay_uses_a_configs_trajectory_options(tmp_path: Path) -> None:
     config.write_text("trajectory:\n  observers:\n    stal: false\n")
     done = onlooker("replay", "--config", config, DEMO)
     assert done.returncode == 2 and "did you mean 'stall'" in done.stderr
+
+
+def display_config(style: str, show_on_create: str = "true") -> str:
+    return (
+        "behaviors:\n  - module: hooks-observations-display\n"
+        f"    config: {{style: {style}, show_on_create: {show_on_create}}}\n"
+    )
+
+
+def test_status_and_notices_follow_the_configured_display(tmp_path: Path) -> None:
+    (tmp_path / ".git").mkdir()
+    add = ("observations", "add", "--observer", "Sec", "--severity", "high")
+    done = onlooker(*add, "SQL built by string formatting", cwd=tmp_path)
+    assert "SQL built by string formatting" in done.stdout  # show_on_create by default
+    (tmp_path / "onlooker.yaml").write_text(display_config("compact", "false"))
+    done = onlooker(*add, "Shell command built from user input", cwd=tmp_path)
+    assert done.returncode == 0 and done.stdout == ""
+    done = onlooker("status", cwd=tmp_path)
+    assert done.stdout.strip() == f"{tmp_path.name}: 2 open (2 high) · 0 acknowledged · 0 resolved"
+    assert "addressed" in onlooker("status", "--style", "progress_bar", cwd=tmp_path).stdout
+    (tmp_path / "onlooker.yaml").write_text(display_config("compakt"))
+    done = onlooker("status", cwd=tmp_path)
+    assert "addressed" in done.stdout and "did you mean 'compact'" in done.stderr
