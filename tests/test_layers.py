@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "session": 2,
     "triggers": 2,
     "watch": 2,
+    "gitignore": 2,
     "execution": 2,
     "assessment": 2,
     "observer": 2,
