@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..observer import Observer
+from ..observers.review_config import ReviewSetup
 from .loading import CONFIG_FILES, load_config, project_root
 from .project import ProjectConfig
 
@@ -48,6 +49,11 @@ class Loaded:
     def deadline(self) -> timedelta | None:
         return self.config.trajectory.deadline if self.config else None
 
+    @property
+    def review_setup(self) -> ReviewSetup | None:
+        """The reviewers to run: none while the config is invalid."""
+        return self.config.review_setup if self.config else None
+
 
 @dataclass
 class ProjectConfigs:
@@ -66,6 +72,10 @@ class ProjectConfigs:
         fresh = self._load(root, key)
         self.loaded[root] = fresh
         return fresh
+
+    def reviewers(self, cwd: str) -> ReviewSetup | None:
+        """The project's reviewers and their execution (the hook handler's `reviewers` seam)."""
+        return self.lookup(cwd).review_setup
 
     def _root(self, cwd: str) -> Path:
         root = self.roots.get(cwd)

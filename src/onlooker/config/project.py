@@ -18,7 +18,7 @@ from ..display.observations import DisplayOptions
 from ..execution import Execution
 from ..observer import Observer
 from ..observers import builtin_observers
-from ..observers.review_config import ReviewerConfig
+from ..observers.review_config import ReviewerConfig, ReviewSetup
 from ..triggers import Trigger
 from ..watch import FilesTarget
 
@@ -123,6 +123,12 @@ class ProjectConfig:
         if any(hook.tools for hook in self.hooks):
             return Trigger(on_event=kinds, tools=tools)
         return Trigger(on_event=kinds)
+
+    @property
+    def review_setup(self) -> ReviewSetup | None:
+        """The enabled reviewers, how they run and what makes them due; None when there are none."""
+        enabled = self.enabled_reviewers
+        return ReviewSetup(enabled, self.execution, self.review_trigger) if enabled else None
 
     def to_dict(self) -> dict[str, Any]:
         """The effective config as plain data (`onlooker config show --json`)."""
