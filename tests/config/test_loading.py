@@ -180,6 +180,7 @@ behaviors:
           enabled: maybe
           watch:
             - type: files
+        - type: stall
 """,
     )
     keys = {(line, key): message for line, key, message in problems(path)}
@@ -189,6 +190,10 @@ behaviors:
     assert "at least one target" in keys[(16, "behaviors[0].config.observers[1].watch")]
     assert "true or false" in keys[(21, "behaviors[0].config.observers[2].enabled")]
     assert "needs `paths:`" in keys[(23, "behaviors[0].config.observers[2].watch[0]")]
+    assert (
+        "built-in observers such as stall are set under trajectory.observers"
+        in keys[(24, "behaviors[0].config.observers[3].type")]
+    )
 
 
 def test_duplicate_and_builtin_reviewer_names_are_refused(tmp_path: Path) -> None:

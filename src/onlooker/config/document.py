@@ -92,9 +92,14 @@ class Reader:
         self.problems.append(Problem(self.file, line, key, message))
 
     def mapping(
-        self, node: yaml.Node | None, key: str, allowed: Sequence[str] | None = None
+        self,
+        node: yaml.Node | None,
+        key: str,
+        allowed: Sequence[str] | None = None,
+        hints: dict[str, str] | None = None,
     ) -> dict[str, yaml.Node] | None:
-        """A mapping's values by key; unknown keys (when `allowed` is given) are problems."""
+        """A mapping's values by key; unknown keys (when `allowed` is given) are problems, told
+        with `hints[key]` when there is one."""
         import yaml
 
         if node is None or _is_null(node):
@@ -113,7 +118,7 @@ class Reader:
                     key_node, path, f"appears twice (first on line {line_of(values[name])})"
                 )
             elif allowed is not None and name not in allowed:
-                hint = did_you_mean(name, allowed)
+                hint = (hints or {}).get(name) or did_you_mean(name, allowed)
                 self.problem(key_node, path, f"unknown key{hint}; allowed: {', '.join(allowed)}")
             else:
                 values[name] = value

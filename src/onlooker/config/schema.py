@@ -52,6 +52,10 @@ ISSUE_KEYS = ("severity", "issue_type", "auto_assign", "file", "github")
 DISPLAY_KEYS = ("style", "show_on_create", "show_on_resolve")
 TRAJECTORY_KEYS = ("deadline_minutes", "observers")
 TRIGGER_KEYS = ("every_n_calls", "every_n_seconds", "on_event", "tools")
+BUILTIN_HINT = (
+    " (these observers are LLM reviewers; built-in observers such as stall are set under "
+    "trajectory.observers)"
+)
 PROVIDERS = ("openai", "anthropic", "openai-compatible", "ollama", "local")
 #: Bare model names of seed 000 (`claude-3-5-sonnet`) and their provider, by prefix.
 BARE_MODELS = {
@@ -223,7 +227,7 @@ class _Schema:
         return tuple(found)
 
     def reviewer(self, node: yaml.Node, key: str) -> ReviewerConfig | None:
-        config = self.r.mapping(node, key, REVIEWER_KEYS)
+        config = self.r.mapping(node, key, REVIEWER_KEYS, {"type": BUILTIN_HINT})
         if config is None:
             return None
         missing = [k for k in ("name", "role", "focus", "model", "watch") if k not in config]
