@@ -42,6 +42,7 @@ LAYERS: dict[str, int] = {
     "mcp": 5,
     "worker": 5,
     "testing": 5,
+    "scripted_endpoint": 5,
     "__init__": 5,
     "__main__": 5,
 }

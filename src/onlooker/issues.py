@@ -12,6 +12,8 @@ import os
 import re
 import shutil
 import subprocess
+import sys
+import threading
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -92,6 +94,23 @@ def file_project_issues(
     )
     oldest_first = reversed(store.query(query).observations)
     return file_issues(oldest_first, filing, config.root, github=github)
+
+
+def file_at_hook(store: Store, config: ProjectConfig, project: str) -> Filing | None:
+    """After reviewers reported at a hook: the issues file now; GitHub, which takes seconds, in
+    a detached `onlooker issues` process, so no hook waits on it."""
+    done = file_project_issues(store, config, project, github=False)
+    if done is not None and done.added and config.issues is not None and config.issues.github:
+        opening = subprocess.Popen(
+            [sys.executable, "-m", "onlooker", "issues", "--project", project],
+            cwd=config.root,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        threading.Thread(target=opening.wait, daemon=True).start()  # reaped when it ends
+    return done
 
 
 def entry(observation: Observation, filing: IssueFiling) -> str:

@@ -179,3 +179,29 @@ def test_a_damaged_index_is_named_and_reindex_fresh_repairs_it(
     assert f"{onlooker_home / 'onlooker.db'}: cannot open the index" in broken.stderr
     assert run("reindex", "--fresh").exit_code == 0
     assert "1 open" in run("status", "--style", "compact").stdout
+
+
+def test_status_shows_observer_runs_and_cost(project: Path) -> None:
+    from onlooker.store import Store
+
+    with Store() as store:
+        for status, cost in (("ok", 0.012), ("timeout", None), ("ok", 0.003)):
+            store.record_observer_run(
+                "Security Reviewer", session_id="s", project="shop", status=status,  # type: ignore[arg-type]
+                model="openai:gpt-4o-mini", input_tokens=1000, output_tokens=50, cost_usd=cost,
+            )  # fmt: skip
+        store.record_observer_run(
+            "Logic Checker", session_id="s", project="shop", status="skipped", model="local:smollm2"
+        )
+    text = run("status", "--style", "compact").stdout
+    assert "Observer runs and cost" in text
+    assert "Security Reviewer      3 runs, 1 timeout      3,000 in       150 out  $0.0150" in text
+    assert (
+        "Logic Checker          1 runs, 1 skipped          0 in         0 out  cost unknown" in text
+    )
+    assert "total                  4 runs      3,000 in       150 out  $0.0150" in text
+    data = json.loads(run("status", "--json").stdout)
+    by_name = {row["observer"]: row for row in data["observer_runs"]}
+    assert by_name["Security Reviewer"]["by_status"] == {"ok": 2, "timeout": 1}
+    assert by_name["Security Reviewer"]["cost_usd"] == pytest.approx(0.015)
+    assert data["observer_totals"]["runs"] == 4 and data["observer_totals"]["input_tokens"] == 3000

@@ -37,3 +37,14 @@ def answer(payload: Any) -> dict[str, Any]:
     done = run_hook(payload)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout) if done.stdout.strip() else {}
+
+
+def make_project(tmp_path: Path, files: dict[str, str]) -> Path:
+    """A project folder `app` (a git root) holding `files` (relative path -> text)."""
+    root = tmp_path / "app"
+    (root / ".git").mkdir(parents=True)
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root

@@ -1,7 +1,8 @@
 """`onlooker status`: the current project's observations in the configured display style.
 
 Styles are seed 000's: progress_bar (default), table, compact; `--json` prints the counts and the
-unresolved observations instead.
+unresolved observations instead. When observers ran (LLM reviewers), their runs, tokens and cost
+follow, per observer and in total.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ import click
 
 from ..display.observations import STYLES, render
 from ..store import UNRESOLVED, FindingQuery
+from ..store.runs import ObserverCost
 from .store_options import current_project, open_store, print_json, project_display
 
 
@@ -32,6 +34,7 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
     with open_store() as store:
         counts = store.query(FindingQuery(project=name, limit=0))
         rows = store.query(FindingQuery(project=name, statuses=UNRESOLVED, limit=limit))
+        costs = store.runs.costs(name)
     if as_json:
         print_json(
             {
@@ -41,10 +44,61 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
                 "by_severity": counts.by("severity"),
                 "by_observer": counts.by("observer"),
                 "observations": [o.to_dict() for o in rows.observations],
+                "observer_runs": [_cost_data(c) for c in costs],
+                "observer_totals": _totals(costs),
             }
         )
         return
     from rich.console import Console
 
-    style = style or project_display().style
-    Console(highlight=False).print(render(style, name, counts, rows.observations))
+    console = Console(highlight=False)
+    console.print(render(style or project_display().style, name, counts, rows.observations))
+    if costs:
+        console.print(_cost_text(costs), markup=False)
+
+
+def _cost_data(cost: ObserverCost) -> dict[str, object]:
+    return {
+        "observer": cost.observer,
+        "runs": cost.runs,
+        "by_status": cost.by_status,
+        "input_tokens": cost.input_tokens,
+        "output_tokens": cost.output_tokens,
+        "cost_usd": cost.cost_usd,
+        "seconds": round(cost.seconds, 3),
+        "models": list(cost.models),
+    }
+
+
+def _total(costs: list[ObserverCost]) -> ObserverCost:
+    known = [c.cost_usd for c in costs if c.cost_usd is not None]
+    return ObserverCost(
+        observer="total",
+        runs=sum(c.runs for c in costs),
+        by_status={},
+        input_tokens=sum(c.input_tokens for c in costs),
+        output_tokens=sum(c.output_tokens for c in costs),
+        cost_usd=sum(known) if known else None,
+        seconds=sum(c.seconds for c in costs),
+        models=(),
+    )
+
+
+def _totals(costs: list[ObserverCost]) -> dict[str, object]:
+    total = _cost_data(_total(costs))
+    return {k: total[k] for k in ("runs", "input_tokens", "output_tokens", "cost_usd", "seconds")}
+
+
+def _cost_text(costs: list[ObserverCost]) -> str:
+    """Observer runs and cost, one line per observer and a total."""
+    rows = [*costs, _total(costs)]
+    width = max(len(c.observer) for c in rows)
+    lines = ["Observer runs and cost"]
+    for c in rows:
+        detail = "".join(f", {n} {s}" for s, n in sorted(c.by_status.items()) if s != "ok")
+        money = f"${c.cost_usd:.4f}" if c.cost_usd is not None else "cost unknown"
+        lines.append(
+            f"  {c.observer.ljust(width)}  {c.runs:>5} runs{detail}  {c.input_tokens:>9,} in  "
+            f"{c.output_tokens:>8,} out  {money}"
+        )
+    return "\n".join(lines)

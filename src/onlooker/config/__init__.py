@@ -6,9 +6,10 @@ reads one file; both raise ConfigInvalid listing every problem (file, line, key,
 when a file is read.
 """
 
+from ..store.home import project_root
 from .cache import Loaded, ProjectConfigs
 from .document import ConfigInvalid, Problem
-from .loading import CONFIG_FILES, find_config, load_config, load_project, project_root
+from .loading import CONFIG_FILES, find_config, load_config, load_project
 from .project import HookSpec, IssueFiling, Module, ProjectConfig, TrajectoryOptions
 
 __all__ = [

@@ -17,7 +17,8 @@ from pathlib import Path
 from ..errors import ConfigError
 from ..observer import Observer
 from ..observers.review_config import ReviewSetup
-from .loading import CONFIG_FILES, load_config, project_root
+from ..store.home import project_root
+from .loading import CONFIG_FILES, load_config
 from .project import ProjectConfig
 
 log = logging.getLogger("onlooker.config")

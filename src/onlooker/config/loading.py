@@ -10,22 +10,13 @@ import os
 from pathlib import Path
 
 from ..errors import ConfigError
-from ..store.home import PROJECT_MARKERS
+from ..store.home import project_root
 from .document import compose
 from .project import ProjectConfig
 from .schema import read_document
 
 CONFIG_FILES = (Path(".onlooker") / "config.yaml", Path("onlooker.yaml"))
 """Where a project's config lives, relative to its root, in the order they are looked for."""
-
-
-def project_root(cwd: str | os.PathLike[str]) -> Path:
-    """The nearest folder with a project marker at or above `cwd`, else `cwd` itself."""
-    start = Path(cwd).expanduser().absolute()
-    for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder
-    return start
 
 
 def find_config(root: Path) -> Path | None:

@@ -13,9 +13,10 @@ import os
 import time
 import traceback
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from ..adapters.claude_code import (
     HookInput,
@@ -35,6 +36,11 @@ from ..store import Store
 from ..store.home import project_for
 from ..store.summary import next_turn_observations
 from .client import SPOOL_DIR
+
+if TYPE_CHECKING:
+    from ..llm.model import Model
+    from ..observers.review_config import ReviewSetup
+    from .reviews import ReviewAnswer
 
 E = TypeVar("E", bound=Event)
 
@@ -67,9 +73,15 @@ class HookHandler:
     configs: ProjectConfigs = field(default_factory=ProjectConfigs)
     """Project configs by working directory: which observers run, with what options."""
     warm_limit: int = WARM_SESSIONS
+    reviewers: Callable[[str], ReviewSetup | None] | None = None
+    """Project root -> its reviewer observers and execution settings (None: no reviewers);
+    by default the project config's (`configs`)."""
+    models: Callable[[str], Model] | None = None
+    """Model string -> Model for reviewers; default `onlooker.llm.model_from_string`, cached."""
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
+        self._models: Callable[[str], Model] | None = None
 
     def handle(self, raw: bytes) -> bytes:
         """The bytes to print for this hook input ('' for nothing). Never raises."""
@@ -107,14 +119,60 @@ class HookHandler:
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
+        reviewed = self._review(key, where, warm, event, loaded)
         if isinstance(event, SessionEnded):
             self._forget(key)
         if isinstance(event, SubagentStopped):
             self._forget(subagent_session_id(where.session_id, event.agent_id))
-        return hook_answer(where.event_name, self._context(where, warm, dispatch))
+        context = self._context(where, warm, dispatch, reviewed.context if reviewed else "")
+        block = reviewed.block if reviewed else ""
+        return hook_answer(where.event_name, context, block_reason=block)
 
-    def _context(self, where: HookInput, warm: _Warm, dispatch: Dispatch) -> str:
+    def _review(
+        self, key: str, where: HookInput, warm: _Warm, event: Event, loaded: Loaded
+    ) -> ReviewAnswer | None:
+        """Reviewer observers at this hook (see hook.reviews); a failure here is logged only."""
+        from .reviews import DELIVERY_EVENTS
+
+        try:
+            root = loaded.root if where.cwd else None
+            if root is None:
+                setup = None
+            elif self.reviewers is None:
+                setup = loaded.review_setup
+            else:
+                setup = self.reviewers(str(root))
+            if setup is None and where.event_name not in DELIVERY_EVENTS:
+                return None
+            from .reviews import review_at_hook
+
+            answer = review_at_hook(
+                self.store, event_name=where.event_name, event=event, project=warm.project,
+                session=warm.engine.session, root=root, setup=setup, model_for=self._model_cache(),
+            )  # fmt: skip
+        except Exception:
+            log.error("reviewers at %s failed: %s", where.event_name, traceback.format_exc())
+            return None
+        if answer.changed:
+            warm.unsaved += 1
+            self._save(key)
+        if answer.context and loaded.config is not None and loaded.config.issues is not None:
+            from ..issues import file_at_hook  # pattern 5: what reviewers found becomes issues
+
+            file_at_hook(self.store, loaded.config, warm.project)
+        return answer
+
+    def _model_cache(self) -> Callable[[str], Model]:
+        if self._models is None:
+            from ..observers.review_run import ModelCache
+
+            self._models = ModelCache(self.models)
+        return self._models
+
+    def _context(self, where: HookInput, warm: _Warm, dispatch: Dispatch, reviews: str) -> str:
         parts = [dispatch.feedback] if dispatch.feedback else []
+        if reviews:
+            parts.append(reviews)
         if where.event_name == "UserPromptSubmit":
             summary = next_turn_observations(
                 self.store, project=warm.project, session_id=where.session_key

@@ -7,6 +7,7 @@ The hook uses `due_reviewers` and `run_parallel`; the worker's `review.run` hand
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -24,6 +25,26 @@ from .review_material import review_material
 
 ModelFor = Callable[[str], Model]
 """Builds the model for a model string (`onlooker.llm.model_from_string`, or a test's)."""
+
+
+class ModelCache:
+    """Models built once per model string (by `build`, default `model_from_string`)."""
+
+    def __init__(self, build: ModelFor | None = None) -> None:
+        self.build = build
+        self._built: dict[str, Model] = {}
+        self._lock = threading.Lock()
+
+    def __call__(self, spec: str) -> Model:
+        with self._lock:
+            found = self._built.get(spec)
+            if found is None:
+                if self.build is None:
+                    from ..llm import model_from_string
+
+                    self.build = model_from_string
+                found = self._built[spec] = self.build(spec)
+            return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,8 +119,11 @@ def run_parallel(
     session: Session,
     root: Path | None,
     model_for: ModelFor,
+    deliver: bool = False,
+    call_index: int = 0,
 ) -> list[ReviewRun]:
-    """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found."""
+    """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found; with
+    `deliver`, their reports wait for the session's next delivery point (background runs)."""
     calls = [
         (
             reviewer.name,
@@ -125,9 +149,11 @@ def run_parallel(
                 reviewer.name, "error", error=f"{type(ended.error).__name__}: {ended.error}",
                 model=reviewer.model, duration=ended.duration,
             )  # fmt: skip
-        runs.append(
-            finish_review(store, outcome, project=project, session_id=session.id, deliver=False)
-        )
+        run = finish_review(
+            store, outcome, project=project, session_id=session.id, deliver=deliver,
+            call_index=call_index,
+        )  # fmt: skip
+        runs.append(run)
     return runs
 
 
@@ -186,9 +212,6 @@ def estimated_cost(model: str, usage: Usage) -> float | None:
     """The provider's cost, else the price list's estimate, else None (unknown)."""
     if usage.cost_usd is not None:
         return usage.cost_usd
-    try:
-        from ..llm import pricing  # type: ignore[attr-defined, unused-ignore]
-    except ImportError:
-        return None
-    estimate: float | None = pricing.estimate_cost(model, usage)
-    return estimate
+    from ..llm.pricing import estimate_cost
+
+    return estimate_cost(model, usage)

@@ -1,0 +1,21 @@
+"""The reviewers the hook service of a worker test gets, through $ONLOOKER_REVIEW_SETUP."""
+
+from __future__ import annotations
+
+import os
+
+from onlooker.execution import Execution
+from onlooker.observers.review_config import ReviewerConfig, ReviewSetup
+from onlooker.watch import FilesTarget
+
+
+def setup(root: str) -> ReviewSetup | None:
+    reviewer = ReviewerConfig(
+        name="Code Reviewer",
+        role="Reviews code for quality and correctness",
+        focus="Syntax errors, code smells, best practice violations",
+        model=os.environ["ONLOOKER_TEST_MODEL"],
+        watch=(FilesTarget(("src/**/*.py",)),),
+        timeout=10,
+    )
+    return ReviewSetup((reviewer,), Execution(mode="background", timeout_per_observer=10))
