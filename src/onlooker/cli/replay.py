@@ -108,7 +108,7 @@ def configured_observers(path: Path, names: Sequence[str]) -> tuple[ObserverFact
     """The trajectory observers a config file turns on (only `names`, when given) and its
     deadline in minutes."""
     from ..config import load_config
-    from ..config.schema import builtin_name
+    from ..config.trajectory import builtin_name
 
     options = load_config(path).trajectory
     chosen = list(options.observers)

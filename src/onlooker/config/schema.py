@@ -6,17 +6,14 @@ result is returned only when there were none.
 
 from __future__ import annotations
 
-import dataclasses
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
 from ..assessment import SEVERITIES
 from ..display.observations import STYLES, DisplayOptions
 from ..execution import Execution
-from ..observer import Observer
 from ..observers import BUILTIN
 from ..observers.review_config import ReviewerConfig
-from ..triggers import Trigger
 from ..watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
 from .project import (
@@ -26,8 +23,8 @@ from .project import (
     IssueFiling,
     Module,
     ProjectConfig,
-    TrajectoryOptions,
 )
+from .trajectory import read_trajectory
 
 if TYPE_CHECKING:
     import yaml
@@ -50,8 +47,6 @@ WATCH_TYPES = {
 }
 ISSUE_KEYS = ("severity", "issue_type", "auto_assign", "file", "github")
 DISPLAY_KEYS = ("style", "show_on_create", "show_on_resolve")
-TRAJECTORY_KEYS = ("deadline_minutes", "observers")
-TRIGGER_KEYS = ("every_n_calls", "every_n_seconds", "on_event", "tools")
 BUILTIN_HINT = (
     " (these observers are LLM reviewers; built-in observers such as stall are set under "
     "trajectory.observers)"
@@ -91,7 +86,7 @@ class _Schema:
         tools = self.modules(top.get("tools"), "tools", TOOL_MODULES)
         behaviors = self.modules(top.get("behaviors"), "behaviors", BEHAVIOR_MODULES)
         if "trajectory" in top:
-            self.parts["trajectory"] = self.trajectory(top["trajectory"], "trajectory")
+            self.parts["trajectory"] = read_trajectory(self.r, top["trajectory"], "trajectory")
         parts = {k: v for k, v in self.parts.items() if v is not None}
         return ProjectConfig(root=root, path=path, tools=tools, behaviors=behaviors, **parts)
 
@@ -354,7 +349,7 @@ class _Schema:
             return None
         return IssueFiling(tuple(severities), kind, assign, file, github)
 
-    # -- display and trajectory ----------------------------------------------------------------
+    # -- display -------------------------------------------------------------------------------
 
     def display(self, node: yaml.Node | None, key: str) -> DisplayOptions | None:
         config = self.r.mapping(node, key, DISPLAY_KEYS)
@@ -366,94 +361,3 @@ class _Schema:
         if style is None or create is None or resolve is None:
             return None
         return DisplayOptions(style, create, resolve)
-
-    def trajectory(self, node: yaml.Node, key: str) -> TrajectoryOptions | None:
-        config = self.r.mapping(node, key, TRAJECTORY_KEYS)
-        if config is None:
-            return None
-        minutes = self.r.number(config.get("deadline_minutes"), f"{key}.deadline_minutes", None)
-        chosen = self.r.mapping(config.get("observers"), f"{key}.observers")
-        if chosen is None or (minutes is None and "deadline_minutes" in config):
-            return None
-        wanted: dict[str, Observer | None] = {}
-        for name, value in chosen.items():
-            where = f"{key}.observers.{name}"
-            display = builtin_name(name)
-            if display is None:
-                slugs = [_slug(n) for n in BUILTIN]
-                self.r.problem(
-                    value,
-                    where,
-                    f"unknown observer type{did_you_mean(name, slugs)}; "
-                    f"built-in observers are: {', '.join(slugs)}",
-                )
-                continue
-            wanted[display] = self.builtin(display, value, where)
-        observers = []
-        for display, factory in BUILTIN.items():
-            if display not in wanted:
-                observers.append(factory())
-            elif (observer := wanted[display]) is not None:
-                observers.append(observer)
-        return TrajectoryOptions(tuple(observers), minutes)
-
-    def builtin(self, display: str, node: yaml.Node, key: str) -> Observer | None:
-        """`false` turns the observer off; `true` or a mapping of its fields turns it on."""
-        factory = BUILTIN[display]
-        if node.tag == "tag:yaml.org,2002:bool":
-            return factory() if self.r.boolean(node, key, True) else None
-        fields = {f.name: f for f in dataclasses.fields(factory)}  # type: ignore[arg-type]
-        config = self.r.mapping(node, key, ["enabled", *fields])
-        if config is None:
-            return None
-        values: dict[str, Any] = {}
-        for name, value in config.items():
-            if name == "enabled":
-                continue
-            kind = fields[name].type
-            if kind == "Trigger":
-                values[name] = self.trigger(value, f"{key}.{name}")
-            elif kind == "int":
-                values[name] = self.r.integer(value, f"{key}.{name}", None)
-            else:
-                values[name] = self.r.number(value, f"{key}.{name}", None, positive=False)
-        if (
-            not self.r.boolean(config.get("enabled"), f"{key}.enabled", True)
-            or None in values.values()
-        ):
-            return None
-        try:
-            return factory(**values)
-        except (TypeError, ValueError) as exc:
-            self.r.problem(node, key, str(exc))
-            return None
-
-    def trigger(self, node: yaml.Node, key: str) -> Trigger | None:
-        config = self.r.mapping(node, key, TRIGGER_KEYS)
-        if config is None:
-            return None
-        calls = self.r.integer(config.get("every_n_calls"), f"{key}.every_n_calls", None)
-        seconds = self.r.number(config.get("every_n_seconds"), f"{key}.every_n_seconds", None)
-        events = self.r.strings(config.get("on_event"), f"{key}.on_event")
-        tools = self.r.strings(config.get("tools"), f"{key}.tools")
-        if (
-            (calls is None and "every_n_calls" in config)
-            or events is None
-            or tools is None
-            or (seconds is None and "every_n_seconds" in config)
-        ):
-            return None
-        return Trigger(every_n_calls=calls, every_n_seconds=seconds, on_event=events, tools=tools)
-
-
-def _slug(name: str) -> str:
-    return name.lower().replace("_", "-").replace(" ", "-")
-
-
-def builtin_name(name: str) -> str | None:
-    """The display name of a built-in observer named by display name, slug or one of its words."""
-    wanted = _slug(name)
-    for display in BUILTIN:
-        if wanted == _slug(display) or wanted in _slug(display).split("-"):
-            return display
-    return None
