@@ -14,6 +14,7 @@ from pathlib import Path
 BENCHMARKS: dict[str, str] = {
     "bench_replay": "replay throughput vs bare json.loads",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
+    "bench_config": "config: cold load of the complete example; cached hook lookup vs a bare stat",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",
     "bench_review": "10 reviewers at latency L: parallel vs serial; 100k-file rehash vs git",
 }

@@ -36,6 +36,7 @@ LAYERS: dict[str, int] = {
     "replay": 5,
     "hook": 5,
     "config": 5,
+    "issues": 5,
     "display": 5,
     "cli": 5,
     "mcp": 5,

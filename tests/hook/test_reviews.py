@@ -148,7 +148,7 @@ def test_a_broken_setup_function_never_breaks_the_hook(tmp_path: Path) -> None:
 def test_the_setup_function_can_be_named_in_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    assert configured_reviewers() is no_reviewers
+    assert configured_reviewers() is None  # the project config's reviewers
     monkeypatch.setenv("ONLOOKER_REVIEW_SETUP", "onlooker.hook.reviews:no_reviewers")
     assert configured_reviewers() is no_reviewers
     monkeypatch.setenv("ONLOOKER_REVIEW_SETUP", "no.such.module:setup")

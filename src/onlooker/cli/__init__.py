@@ -11,12 +11,14 @@ from typing import Any
 
 #: subcommand name -> (module under onlooker.cli, one-line help)
 COMMANDS: dict[str, tuple[str, str]] = {
+    "config": ("config", "Check the project's config file, or show the config in effect."),
     "doctor": (
         "doctor",
         "Check the hook service, spooled inputs, errors, store and installed hooks.",
     ),
     "hook": ("hook", "Answer a Claude Code hook (JSON on stdin); what every installed hook runs."),
     "install": ("install", "Install onlooker's hooks into Claude Code (settings or a plugin)."),
+    "issues": ("issues", "File critical and high findings as issues (local file, GitHub)."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),

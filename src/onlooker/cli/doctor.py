@@ -28,8 +28,9 @@ from ..store.home import data_home
     help="Project whose Claude Code settings to check.",
 )
 def command(as_json: bool, replay: bool, project: Path) -> None:
-    """Report the hook service, spooled hook inputs, recent errors, store health and installed
-    hooks. Exits 1 when something needs attention (a spooled input, a store problem)."""
+    """Report the hook service, spooled hook inputs, recent errors, store health, the project's
+    config and installed hooks. Exits 1 when something needs attention (a spooled input, a store
+    problem, a config that does not validate)."""
     home = data_home()
     replayed = None
     if replay:
@@ -70,6 +71,15 @@ def _print(data: dict[str, Any]) -> None:
     line(f"  recent errors  {len(errors)}")
     for error in errors[-5:]:
         line(f"    {error}")
+    config = data["config"]
+    if config["file"] is None:
+        line("  config         no config file: the defaults apply")
+    elif config["valid"]:
+        line(f"  config         ok: {config['file']}")
+    else:
+        line(f"  config         INVALID, observers are off until it validates: {config['file']}")
+        for problem in config["problems"][:10]:
+            line(f"    {problem}")
     hooks = data["installed_hooks"]
     if not hooks:
         line("  claude code    no onlooker hooks found (`onlooker install claude-code`)")

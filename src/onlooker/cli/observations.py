@@ -18,6 +18,7 @@ from .store_options import (
     fail,
     open_store,
     print_json,
+    project_display,
     project_options,
     read_request,
 )
@@ -158,7 +159,7 @@ def add(
 
         stored = store.get([response["observations"][0]["id"]])
         created = [Created(stored[0], bool(response["new"]))]
-    ObservationsDisplay(console=_console()).created(created)
+    ObservationsDisplay(project_display(), _console()).created(created)
 
 
 @command.command(name="ack")
@@ -199,7 +200,7 @@ def resolve(
         return
     from ..display.observations import ObservationsDisplay
 
-    ObservationsDisplay(console=_console()).resolved(stored[0])
+    ObservationsDisplay(project_display(), _console()).resolved(stored[0])
 
 
 @command.command(name="clear-resolved")

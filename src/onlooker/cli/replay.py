@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from ..errors import ConfigError, TranscriptError
-from ..replay import Injection, SessionReplay, observers_named, replay_paths
+from ..replay import Injection, ObserverFactory, SessionReplay, observers_named, replay_paths
 
 #: Above this many bytes in all, a single input shows a progress bar too.
 BIG_INPUT = 4_000_000
@@ -50,12 +50,21 @@ _SEVERITY_STYLE = {
     metavar="MINUTES",
     help="Give each session a deadline this many minutes after it started.",
 )
+@click.option(
+    "--config",
+    "config_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="PATH",
+    help="Use the built-in observers, thresholds and deadline of this onlooker config file "
+    "(--observer and --deadline still narrow or override it).",
+)
 @click.option("--quiet", "-q", is_flag=True, help="Only the summaries, not the injected texts.")
 def command(
     paths: Sequence[str],
     as_json: bool,
     observer_names: Sequence[str],
     deadline: float | None,
+    config_path: Path | None,
     quiet: bool,
 ) -> None:
     """Run observers over recorded sessions as if live.
@@ -69,7 +78,11 @@ def command(
     from ..adapters.transcripts import transcript_paths
 
     try:
-        observers = observers_named(observer_names)
+        if config_path is not None:
+            observers, configured = configured_observers(config_path, observer_names)
+            deadline = deadline if deadline is not None else configured
+        else:
+            observers = observers_named(observer_names)
         files = [file for path in paths for file in transcript_paths(path)]
     except (ConfigError, TranscriptError) as exc:
         _fail(str(exc))
@@ -89,6 +102,21 @@ def command(
     if as_json:
         sys.stdout.write(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
         sys.stdout.write("\n")
+
+
+def configured_observers(path: Path, names: Sequence[str]) -> tuple[ObserverFactory, float | None]:
+    """The trajectory observers a config file turns on (only `names`, when given) and its
+    deadline in minutes."""
+    from ..config import load_config
+    from ..config.trajectory import builtin_name
+
+    options = load_config(path).trajectory
+    chosen = list(options.observers)
+    if names:
+        wanted = {builtin_name(name) or name for name in names}
+        observers_named(names)  # unknown names fail here, with the list of known ones
+        chosen = [o for o in chosen if o.name in wanted]
+    return (lambda: list(chosen)), options.deadline_minutes
 
 
 def _fail(message: str) -> None:

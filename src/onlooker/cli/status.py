@@ -12,23 +12,23 @@ import click
 from ..display.observations import STYLES, render
 from ..store import UNRESOLVED, FindingQuery
 from ..store.runs import ObserverCost
-from .store_options import current_project, open_store, print_json
+from .store_options import current_project, open_store, print_json, project_display
 
 
 @click.command(name="status")
 @click.option(
     "--style",
     type=click.Choice(STYLES),
-    default="progress_bar",
-    show_default=True,
+    default=None,
     help="progress_bar: addressed/total with counts by severity and observer; table: the "
-    "unresolved observations; compact: one line.",
+    "unresolved observations; compact: one line. Default: the project config's display style "
+    "(hooks-observations-display), else progress_bar.",
 )
 @click.option("--project", default=None, metavar="NAME", help="Default: the current directory's.")
 @click.option("--limit", type=click.IntRange(min=0), default=20, show_default=True,
               help="Rows in the table style.")  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="Print counts and observations as JSON.")
-def command(style: str, project: str | None, limit: int, as_json: bool) -> None:
+def command(style: str | None, project: str | None, limit: int, as_json: bool) -> None:
     """Show the observations of the current project (or --project)."""
     name = current_project(project)
     with open_store() as store:
@@ -52,7 +52,7 @@ def command(style: str, project: str | None, limit: int, as_json: bool) -> None:
     from rich.console import Console
 
     console = Console(highlight=False)
-    console.print(render(style, name, counts, rows.observations))
+    console.print(render(style or project_display().style, name, counts, rows.observations))
     if costs:
         console.print(_cost_text(costs), markup=False)
 

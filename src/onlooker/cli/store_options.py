@@ -10,11 +10,14 @@ import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 
 from ..store import Store, StoreError, data_home, project_for
+
+if TYPE_CHECKING:
+    from ..display.observations import DisplayOptions
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -78,3 +81,18 @@ def read_request(source: str) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         fail(f"{where}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+
+
+def project_display() -> DisplayOptions:
+    """The display options of the current directory's project config; the defaults when it sets
+    none or does not validate (said on stderr)."""
+    from ..config import load_project
+    from ..display.observations import DisplayOptions
+    from ..errors import ConfigError
+
+    try:
+        return load_project(".").display
+    except ConfigError as exc:
+        first = str(exc).splitlines()[-1].strip()
+        click.echo(f"onlooker: config not valid, display defaults apply: {first}", err=True)
+        return DisplayOptions()

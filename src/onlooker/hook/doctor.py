@@ -38,10 +38,11 @@ class Report:
     errors: tuple[str, ...]
     store: dict[str, Any]
     hooks: dict[str, list[str]] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=lambda: {"valid": True})
 
     @property
     def healthy(self) -> bool:
-        return not self.spool and bool(self.store.get("ok"))
+        return not self.spool and bool(self.store.get("ok")) and bool(self.config.get("valid"))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -54,6 +55,7 @@ class Report:
             "recent_errors": list(self.errors),
             "store": self.store,
             "installed_hooks": self.hooks,
+            "config": self.config,
         }
 
 
@@ -105,6 +107,25 @@ def _quick_check(database: Path) -> str:
         connection.close()
 
 
+def config_health(project: Path) -> dict[str, Any]:
+    """The project's config file and whether it validates (an invalid one turns observers off)."""
+    from ..config import ConfigInvalid, find_config, load_config, project_root
+    from ..errors import ConfigError
+
+    root = project_root(project)
+    path = find_config(root)
+    if path is None:
+        return {"file": None, "root": str(root), "valid": True, "problems": []}
+    try:
+        config = load_config(path, root)
+    except ConfigInvalid as exc:
+        problems = [str(p) for p in exc.problems]
+        return {"file": str(path), "valid": False, "problems": problems}
+    except ConfigError as exc:
+        return {"file": str(path), "valid": False, "problems": [str(exc)]}
+    return {"file": str(path), "valid": True, "problems": [], "reviewers": len(config.reviewers)}
+
+
 def diagnose(home: Path, project: Path) -> Report:
     hooks = {}
     for scope in ("project", "local", "user"):
@@ -119,6 +140,7 @@ def diagnose(home: Path, project: Path) -> Report:
         errors=recent_errors(home),
         store=store_health(home),
         hooks=hooks,
+        config=config_health(project),
     )
 
 

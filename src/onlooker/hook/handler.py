@@ -6,16 +6,17 @@ snapshot plus the journal tail, so each hook costs the same at call 10 and at ca
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
 import time
 import traceback
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..adapters.claude_code import (
     HookInput,
@@ -26,10 +27,9 @@ from ..adapters.claude_code import (
     subagent_session_id,
 )
 from ..clock import Clock, SystemClock
+from ..config import Loaded, ProjectConfigs
 from ..engine import Dispatch, Engine
 from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, TurnEnded
-from ..observer import Observer
-from ..observers import builtin_observers
 from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from ..llm.model import Model
     from ..observers.review_config import ReviewSetup
     from .reviews import ReviewAnswer
+
+E = TypeVar("E", bound=Event)
 
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
@@ -57,9 +59,9 @@ CHECKPOINTS = (TurnEnded, SessionEnded, SubagentStopped)
 class _Warm:
     engine: Engine
     project: str
+    loaded: Loaded
+    """The project config the engine's observers come from."""
     unsaved: int = 0
-    root: Path | None = None
-    """The project root (the nearest folder with a project marker), when the hook gave a cwd."""
 
 
 @dataclass
@@ -68,10 +70,12 @@ class HookHandler:
 
     store: Store
     clock: Clock = field(default_factory=SystemClock)
-    observers: Callable[[], Sequence[Observer]] = builtin_observers
+    configs: ProjectConfigs = field(default_factory=ProjectConfigs)
+    """Project configs by working directory: which observers run, with what options."""
     warm_limit: int = WARM_SESSIONS
-    reviewers: Callable[[str], ReviewSetup | None] = field(default=lambda root: None)
-    """Project root -> its reviewer observers and execution settings (None: no reviewers)."""
+    reviewers: Callable[[str], ReviewSetup | None] | None = None
+    """Project root -> its reviewer observers and execution settings (None: no reviewers);
+    by default the project config's (`configs`)."""
     models: Callable[[str], Model] | None = None
     """Model string -> Model for reviewers; default `onlooker.llm.model_from_string`, cached."""
 
@@ -105,13 +109,17 @@ class HookHandler:
 
     def _answer(self, where: HookInput, event: Event) -> dict[str, object]:
         key = where.session_key
-        warm = self._session(key, where)
-        dispatch = warm.engine.dispatch(event)
+        loaded = self.configs.lookup(where.cwd)
+        warm = self._session(key, where, loaded)
+        if warm.loaded is not loaded:  # the config file changed: same session, new observers
+            warm.engine = Engine(loaded.observers, session=warm.engine.session, clock=self.clock)
+            warm.loaded = loaded
+        dispatch = warm.engine.dispatch(_with_deadline(event, loaded))
         self.store.record_dispatch(dispatch, project=warm.project)
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
-        reviewed = self._review(key, where, warm, event)
+        reviewed = self._review(key, where, warm, event, loaded)
         if isinstance(event, SessionEnded):
             self._forget(key)
         if isinstance(event, SubagentStopped):
@@ -120,13 +128,20 @@ class HookHandler:
         block = reviewed.block if reviewed else ""
         return hook_answer(where.event_name, context, block_reason=block)
 
-    def _review(self, key: str, where: HookInput, warm: _Warm, event: Event) -> ReviewAnswer | None:
+    def _review(
+        self, key: str, where: HookInput, warm: _Warm, event: Event, loaded: Loaded
+    ) -> ReviewAnswer | None:
         """Reviewer observers at this hook (see hook.reviews); a failure here is logged only."""
         from .reviews import DELIVERY_EVENTS
 
         try:
-            root = warm.root
-            setup = self.reviewers(str(root)) if root is not None else None
+            root = loaded.root if where.cwd else None
+            if root is None:
+                setup = None
+            elif self.reviewers is None:
+                setup = loaded.review_setup
+            else:
+                setup = self.reviewers(str(root))
             if setup is None and where.event_name not in DELIVERY_EVENTS:
                 return None
             from .reviews import review_at_hook
@@ -141,6 +156,10 @@ class HookHandler:
         if answer.changed:
             warm.unsaved += 1
             self._save(key)
+        if answer.context and loaded.config is not None and loaded.config.issues is not None:
+            from ..issues import file_at_hook  # pattern 5: what reviewers found becomes issues
+
+            file_at_hook(self.store, loaded.config, warm.project)
         return answer
 
     def _model_cache(self) -> Callable[[str], Model]:
@@ -162,7 +181,7 @@ class HookHandler:
                 parts.append(summary)
         return "\n\n".join(parts)
 
-    def _session(self, key: str, where: HookInput) -> _Warm:
+    def _session(self, key: str, where: HookInput, loaded: Loaded) -> _Warm:
         warm = self._warm.get(key)
         if warm is not None:
             self._warm.move_to_end(key)
@@ -170,8 +189,8 @@ class HookHandler:
         root = project_root(where.cwd) if where.cwd else None
         project = (root.name or "root") if root is not None else "default"
         session = self.store.load_session(key)
-        engine = Engine(self.observers(), session=session or Session(key), clock=self.clock)
-        warm = _Warm(engine, project, root=root)
+        engine = Engine(loaded.observers, session=session or Session(key), clock=self.clock)
+        warm = _Warm(engine, project, loaded)
         self._warm[key] = warm
         if session is None or session[SessionInfo].latest() is None:
             self._start(warm, key, where)
@@ -193,6 +212,7 @@ class HookHandler:
             agent_type=where.agent_type,
             parent_session_id=where.session_id if subagent else "",
         )
+        started = _with_deadline(started, warm.loaded)
         self.store.record_dispatch(warm.engine.dispatch(started), project=warm.project)
 
     def _save(self, key: str, *, forget: bool = False) -> None:
@@ -220,6 +240,13 @@ class HookHandler:
             return path
         except OSError:
             return None
+
+
+def _with_deadline(event: E, loaded: Loaded) -> E:
+    """A session start gets the deadline the project config sets (`trajectory.deadline_minutes`)."""
+    if isinstance(event, SessionStarted) and event.deadline is None and loaded.deadline:
+        return dataclasses.replace(event, deadline=event.at + loaded.deadline)
+    return event
 
 
 def _redacted(raw: bytes) -> bytes:

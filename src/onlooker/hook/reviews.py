@@ -39,16 +39,17 @@ reviewers, for embedding onlooker in a harness (and for tests)."""
 
 
 def no_reviewers(root: str) -> ReviewSetup | None:
-    """The default: no project has reviewers until a config loader is plugged in."""
+    """No project has reviewers (what a $ONLOOKER_REVIEW_SETUP that cannot be used gives)."""
     return None
 
 
-def configured_reviewers() -> ReviewSetupFor:
-    """The function named by $ONLOOKER_REVIEW_SETUP, else `no_reviewers` (also when the name
-    cannot be imported: that is logged, and the hooks go on without reviewers)."""
+def configured_reviewers() -> ReviewSetupFor | None:
+    """The function named by $ONLOOKER_REVIEW_SETUP; None when it is not set, so the project
+    config's reviewers apply; `no_reviewers` when the name cannot be imported (that is logged,
+    and the hooks go on without reviewers)."""
     named = os.environ.get(SETUP_VARIABLE, "").strip()
     if not named:
-        return no_reviewers
+        return None
     module, _, function = named.partition(":")
     try:
         found: ReviewSetupFor = getattr(importlib.import_module(module), function)

@@ -49,7 +49,7 @@ class Database:
     def _connect(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         if not self.path.exists():
-            with _file_lock(self.path.with_name(self.path.name + ".lock")):
+            with file_lock(self.path.with_name(self.path.name + ".lock")):
                 if not self.path.exists():
                     for suffix in ("-wal", "-shm"):  # left by a deleted index: never reuse them
                         Path(f"{self.path}{suffix}").unlink(missing_ok=True)
@@ -201,7 +201,8 @@ def _statements(script: str) -> Iterator[str]:
 
 
 @contextmanager
-def _file_lock(path: Path) -> Iterator[None]:
+def file_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (created when missing) for the block."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
         if fcntl is not None:

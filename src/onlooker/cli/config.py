@@ -1,0 +1,96 @@
+"""`onlooker config validate [PATH]` and `onlooker config show`: check a project's config file,
+and print the config in effect with every default filled in.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..config import ConfigInvalid, ProjectConfig, find_config, load_config, load_project
+from ..config import project_root as root_of
+from ..errors import ConfigError
+
+
+@click.group(name="config")
+def command() -> None:
+    """Check and show the project's config (.onlooker/config.yaml or onlooker.yaml)."""
+
+
+@command.command(name="validate")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+def validate(path: Path | None, as_json: bool) -> None:
+    """Check a config file: PATH (a file, or a project folder), default the current project's.
+
+    Prints every problem as FILE:LINE: KEY: MESSAGE and exits 1 when there is any.
+    """
+    file = _config_file(path)
+    if file is None:
+        root = root_of(path or ".")
+        _report(as_json, {"file": None, "valid": True, "problems": [], "root": str(root)},
+                f"no config file in {root} (.onlooker/config.yaml or onlooker.yaml): "
+                "the defaults apply")  # fmt: skip
+        return
+    try:
+        config = load_config(file)
+    except ConfigInvalid as exc:
+        problems = [p.to_dict() for p in exc.problems]
+        _report(as_json, {"file": str(file), "valid": False, "problems": problems}, str(exc))
+        raise SystemExit(1) from None
+    except ConfigError as exc:
+        problem = {"file": str(file), "line": 0, "key": "", "message": str(exc)}
+        _report(as_json, {"file": str(file), "valid": False, "problems": [problem]}, str(exc))
+        raise SystemExit(1) from None
+    _report(
+        as_json,
+        {"file": str(file), "valid": True, "problems": []},
+        f"{file}: ok ({_summary(config)})",
+    )
+
+
+@command.command(name="show")
+@click.argument("path", required=False, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the config as JSON.")
+def show(path: Path | None, as_json: bool) -> None:
+    """Print the config in effect (the project's file with every default filled in)."""
+    file = _config_file(path)
+    try:
+        config = load_config(file) if file else load_project(path or ".")
+    except ConfigError as exc:
+        click.echo(str(exc), err=True)
+        raise SystemExit(1) from None
+    data = config.to_dict()
+    if as_json:
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    import yaml
+
+    source = f"# {config.path}" if config.path else f"# no config file in {config.root}: defaults"
+    click.echo(source)
+    click.echo(yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=100), nl=False)
+
+
+def _config_file(path: Path | None) -> Path | None:
+    """PATH itself when it is a file; else the config of the project PATH (or .) is in."""
+    if path is not None and not path.is_dir():
+        if not path.exists():
+            raise click.BadParameter(f"{path} does not exist", param_hint="PATH")
+        return path
+    return find_config(root_of(path or "."))
+
+
+def _summary(config: ProjectConfig) -> str:
+    reviewers = len(config.reviewers)
+    built_in = ", ".join(o.name for o in config.trajectory.observers) or "none"
+    return (
+        f"{reviewers} reviewer{'s' if reviewers != 1 else ''}, execution "
+        f"{config.execution.mode}, built-in observers: {built_in}"
+    )
+
+
+def _report(as_json: bool, data: dict[str, Any], text: str) -> None:
+    click.echo(json.dumps(data, indent=2) if as_json else text)

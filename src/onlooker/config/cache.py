@@ -1,0 +1,110 @@
+"""Project configs kept loaded for the hook path, keyed by the file's (path, mtime, size).
+
+A lookup costs a dictionary hit and a stat or two; the file is read and validated again only
+when it changed. A config that does not validate turns the project's observers off (logged once
+per version of the file) until it is fixed: nothing runs with a config that did not validate.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from datetime import timedelta
+from pathlib import Path
+
+from ..errors import ConfigError
+from ..observer import Observer
+from ..observers.review_config import ReviewSetup
+from ..store.home import project_root
+from .loading import CONFIG_FILES, load_config
+from .project import ProjectConfig
+
+log = logging.getLogger("onlooker.config")
+log.addHandler(logging.NullHandler())
+
+FileKey = tuple[str, int, int]
+"""A config file's identity for the cache: path, mtime in ns, size."""
+
+#: Working directories whose project root is remembered.
+KNOWN_DIRECTORIES = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Loaded:
+    """A project's config as the hook path uses it; `config` is None when it did not validate."""
+
+    root: Path
+    key: FileKey | None
+    config: ProjectConfig | None
+    problem: str = ""
+    """Why the config was refused ('' when it loaded)."""
+
+    @property
+    def observers(self) -> tuple[Observer, ...]:
+        """The trajectory observers to run: none while the config is invalid."""
+        return self.config.trajectory.observers if self.config else ()
+
+    @property
+    def deadline(self) -> timedelta | None:
+        return self.config.trajectory.deadline if self.config else None
+
+    @property
+    def review_setup(self) -> ReviewSetup | None:
+        """The reviewers to run: none while the config is invalid."""
+        return self.config.review_setup if self.config else None
+
+
+@dataclass
+class ProjectConfigs:
+    """Loaded project configs, looked up by working directory."""
+
+    roots: OrderedDict[str, Path] = field(default_factory=OrderedDict)
+    loaded: dict[Path, Loaded] = field(default_factory=dict)
+
+    def lookup(self, cwd: str) -> Loaded:
+        """The config for `cwd` (the same object while its file is unchanged)."""
+        root = self._root(cwd)
+        key = file_key(root)
+        known = self.loaded.get(root)
+        if known is not None and known.key == key:
+            return known
+        fresh = self._load(root, key)
+        self.loaded[root] = fresh
+        return fresh
+
+    def reviewers(self, cwd: str) -> ReviewSetup | None:
+        """The project's reviewers and their execution (the hook handler's `reviewers` seam)."""
+        return self.lookup(cwd).review_setup
+
+    def _root(self, cwd: str) -> Path:
+        root = self.roots.get(cwd)
+        if root is None:
+            root = project_root(cwd or ".")
+            self.roots[cwd] = root
+            if len(self.roots) > KNOWN_DIRECTORIES:
+                self.roots.popitem(last=False)
+        return root
+
+    def _load(self, root: Path, key: FileKey | None) -> Loaded:
+        if key is None:
+            return Loaded(root, None, ProjectConfig(root=root))
+        try:
+            return Loaded(root, key, load_config(key[0], root))
+        except ConfigError as exc:
+            log.error("config %s did not validate; its observers are off until it does: %s",
+                      key[0], str(exc).replace("\n", " "))  # fmt: skip
+            return Loaded(root, key, None, str(exc))
+
+
+def file_key(root: Path) -> FileKey | None:
+    """(path, mtime_ns, size) of the project's config file, None when there is none."""
+    for name in CONFIG_FILES:
+        path = os.path.join(root, name)
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        return (path, stat.st_mtime_ns, stat.st_size)
+    return None
