@@ -94,7 +94,7 @@ def test_search_follows_adds_replacements_and_removals(store: Store, backend: st
     assert searching.search(target, 1)[0][0] == target_id
     writing.add([(5000, target)])  # a new id with the same vector: a tie, the lower id first
     assert [i for i, _ in searching.search(target, 2)] == [target_id, 5000]
-    writing.remove([target_id])
+    assert writing.remove([target_id, 424242]) == 1
     assert searching.search(target, 1)[0][0] == 5000
     writing.add([(5000, vectors[0][1])])  # replaced
     assert searching.search(vectors[0][1], 1)[0][0] in {vectors[0][0], 5000}

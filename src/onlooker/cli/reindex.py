@@ -51,6 +51,7 @@ def command(fresh: bool, as_json: bool) -> None:
         + (f", {len(report.skipped)} damaged lines skipped" if report.skipped else "")
     )
     for kind, v in report.vectors:
-        click.echo(f"{kind} vectors: {v.embedded} embedded, {v.kept} kept, {v.removed} removed")
+        if v.embedded or v.kept or v.removed:
+            click.echo(f"{kind} vectors: {v.embedded} embedded, {v.kept} kept, {v.removed} removed")
     if report.vectors_skipped:
         click.echo(f"vectors not rebuilt: {report.vectors_skipped}", err=True)

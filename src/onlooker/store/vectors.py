@@ -124,11 +124,9 @@ class VectorIndex:
     def remove(self, ids: Iterable[int]) -> int:
         """Forget the vectors of these ids; returns how many there were."""
         with self.database.transaction():
-            before = self.database._conn.total_changes
-            self.database._conn.executemany(
+            return self.database._conn.executemany(
                 "DELETE FROM vectors WHERE kind = ? AND id = ?", [(self.kind, i) for i in ids]
-            )
-            return self.database._conn.total_changes - before
+            ).rowcount
 
     def sync(
         self,
