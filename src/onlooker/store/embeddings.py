@@ -148,6 +148,8 @@ class Embedder:
         tokenizer.enable_padding(pad_id=0, pad_token="[PAD]")  # to the longest in the batch
         options = onnxruntime.SessionOptions()
         options.log_severity_level = 3
+        # Idle threads sleep instead of spinning: the worker shares the machine with the agent.
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
         if self._threads:
             options.intra_op_num_threads = self._threads
         try:

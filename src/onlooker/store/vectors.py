@@ -66,7 +66,6 @@ class VectorIndex:
         *,
         model: str = MODEL,
         backend: Backend = "auto",
-        dtype: Literal["float32", "float16"] = "float32",
     ) -> None:
         if not _KIND.match(kind):
             raise ValueError(f"vector kind must be lowercase letters, digits and _, not {kind!r}")
@@ -80,7 +79,6 @@ class VectorIndex:
         self.backend = _resolved(backend)
         if self.backend == "numpy" and importlib.util.find_spec("numpy") is None:
             raise StoreError("the numpy vector backend needs numpy: pip install numpy")
-        self._dtype = dtype
         self._mirror: SqliteVecMirror | None = None
         if self.backend == "sqlite-vec":
             from .vec_mirror import SqliteVecMirror
@@ -96,6 +94,21 @@ class VectorIndex:
     def add(self, vectors: Iterable[tuple[int, Sequence[float]]], *, digest: str = "") -> int:
         """Store (id, vector) pairs, replacing any vector the ids had; returns how many."""
         return self._put([(i, _blob(v), digest) for i, v in vectors])
+
+    def add_array(self, ids: Sequence[int], matrix: Any, *, digest: str = "") -> int:
+        """Store a 2-D numpy array of vectors, a row per id (bulk loads; rows are normalised)."""
+        import numpy as np
+
+        rows = np.asarray(matrix, dtype=np.float32)
+        if rows.ndim != 2 or len(rows) != len(ids):
+            raise ValueError(f"need one row per id: {len(ids)} ids, array of shape {rows.shape}")
+        if not np.isfinite(rows).all():
+            raise ValueError("a vector must have finite values")
+        norms = np.linalg.norm(rows, axis=1, keepdims=True)
+        rows = (rows / np.where(norms > 0, norms, 1)).astype(np.float32)
+        return self._put(
+            [(int(i), row.tobytes(), digest) for i, row in zip(ids, rows, strict=True)]
+        )
 
     def add_texts(self, texts: Iterable[tuple[int, str]], embedder: Embedder | None = None) -> int:
         """Embed (id, text) pairs and store the vectors with the text's digest."""
@@ -205,7 +218,7 @@ class VectorIndex:
 
     def _cached(self) -> _Cached:
         """The in-memory rows, brought up to date with the table first."""
-        key = (str(self.database.path), self.kind, self.model, f"{self.backend}:{self._dtype}")
+        key = (str(self.database.path), self.kind, self.model, self.backend)
         with _CACHES_LOCK:
             cached = _CACHES.setdefault(key, _Cached())
         with cached.lock:
@@ -228,9 +241,7 @@ class VectorIndex:
             state, found = self.database._read(read)
             if found:
                 if found[0]:
-                    cached.rows = (
-                        NumpyRows(self._dtype) if self.backend == "numpy" else PythonRows()
-                    )
+                    cached.rows = NumpyRows() if self.backend == "numpy" else PythonRows()
                     cached.upto = 0
                 new = found[1:]
                 if new:
