@@ -13,7 +13,7 @@ from typing import Any
 from onlooker.assessment import SEVERITIES
 from onlooker.store import ObservationsTool, Store
 
-from .measure import Result
+from .measure import Result, print_results
 
 FINDINGS = 100_000
 BATCH = 1_000
@@ -129,11 +129,7 @@ def run(findings: int = FINDINGS, queries: int = QUERIES) -> list[Result]:
 def main(argv: list[str] | None = None) -> int:
     """Print the figures: `python -m benchmarks.bench_store [FINDINGS [QUERIES]]`."""
     args = [int(a) for a in (sys.argv[1:] if argv is None else argv)]
-    results = run(*args[:2])
-    width = max(len(r.name) for r in results)
-    for result in results:
-        print(f"  {result.name.ljust(width)}  {result.value:>18}  {result.note}")
-    return 0 if all(r.ok for r in results) else 1
+    return print_results(run(*args[:2]))
 
 
 if __name__ == "__main__":

@@ -12,14 +12,14 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 
 from onlooker.store import Store
 from onlooker.store import embeddings as emb
 from onlooker.store.vec_mirror import unavailable
 from onlooker.store.vectors import Backend, VectorIndex
 
-from .measure import Result
+from .bench_store import timings
+from .measure import Result, print_results
 
 VECTORS = 100_000
 QUERIES = 50
@@ -39,15 +39,6 @@ def sentences(count: int, words: tuple[int, int], seed: int = 3) -> list[str]:
         " ".join(rng.choice(WORDS) for _ in range(rng.randint(*words))).capitalize() + "."
         for _ in range(count)
     ]
-
-
-def timings(work: Callable[[], object], runs: int) -> list[float]:
-    spent = []
-    for _ in range(runs):
-        began = time.perf_counter()
-        work()
-        spent.append((time.perf_counter() - began) * 1000)
-    return spent
 
 
 def p50(values: list[float]) -> float:
@@ -172,11 +163,7 @@ def run(vectors: int = VECTORS, queries: int = QUERIES, sentences: int = SENTENC
 def main(argv: list[str] | None = None) -> int:
     """Print the figures: `python -m benchmarks.bench_vectors [VECTORS [QUERIES [SENTENCES]]]`."""
     args = [int(a) for a in (sys.argv[1:] if argv is None else argv)]
-    results = run(*args[:3])
-    width = max(len(r.name) for r in results)
-    for result in results:
-        print(f"  {result.name.ljust(width)}  {result.value:>20}  {result.note}")
-    return 0 if all(r.ok for r in results) else 1
+    return print_results(run(*args[:3]))
 
 
 if __name__ == "__main__":
