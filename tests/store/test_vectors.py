@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 
 from onlooker.store import Store, StoreError
-from onlooker.store.vec_mirror import MIRROR_FILE, unavailable
+from onlooker.store.home import MIRROR_FILE
+from onlooker.store.vec_mirror import unavailable
 from onlooker.store.vectors import VectorIndex
 
 NO_SQLITE_VEC = unavailable()

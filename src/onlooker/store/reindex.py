@@ -9,18 +9,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..assessment import Assessment, ObserverFailure
 from ..events import Event
 from ..session import Session
-from . import embeddings
 from .changes import Change
-from .home import INDEX_FILE, journal_paths
+from .home import INDEX_FILE, MIRROR_FILE, journal_paths
 from .journal import Journal, SkippedLine
 from .store import Store
-from .vec_mirror import MIRROR_FILE
-from .vector_sources import SOURCES, VectorSource, sync_vectors
-from .vectors import SyncReport
+
+if TYPE_CHECKING:
+    from .vector_sources import VectorSource
+    from .vectors import SyncReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +48,14 @@ def remove_index(home: Path) -> None:
             (home / f"{name}{suffix}").unlink(missing_ok=True)
 
 
-def reindex(store: Store, vector_sources: Sequence[VectorSource] = SOURCES) -> ReindexReport:
+def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) -> ReindexReport:
     """Empty the index and apply every journal again, in one transaction; then embed the texts
     of `vector_sources` that have no vector yet or whose text changed (outside that transaction:
-    embedding is slow, and vectors are derived from the texts, as full-text search is)."""
+    embedding is slow, and vectors are derived from the texts, as full-text search is).
+    `vector_sources` defaults to `vector_sources.SOURCES`; imported here, off the hook path."""
+    from . import embeddings
+    from .vector_sources import SOURCES, sync_vectors
+
     journals = [
         Journal(path, path.relative_to(store.home).as_posix()) for path in journal_paths(store.home)
     ]
@@ -82,7 +87,11 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] = SOURCES) -> R
         store.index.apply(item[3] for item in changes)
         findings = store.index.count_findings()
     missing = embeddings.missing()
-    vectors = () if missing else tuple(sync_vectors(store.index, vector_sources))
+    vectors = (
+        ()
+        if missing
+        else tuple(sync_vectors(store.index, SOURCES if vector_sources is None else vector_sources))
+    )
     return ReindexReport(
         len(journals), records, len(changes), findings, rebuilt, tuple(skipped), vectors,
         f"the embeddings extra is missing ({', '.join(missing)})" if missing else "",

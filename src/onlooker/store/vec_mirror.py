@@ -18,9 +18,9 @@ from typing import Any
 
 from .database import Database
 from .errors import StoreError
+from .home import MIRROR_FILE
 from .vector_search import Hit
 
-MIRROR_FILE = "onlooker-vec.db"
 _INSTALL = "pip install sqlite-vec (and pysqlite3-binary where python's sqlite3 cannot load it)"
 _STATE = """
 CREATE TABLE IF NOT EXISTS mirrors (
