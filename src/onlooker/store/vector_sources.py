@@ -33,11 +33,10 @@ class VectorSource:
             raise ValueError(f"VectorSource.table must be a plain table name, not {self.table!r}")
 
 
-SOURCES: tuple[VectorSource, ...] = (
-    VectorSource("memory", "memories", "title || char(10) || content"),
-)
-"""Every kind of stored item that gets vectors; `onlooker reindex` syncs each (title, a newline,
-then content for a memory)."""
+MEMORY = VectorSource("memory", "memories", "title || char(10) || content")
+"""A memory's text to embed: its title, a newline, its content."""
+SOURCES: tuple[VectorSource, ...] = (MEMORY,)
+"""Every kind of stored item that gets vectors; `onlooker reindex` syncs each."""
 
 
 def source_texts(
