@@ -46,7 +46,13 @@ LAYERS: dict[str, int] = {
 
 
 #: modules of layers 3-4 that import third-party packages inside functions (never at module level)
-LAZY_THIRD_PARTY = {"store.embeddings", "store.vectors", "store.vector_search", "store.vec_mirror"}
+LAZY_THIRD_PARTY = {
+    "store.embeddings",
+    "store.vectors",
+    "store.vector_search",
+    "store.vector_snapshot",
+    "store.vec_mirror",
+}
 
 
 def layer_of(module: str) -> int:

@@ -176,3 +176,41 @@ def test_the_sqlite_vec_mirror_is_its_own_file_and_goes_with_the_index(
     store.close()
     remove_index(onlooker_home)
     assert not (onlooker_home / MIRROR_FILE).exists()
+
+
+def test_a_new_process_starts_from_the_saved_matrix(
+    store: Store, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from onlooker.store import remove_index, vector_snapshot, vectors
+
+    monkeypatch.setattr(vector_snapshot, "MIN_ROWS", 50)
+    saved = random_vectors(120)
+    writing = VectorIndex(store.index, "memory", model="test")
+    writing.add(saved[:100])
+    query = saved[110][1]
+    writing.search(query, 1)  # reads 100 rows from SQLite: saves them
+    assert len(list((onlooker_home / "vectors").glob("*.npy"))) == 2
+
+    def state() -> tuple[object, ...]:
+        version = store.index._read(
+            lambda c: c.execute("SELECT added, removed FROM vector_versions").fetchone()
+        )
+        return (store.index._identity, *version)
+
+    writing.add(saved[100:])
+    monkeypatch.setattr(vectors, "_CACHES", {})  # as in a new process
+    snapshot = vector_snapshot.load(store.index.path, "memory", "test", state())
+    assert snapshot is not None and len(snapshot.ids) == 100
+    fresh = VectorIndex(store.index, "memory", model="test")
+    assert [i for i, _ in fresh.search(query, 5)] == nearest(saved, query, 5)
+
+    writing.remove([saved[110][0]])  # a removal: the snapshot no longer holds
+    assert vector_snapshot.load(store.index.path, "memory", "test", state()) is None
+    monkeypatch.setattr(vectors, "_CACHES", {})
+    kept = [v for v in saved if v[0] != saved[110][0]]
+    assert [i for i, _ in fresh.search(query, 5)] == nearest(kept, query, 5)
+    assert vector_snapshot.load(store.index.path, "memory", "test", state()) is not None
+    assert len(list((onlooker_home / "vectors").glob("*.npy"))) == 2  # the old files are gone
+    store.close()
+    remove_index(onlooker_home)
+    assert not (onlooker_home / "vectors").exists()

@@ -6,6 +6,7 @@ the index (or older than their journal) are rebuilt by replaying the journaled e
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -15,7 +16,7 @@ from ..assessment import Assessment, ObserverFailure
 from ..events import Event
 from ..session import Session
 from .changes import Change
-from .home import INDEX_FILE, MIRROR_FILE, journal_paths
+from .home import INDEX_FILE, MIRROR_FILE, SNAPSHOT_DIR, journal_paths
 from .journal import Journal, SkippedLine
 from .store import Store
 
@@ -42,10 +43,12 @@ class ReindexReport:
 
 
 def remove_index(home: Path) -> None:
-    """Delete `onlooker.db` and its WAL files (the journals stay)."""
+    """Delete `onlooker.db` and its WAL files, and the vector caches beside it (the journals
+    stay)."""
     for name in (INDEX_FILE, MIRROR_FILE):
         for suffix in ("", "-wal", "-shm"):
             (home / f"{name}{suffix}").unlink(missing_ok=True)
+    shutil.rmtree(home / SNAPSHOT_DIR, ignore_errors=True)
 
 
 def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) -> ReindexReport:

@@ -33,14 +33,19 @@ class NumpyRows:
     slower on a busy 2-core machine, and float16 rows (half the memory) 10 times slower to score.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, ids: Any = None, matrix: Any = None) -> None:
+        """Empty, or over given arrays (a memory-mapped snapshot: copied once rows are added)."""
         import numpy as np
 
         self._np = np
-        self._ids = np.zeros(0, dtype=np.int64)
-        self._matrix: Any = None
-        self._count = 0
+        self._ids = np.zeros(0, dtype=np.int64) if ids is None else ids
+        self._matrix: Any = matrix
+        self._count = 0 if ids is None else len(ids)
         self._sorted: tuple[Any, Any] | None = None
+
+    def arrays(self) -> tuple[Any, Any]:
+        """(ids, matrix) of the rows held."""
+        return self._ids[: self._count], self._matrix[: self._count]
 
     def __len__(self) -> int:
         return self._count

@@ -19,6 +19,7 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
+from . import vector_snapshot
 from .database import Database
 from .embeddings import MODEL, Embedder, shared_embedder
 from .errors import StoreError
@@ -222,34 +223,45 @@ class VectorIndex:
         with _CACHES_LOCK:
             cached = _CACHES.setdefault(key, _Cached())
         with cached.lock:
-
-            def read(c: Any) -> tuple[tuple[Any, ...], list[Any]]:
-                version = c.execute(
-                    "SELECT added, removed FROM vector_versions WHERE kind = ?", (self.kind,)
-                ).fetchone()
-                state = (self.database._identity, *(version or (0, 0)))
-                if cached.rows is not None and state == cached.state:
-                    return state, []
-                reload = cached.rows is None or state[0::2] != cached.state[0::2]
-                new = c.execute(
-                    "SELECT n, id, vector FROM vectors WHERE kind = ? AND model = ? AND n > ? "
-                    "ORDER BY n",
-                    (self.kind, self.model, 0 if reload else cached.upto),
-                ).fetchall()
-                return state, [reload, *new]
-
-            state, found = self.database._read(read)
-            if found:
-                if found[0]:
-                    cached.rows = NumpyRows() if self.backend == "numpy" else PythonRows()
-                    cached.upto = 0
-                new = found[1:]
-                if new:
-                    cached.dimensions = len(new[0][2]) // 4
-                    cached.rows.append([r[1] for r in new], [r[2] for r in new])  # type: ignore[union-attr]
-                    cached.upto = new[-1][0]
-                cached.state = state
+            state, reload, snap, new = self.database._read(lambda c: self._changes(c, cached))
+            if reload:
+                cached.upto = snap.upto if snap else 0
+                if self.backend == "python":
+                    cached.rows = PythonRows()
+                else:
+                    cached.rows = NumpyRows(*((snap.ids, snap.matrix) if snap else ()))
+                cached.dimensions = snap.matrix.shape[1] if snap else 0
+            if new:
+                assert cached.rows is not None
+                cached.dimensions = len(new[0][2]) // 4
+                cached.rows.append([r[1] for r in new], [r[2] for r in new])
+                cached.upto = new[-1][0]
+                if isinstance(cached.rows, NumpyRows) and len(new) >= vector_snapshot.MIN_ROWS:
+                    vector_snapshot.save(self.database.path, self.kind, self.model, state,
+                                         cached.upto, *cached.rows.arrays())  # fmt: skip
+            cached.state = state
             return cached
+
+    def _changes(
+        self, c: Any, cached: _Cached
+    ) -> tuple[tuple[Any, ...], bool, vector_snapshot.Snapshot | None, list[Any]]:
+        """(table state, whether to start over, a snapshot to start from, rows to add)."""
+        version = c.execute(
+            "SELECT added, removed FROM vector_versions WHERE kind = ?", (self.kind,)
+        ).fetchone()
+        state = (self.database._identity, *(version or (0, 0)))
+        if cached.rows is not None and state == cached.state:
+            return state, False, None, []
+        reload = cached.rows is None or state[0::2] != cached.state[0::2]
+        snap = None
+        if reload and self.backend == "numpy":
+            snap = vector_snapshot.load(self.database.path, self.kind, self.model, state)
+        upto = (snap.upto if snap else 0) if reload else cached.upto
+        new = c.execute(
+            "SELECT n, id, vector FROM vectors WHERE kind = ? AND model = ? AND n > ? ORDER BY n",
+            (self.kind, self.model, upto),
+        ).fetchall()
+        return state, reload, snap, new
 
 
 def text_digest(text: str) -> str:
