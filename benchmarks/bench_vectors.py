@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -109,7 +110,29 @@ def search_results(count: int, queries: int) -> list[Result]:
             results.append(Result("sqlite-vec", "skipped", why_not))
         for backend in backends:
             results += searches(store, backend, probes, (tenth, few))
+        results.append(
+            Result(
+                "numpy: first search, new process",
+                f"{first_search(home):,.0f} ms",
+                "a CLI search: the saved matrix is mapped, not read from SQLite",
+            )
+        )
     return results
+
+
+def first_search(home: str) -> float:
+    """Milliseconds of the first numpy search in a fresh python process (imports excluded)."""
+    code = (
+        "import sys, time\nfrom onlooker.store import Store\n"
+        "from onlooker.store.vectors import VectorIndex\n"
+        "with Store(sys.argv[1]) as store:\n"
+        "    began = time.perf_counter()\n"
+        "    VectorIndex(store.index, 'memory').search([1.0] * 384, 20)\n"
+        "    print((time.perf_counter() - began) * 1000)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code, home], capture_output=True, text=True,
+                         check=True, timeout=600)  # fmt: skip
+    return float(run.stdout)
 
 
 def searches(

@@ -40,5 +40,6 @@ def test_the_vector_benchmark_runs_and_prints_its_figures(
         expected += [f"sqlite-vec: {name}" for name in searches]
     else:
         expected.append("sqlite-vec")
+    expected.append("numpy: first search, new process")
     assert names == [*expected, "python: search top 20"]
     assert "sentences/s" in out and "p50" in out
