@@ -28,6 +28,7 @@ def test_the_vector_benchmark_runs_and_prints_its_figures(
     names = [line.split("  ")[1] for line in out.splitlines()]
     searches = ["search top 20", "within 50 ids", "within 50 ids"]
     expected = [
+        "load average",
         "model load (first)",
         "model load (again)",
         "embed short texts",
