@@ -155,7 +155,8 @@ def searches(
     results = [
         Result(f"{backend}: search top {LIMIT}", f"p50 {plain:.2f} ms",
                f"{count:,} vectors (target ≤ {TARGET_SEARCH_P50_MS:g} ms), {cpu:.1f} ms CPU "
-               f"each; first search {cold:,.0f} ms (loads them)", plain <= TARGET_SEARCH_P50_MS or backend != "numpy")
+               f"each; first search {cold:,.0f} ms (loads them)",
+               plain <= TARGET_SEARCH_P50_MS or backend != "numpy")
     ]  # fmt: skip
     for ids in filters:
         spent = timings(lambda: index.search(next(rounds), LIMIT, ids=ids), len(probes))  # noqa: B023
