@@ -17,6 +17,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_config": "config: cold load of the complete example; cached hook lookup vs a bare stat",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",
     "bench_review": "10 reviewers at latency L: parallel vs serial; 100k-file rehash vs git",
+    "bench_vectors": "vectors: model load, embeddings/s, top-k search at 100k per backend",
 }
 
 

@@ -14,6 +14,10 @@ from pathlib import Path
 
 HOME_VARIABLE = "ONLOOKER_HOME"
 INDEX_FILE = "onlooker.db"
+MIRROR_FILE = "onlooker-vec.db"
+"""sqlite-vec's copy of the vectors (only when that backend is used); rebuilt from the index."""
+SNAPSHOT_DIR = "vectors"
+"""Saved numpy matrices of the vectors, so a new process need not read them all from SQLite."""
 JOURNALS = "journals"
 MANUAL_JOURNAL = "_manual"
 """Journal stem for changes made outside any session (CLI, a tool call with no session)."""

@@ -6,17 +6,23 @@ the index (or older than their journal) are rebuilt by replaying the journaled e
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..assessment import Assessment, ObserverFailure
 from ..events import Event
 from ..session import Session
 from .changes import Change
-from .home import INDEX_FILE, journal_paths
+from .home import INDEX_FILE, MIRROR_FILE, SNAPSHOT_DIR, journal_paths
 from .journal import Journal, SkippedLine
 from .store import Store
+
+if TYPE_CHECKING:
+    from .vector_sources import VectorSource
+    from .vectors import SyncReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,16 +36,29 @@ class ReindexReport:
     sessions: int = 0
     """Session snapshots rebuilt from their journals."""
     skipped: tuple[SkippedLine, ...] = field(default=())
+    vectors: tuple[tuple[str, SyncReport], ...] = ()
+    """Per kind: texts embedded anew, vectors kept (text unchanged), vectors of deleted rows."""
+    vectors_skipped: str = ""
+    """Why vectors were not synced (the embeddings extra is missing), or ''."""
 
 
 def remove_index(home: Path) -> None:
-    """Delete `onlooker.db` and its WAL files (the journals stay)."""
-    for suffix in ("", "-wal", "-shm"):
-        (home / f"{INDEX_FILE}{suffix}").unlink(missing_ok=True)
+    """Delete `onlooker.db` and its WAL files, and the vector caches beside it (the journals
+    stay)."""
+    for name in (INDEX_FILE, MIRROR_FILE):
+        for suffix in ("", "-wal", "-shm"):
+            (home / f"{name}{suffix}").unlink(missing_ok=True)
+    shutil.rmtree(home / SNAPSHOT_DIR, ignore_errors=True)
 
 
-def reindex(store: Store) -> ReindexReport:
-    """Empty the index and apply every journal again, in one transaction."""
+def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) -> ReindexReport:
+    """Empty the index and apply every journal again, in one transaction; then embed the texts
+    of `vector_sources` that have no vector yet or whose text changed (outside that transaction:
+    embedding is slow, and vectors are derived from the texts, as full-text search is).
+    `vector_sources` defaults to `vector_sources.SOURCES`; imported here, off the hook path."""
+    from . import embeddings
+    from .vector_sources import SOURCES, sync_vectors
+
     journals = [
         Journal(path, path.relative_to(store.home).as_posix()) for path in journal_paths(store.home)
     ]
@@ -70,7 +89,16 @@ def reindex(store: Store) -> ReindexReport:
         changes.sort(key=lambda item: item[:3])
         store.index.apply(item[3] for item in changes)
         findings = store.index.count_findings()
-    return ReindexReport(len(journals), records, len(changes), findings, rebuilt, tuple(skipped))
+    missing = embeddings.missing()
+    vectors = (
+        ()
+        if missing
+        else tuple(sync_vectors(store.index, SOURCES if vector_sources is None else vector_sources))
+    )
+    return ReindexReport(
+        len(journals), records, len(changes), findings, rebuilt, tuple(skipped), vectors,
+        f"the embeddings extra is missing ({', '.join(missing)})" if missing else "",
+    )  # fmt: skip
 
 
 def _replayed(history: Sequence[object], saved: dict[str, int]) -> Session | None:
