@@ -60,7 +60,9 @@ def test_batch_sizes() -> None:
     assert batch_sizes(19, final=False) == [] and batch_sizes(45, final=False) == [20, 20]
 
 
-def test_batches_in_order_with_the_previous_batch_as_context(clock: FixedClock, tmp_path: Path) -> None:
+def test_batches_in_order_with_the_previous_batch_as_context(
+    clock: FixedClock, tmp_path: Path
+) -> None:
     with Store(tmp_path / "h", clock=clock) as store:
         memories = Memories(store)
         queue(memories, 45, clock)
@@ -79,7 +81,9 @@ def test_batches_in_order_with_the_previous_batch_as_context(clock: FixedClock, 
         assert SCHEMA["properties"]["memories"]["maxItems"] == 5
 
 
-def test_short_sessions_are_skipped_and_empty_answers_consume(clock: FixedClock, tmp_path: Path) -> None:
+def test_short_sessions_are_skipped_and_empty_answers_consume(
+    clock: FixedClock, tmp_path: Path
+) -> None:
     with Store(tmp_path / "h", clock=clock) as store:
         memories = Memories(store)
         queue(memories, 2, clock)
@@ -112,18 +116,25 @@ def test_output_is_bounded_and_junk_items_dropped(clock: FixedClock, tmp_path: P
         queue(memories, 5, clock)
         items = [{"title": "t" * 500, "content": "c" * 5000}, {"title": 3}, "junk",
                  *({"title": f"m{n}", "content": "ok"} for n in range(10))]  # fmt: skip
-        report = extract_session(memories, ScriptedModel([{"memories": items}]), project="shop", session_id="s1")
+        report = extract_session(
+            memories, ScriptedModel([{"memories": items}]), project="shop", session_id="s1"
+        )
         assert len(report.memories) == 3  # 5 items looked at, 2 of them junk
         assert len(report.memories[0].title) == 120 and len(report.memories[0].content) == 600
 
 
-def test_turn_end_runs_full_batches_and_session_end_the_rest(clock: FixedClock, tmp_path: Path) -> None:
+def test_turn_end_runs_full_batches_and_session_end_the_rest(
+    clock: FixedClock, tmp_path: Path
+) -> None:
     with Store(tmp_path / "h", clock=clock) as store:
         memories = Memories(store)
         model = ScriptedModel([{"memories": [{"title": "x", "content": "y"}]}])
         ctx = Context(store, {"scripted:test": model})
         queue(memories, 25, clock)
-        handle(Job({"project": "shop", "session_id": "s1", "final": False, "model": "scripted:test"}), ctx)
+        handle(
+            Job({"project": "shop", "session_id": "s1", "final": False, "model": "scripted:test"}),
+            ctx,
+        )
         assert model.calls == 1 and len(memories.pending("shop", "s1")) == 5
         handle(Job({"project": "shop", "session_id": "s1", "model": "scripted:test"}), ctx)
         assert model.calls == 2 and memories.pending("shop", "s1") == []

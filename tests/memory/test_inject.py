@@ -14,7 +14,9 @@ from onlooker.store.memories import Extracted, Memories
 from onlooker.store.memory_records import MemoryFilter
 
 
-def remember(memories: Memories, project: str, count: int, clock: FixedClock, size: int = 40) -> None:
+def remember(
+    memories: Memories, project: str, count: int, clock: FixedClock, size: int = 40
+) -> None:
     for n in range(count):
         clock.advance(60)
         memories.remember(
@@ -61,7 +63,9 @@ def test_never_over_budget_and_count(clock: FixedClock, tmp_path: Path) -> None:
         assert render_digest(found, "shop", 10) == ("", [])
 
 
-def test_compact_and_resume_add_only_what_the_session_has_not_seen(clock: FixedClock, tmp_path: Path) -> None:
+def test_compact_and_resume_add_only_what_the_session_has_not_seen(
+    clock: FixedClock, tmp_path: Path
+) -> None:
     with Store(tmp_path / "h", clock=clock) as store:
         memories = Memories(store)
         remember(memories, "shop", 3, clock)
