@@ -36,7 +36,8 @@ EVENTS = ("fails with a 401 after the token expires", "times out under load",
           "needs the cache cleared after a schema change", "was rewritten to stream rows",
           "is covered by tests in tests/test_api.py", "reads its settings from the environment",
           "retries three times with exponential backoff", "logs secrets unless redacted",
-          "breaks when the locale is not UTF-8", "must run before the web server starts")  # fmt: skip
+          "breaks when the locale is not UTF-8",
+          "must run before the web server starts")  # fmt: skip
 FIXES = ("refresh the session first", "raise the pool size to 20", "run make migrate",
          "pin the client library", "use the staging branch", "set TZ=UTC",
          "call flush() before closing", "split the job into batches of 500",
@@ -44,7 +45,8 @@ FIXES = ("refresh the session first", "raise the pool size to 20", "run make mig
 SEARCHES = ("why does authentication fail", "webhook timeout under load", "how to import csv",
             "backup schedule", "resize uploaded pictures", "too many requests limit",
             "email sending queue stuck", "where are settings loaded", "database migration order",
-            "token expired 401", "flaky test fix", "stream rows instead of loading all")  # fmt: skip
+            "token expired 401", "flaky test fix",
+            "stream rows instead of loading all")  # fmt: skip
 
 
 def texts() -> list[tuple[str, str]]:
