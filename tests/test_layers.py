@@ -20,6 +20,7 @@ LAYERS: dict[str, int] = {
     "session": 2,
     "triggers": 2,
     "watch": 2,
+    "gitignore": 2,
     "execution": 2,
     "assessment": 2,
     "observer": 2,
@@ -40,6 +41,7 @@ LAYERS: dict[str, int] = {
     "mcp": 5,
     "worker": 5,
     "testing": 5,
+    "scripted_endpoint": 5,
     "__init__": 5,
     "__main__": 5,
 }

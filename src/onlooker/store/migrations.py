@@ -125,6 +125,45 @@ ON findings BEGIN
 END;
 """
 
+M004_JOBS = """
+CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    available_at TEXT NOT NULL,
+    lease_until TEXT,
+    worker TEXT,
+    finished_at TEXT,
+    error TEXT
+);
+CREATE INDEX jobs_ready ON jobs (status, available_at, id);
+CREATE TABLE observer_runs (
+    n INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    observer TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    started_at TEXT NOT NULL,
+    duration REAL NOT NULL,
+    model TEXT NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL,
+    report TEXT NOT NULL,
+    delivered_at TEXT
+);
+CREATE INDEX observer_runs_by_observer ON observer_runs (project, observer);
+CREATE INDEX observer_runs_undelivered ON observer_runs (session_id)
+    WHERE delivered_at IS NULL AND report != '';
+"""
+
 M005_MEMORY = """
 CREATE TABLE pending_events (
     id INTEGER PRIMARY KEY,
@@ -207,6 +246,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_fts", M002_FTS),
     ("m003_counts", M003_COUNTS),
+    ("m004_jobs", M004_JOBS),
     ("m005_memory", M005_MEMORY),
     ("m006_vectors", M006_VECTORS),
 )
