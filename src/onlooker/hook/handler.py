@@ -29,6 +29,7 @@ from ..clock import Clock, SystemClock
 from ..engine import Dispatch, Engine
 from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, ToolCall, TurnEnded
 from ..memory.capture import capture
+from ..memory.extract import JOB_KIND, extraction_due, extraction_job
 from ..memory.inject import session_start_digest
 from ..memory.settings import MemorySettings, memory_on
 from ..observer import Observer
@@ -118,6 +119,12 @@ class HookHandler:
         if warm.remember and isinstance(event, ToolCall):
             self._memory(capture, self._memories, event, project=warm.project,
                          session_id=where.session_id)  # fmt: skip
+        if (
+            warm.remember
+            and isinstance(event, TurnEnded | SessionEnded)
+            and key == where.session_id
+        ):
+            self._memory(self._extract_later, warm, key, final=isinstance(event, SessionEnded))
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
@@ -192,6 +199,18 @@ class HookHandler:
         except Exception:
             log.error("memory step %s failed: %s", step.__name__, traceback.format_exc())
             return None
+
+    def _extract_later(self, warm: _Warm, session_id: str, *, final: bool) -> None:
+        """Queue the session's memory extraction for the worker, when there is enough to do."""
+        if not extraction_due(
+            self._memories, project=warm.project, session_id=session_id, final=final
+        ):
+            return
+        payload = extraction_job(warm.project, session_id, final=final, model=self.memory.model)
+        self.store.enqueue(JOB_KIND, payload, project=warm.project, session_id=session_id)
+        from ..worker import ensure_worker
+
+        ensure_worker(self.store.home)
 
     def _session(self, key: str, where: HookInput) -> _Warm:
         warm = self._warm.get(key)

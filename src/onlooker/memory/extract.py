@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any
 
 from ..llm.model import Message, Model, ModelError
-from ..store import Store
+from ..store.jobs import Job, JobContext
 from ..store.memories import Extracted, Memories
 from ..store.memory_records import Memory, PendingEvent
 from .settings import DEFAULT_MODEL
@@ -85,22 +86,27 @@ class ExtractionReport:
     """True when the session had fewer than MIN_EVENTS pending events."""
 
 
-class _Job(Protocol):
-    @property
-    def payload(self) -> Mapping[str, Any]: ...
+def extraction_due(memories: Memories, *, project: str, session_id: str, final: bool) -> bool:
+    """Whether a `memory.extract` job has work: a full batch at a turn's end, anything at the
+    session's end (fewer than MIN_EVENTS are then dropped by the job)."""
+    return memories.pending_count(project, session_id) >= (1 if final else BATCH_MAX)
 
 
-class _Context(Protocol):
-    @property
-    def store(self) -> Store: ...
-
-    def model(self, spec: str) -> Model: ...
+def extraction_job(project: str, session_id: str, *, final: bool, model: str) -> dict[str, Any]:
+    """The payload of a `memory.extract` job."""
+    return {"project": project, "session_id": session_id, "final": final, "model": model}
 
 
-def handle(job: _Job, ctx: _Context) -> None:
-    """Worker handler for `memory.extract` (payload: project, session_id, optional final, model)."""
+def handle(job: Job, ctx: JobContext) -> None:
+    """Worker handler for `memory.extract` (payload: project, session_id, optional final, model).
+    Jobs of one session run one at a time, in this worker process (one per data home)."""
     payload = job.payload
     project, session_id = str(payload["project"]), str(payload["session_id"])
+    with _session_lock(project, session_id):
+        _handle(payload, ctx, project, session_id)
+
+
+def _handle(payload: Mapping[str, Any], ctx: JobContext, project: str, session_id: str) -> None:
     spec = str(payload.get("model") or os.environ.get("ONLOOKER_MEMORY_MODEL") or DEFAULT_MODEL)
     final = bool(payload.get("final", True))
     memories = Memories(ctx.store)
@@ -114,6 +120,18 @@ def handle(job: _Job, ctx: _Context) -> None:
         memories, ctx.model(spec), project=project, session_id=session_id, final=final,
         embed=vectors.embed if vectors is not None else None,
     )  # fmt: skip
+
+
+_LOCKS: dict[tuple[str, str], threading.Lock] = {}
+_LOCKS_GUARD = threading.Lock()
+
+
+def _session_lock(project: str, session_id: str) -> threading.Lock:
+    with _LOCKS_GUARD:
+        if len(_LOCKS) > 4096:  # entries only matter while their job runs
+            for key in [key for key, lock in _LOCKS.items() if not lock.locked()]:
+                del _LOCKS[key]
+        return _LOCKS.setdefault((project, session_id), threading.Lock())
 
 
 def batch_sizes(events: int, *, final: bool) -> list[int]:

@@ -40,8 +40,9 @@ class MemorySettings:
     """`memory.recencyDays`: only memories this recent are injected."""
     project_only: bool = True
     """`memory.projectOnly`: inject only the current project's memories."""
-    model: str = DEFAULT_MODEL
-    """`memory.model`: the model spec extraction runs on (see onlooker.llm)."""
+    model: str = ""
+    """`memory.model`: the model spec extraction runs on (see onlooker.llm); '' means
+    `$ONLOOKER_MEMORY_MODEL`, else DEFAULT_MODEL."""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "config") -> MemorySettings:

@@ -66,6 +66,9 @@ class Memories:
         """A session's pending events, oldest first."""
         return self.index._read(lambda c: sql.pending_events(c, project, session_id))
 
+    def pending_count(self, project: str, session_id: str) -> int:
+        return self.index._read(lambda c: sql.count_pending(c, project, session_id))
+
     def drop_pending(self, ids: Sequence[int]) -> None:
         """Remove pending events without extracting anything from them."""
         with self.index.transaction():

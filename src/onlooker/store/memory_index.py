@@ -108,6 +108,14 @@ def pending_events(conn: sqlite3.Connection, project: str, session_id: str) -> l
     ]  # fmt: skip
 
 
+def count_pending(conn: sqlite3.Connection, project: str, session_id: str) -> int:
+    row = conn.execute(
+        "SELECT count(*) FROM pending_events WHERE project = ? AND session_id = ?",
+        (project, session_id),
+    ).fetchone()
+    return int(row[0])
+
+
 def consume_pending(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
     for chunk in _chunks(tuple(ids)):
         conn.execute(
