@@ -132,7 +132,8 @@ class Memories:
         return self.index._read(sql.count_memories)
 
     def forget(self, ids: Sequence[int]) -> list[Memory]:
-        """Remove memories from the index and journal a tombstone for each; the ones removed."""
+        """Remove memories (and their vectors) from the index and journal a tombstone for each;
+        the ones removed."""
         found = self.get(ids)
         by_project: dict[str, list[int]] = {}
         for memory in found:

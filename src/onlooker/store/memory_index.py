@@ -57,6 +57,7 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
                 ("memory_injections", "memory_id"),
             ):  # fmt: skip
                 conn.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+            conn.execute(f"DELETE FROM vectors WHERE kind = 'memory' AND id IN ({marks})", chunk)
         return True
     if isinstance(change, MemoriesInjected):
         if change.reset:
