@@ -6,8 +6,10 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from onlooker import FixedClock
-from onlooker.memory import MemorySettings, render_digest, session_start_digest
+from onlooker.memory import MemorySettings, MemorySettingsError, render_digest, session_start_digest
 from onlooker.memory.inject import estimate_tokens
 from onlooker.store import Store
 from onlooker.store.memories import Extracted, Memories
@@ -94,3 +96,20 @@ def test_budget_cut_items_come_back_later(clock: FixedClock, tmp_path: Path) -> 
         two = session_start_digest(memories, project="shop", session_id="s", source="compact",
                                    settings=small, now=clock.now() + timedelta(seconds=1))  # fmt: skip
         assert one and two and set(one.splitlines()[2:]).isdisjoint(two.splitlines()[2:])
+
+
+def test_settings_from_a_config_mapping_name_the_key_and_file() -> None:
+    found = MemorySettings.from_mapping(
+        {"enabled": False, "maxObservations": 5, "maxTokens": 200, "recencyDays": 3,
+         "projectOnly": False, "model": "openai:gpt-4o-mini"}, ".onlooker/config.yaml"
+    )  # fmt: skip
+    assert found == MemorySettings(False, 5, 200, 3, False, "openai:gpt-4o-mini")
+    with pytest.raises(
+        MemorySettingsError,
+        match=r"\.onlooker/config.yaml: memory.maxTokens must be a non-negative integer",
+    ):
+        MemorySettings.from_mapping({"maxTokens": "500"}, ".onlooker/config.yaml")
+    with pytest.raises(
+        MemorySettingsError, match=r"unknown key memory\.max_tokens; allowed: enabled"
+    ):
+        MemorySettings.from_mapping({"max_tokens": 5}, "onlooker.yaml")

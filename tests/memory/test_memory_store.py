@@ -62,6 +62,9 @@ def test_secrets_are_redacted_before_anything_is_stored(clock: FixedClock, tmp_p
                              compressed="Ran `curl -H 'Authorization: Bearer abcdefghijklmnop1234'` → exit 0",
                              at=clock.now())  # fmt: skip
         assert "abcdefghijklmnop1234" not in memories.pending("p", "s")[0].compressed
+        memories.add_pending(session_id="s", project="p", tool_name="Bash",
+                             compressed="Ran `echo <private>my home address</private>` → exit 0", at=clock.now())  # fmt: skip
+        assert memories.pending("p", "s")[1].compressed == "Ran `echo [private]` → exit 0"
         (m,) = memories.remember([Extracted("key", "OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWx", clock.now())],
                                  project="p", session_id="s")  # fmt: skip
         assert "sk-proj" not in m.content
