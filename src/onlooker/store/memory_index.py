@@ -27,6 +27,8 @@ MEMORY_TABLES = ("memories", "memory_files", "memory_injections")
 _COLUMNS = "m.id, m.title, m.content, m.project, m.session_id, m.timestamp, m.created_at"
 _WORD = re.compile(r"\w+", re.UNICODE)
 _CHUNK = 500
+COMMON_SHARE = 0.05
+"""A word in more than this share of the memories says little about a match (see text_search)."""
 
 
 def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
@@ -167,28 +169,51 @@ def session_memories(conn: sqlite3.Connection, session_id: str, limit: int) -> l
 
 
 def text_search(conn: sqlite3.Connection, query: str, where: MemoryFilter, limit: int) -> list[int]:
-    """Ids of the memories matching any word of `query`, best first (bm25 over title, content)."""
-    match = fts_query(query)
-    if not match:
+    """Ids of the memories matching `query`, best first (bm25 over title and content): those with
+    every word first, then those with any of its selective words. Ranking costs per match, so
+    words found in more than COMMON_SHARE of the memories are left out of the second step while
+    a rarer word remains."""
+    words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(query)))
+    if not words:
         return []
     clause, params = filter_clause(where)
-    rows = conn.execute(
-        "SELECT m.id FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid "
-        f"WHERE memories_fts MATCH ?{clause} ORDER BY rank LIMIT ?",
-        (match, *params, limit),
-    ).fetchall()
-    return [int(r[0]) for r in rows]
+
+    def ranked(match: str, wanted: int) -> list[int]:
+        rows = conn.execute(
+            "SELECT m.id FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid "
+            f"WHERE memories_fts MATCH ?{clause} ORDER BY rank LIMIT ?",
+            (match, *params, wanted),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    found = ranked(" AND ".join(_quoted(words)), limit) if len(words) > 1 else []
+    if len(found) >= limit:
+        return found
+    more = ranked(" OR ".join(_quoted(_selective(conn, words))), limit + len(found))
+    return list(dict.fromkeys(found + more))[:limit]
+
+
+def _selective(conn: sqlite3.Connection, words: list[str]) -> list[str]:
+    """The words found in at most COMMON_SHARE of the memories, or else the rarest one."""
+    total = last_memory_id(conn)
+    if total < 1000 or len(words) == 1:
+        return words
+    counts = {
+        w: int(conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                            (f'"{w}"',)).fetchone()[0])
+        for w in words
+    }  # fmt: skip
+    kept = [w for w in words if 0 < counts[w] <= COMMON_SHARE * total]
+    return kept or [min(words, key=lambda w: counts[w] or total + 1)]
+
+
+def _quoted(words: Sequence[str]) -> list[str]:
+    return [f'"{w}"' for w in words]
 
 
 def matching_ids(conn: sqlite3.Connection, where: MemoryFilter) -> list[int]:
     clause, params = filter_clause(where)
     return [int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1{clause}", params)]
-
-
-def fts_query(text: str) -> str:
-    """An FTS5 query that matches any word of `text` (each word quoted: no operator injection)."""
-    words = dict.fromkeys(w.casefold() for w in _WORD.findall(text))
-    return " OR ".join(f'"{w}"' for w in words)
 
 
 def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:

@@ -201,7 +201,7 @@ CREATE TABLE memory_injections (
     PRIMARY KEY (session_id, memory_id)
 ) WITHOUT ROWID;
 CREATE VIRTUAL TABLE memories_fts USING fts5(
-    title, content, content='memories', content_rowid='id'
+    title, content, content='memories', content_rowid='id', tokenize='porter unicode61'
 );
 CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
     INSERT INTO memories_fts (rowid, title, content) VALUES (new.id, new.title, new.content);
