@@ -131,3 +131,26 @@ def test_recent_skips_what_a_session_was_shown(clock: FixedClock, tmp_path: Path
             "Login test fails on 401",
             "Build command",
         ]
+
+
+def test_words_in_most_memories_do_not_flood_the_ranking(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "home", clock=clock) as store:
+        memories = Memories(store)
+        items = [
+            Extracted(f"Deploy note {n}", "The deploy script runs on staging.", clock.now())
+            for n in range(1200)
+        ]
+        items[7] = Extracted(
+            "Deploy rollback", "Rollbacks use the previous release tag.", clock.now()
+        )
+        items[9] = Extracted(
+            "Failing deploys", "A failed deploy needs a rollback first.", clock.now()
+        )
+        memories.remember(items, project="p", session_id="s")
+        assert memories.text_search("deploy rollback", MemoryFilter(), 1) == [8]  # every word, best
+        assert set(memories.text_search("deploy rollback", MemoryFilter(), 10)) == {8, 10}
+        assert set(memories.text_search("rollbacks failing", MemoryFilter(), 10)) == {
+            8,
+            10,
+        }  # stems
+        assert len(memories.text_search("deploy", MemoryFilter(), 50)) == 50  # one word: kept
