@@ -85,8 +85,7 @@ def test_a_slow_endpoint_times_out_at_the_reviewers_timeout(store: Store) -> Non
     [
         ((503, '{"error": {"message": "overloaded"}}'), "HTTP 503: overloaded"),
         ((500, '{"error": {"message": "boom"}}'), "HTTP 500: boom"),
-        # the provider lets the SDK's JSONDecodeError through here; the reviewer records it anyway
-        ((200, "<html>not a completion</html>"), "Error"),
+        ((200, "<html>not a completion</html>"), "cannot be read"),
     ],
 )
 def test_server_errors_are_recorded(store: Store, reply: EndpointReply, expected: str) -> None:

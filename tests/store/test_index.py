@@ -16,6 +16,7 @@ from onlooker.store.migrations import MIGRATIONS
 def test_migrations_are_named_recorded_and_run_once(onlooker_home: Path) -> None:
     with Store() as store:
         assert store.index.migrations()[:3] == ["m001_initial", "m002_fts", "m003_counts"]
+        assert "m005_memory" in store.index.migrations()
         assert [name for name, _ in MIGRATIONS] == store.index.migrations()
     with sqlite3.connect(onlooker_home / "onlooker.db") as conn:
         assert conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)

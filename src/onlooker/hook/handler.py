@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..adapters.claude_code import (
     HookInput,
@@ -29,11 +29,16 @@ from ..adapters.claude_code import (
 from ..clock import Clock, SystemClock
 from ..config import Loaded, ProjectConfigs
 from ..engine import Dispatch, Engine
-from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, TurnEnded
+from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, ToolCall, TurnEnded
+from ..memory.capture import capture
+from ..memory.extract import JOB_KIND, extraction_due, extraction_job
+from ..memory.inject import session_start_digest
+from ..memory.settings import MemorySettings, memory_on
 from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
 from ..store.home import project_root
+from ..store.memories import Memories
 from ..store.summary import next_turn_observations
 from .client import SPOOL_DIR
 
@@ -43,6 +48,7 @@ if TYPE_CHECKING:
     from .reviews import ReviewAnswer
 
 E = TypeVar("E", bound=Event)
+T = TypeVar("T")
 
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
@@ -62,6 +68,8 @@ class _Warm:
     loaded: Loaded
     """The project config the engine's observers come from."""
     unsaved: int = 0
+    remember: bool = True
+    """Memory is on for the project (enabled, no `.onlooker/no-memory` marker)."""
 
 
 @dataclass
@@ -78,10 +86,12 @@ class HookHandler:
     by default the project config's (`configs`)."""
     models: Callable[[str], Model] | None = None
     """Model string -> Model for reviewers; default `onlooker.llm.model_from_string`, cached."""
+    memory: MemorySettings = field(default_factory=MemorySettings)
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
         self._models: Callable[[str], Model] | None = None
+        self._memories = Memories(self.store)
 
     def handle(self, raw: bytes) -> bytes:
         """The bytes to print for this hook input ('' for nothing). Never raises."""
@@ -116,6 +126,15 @@ class HookHandler:
             warm.loaded = loaded
         dispatch = warm.engine.dispatch(_with_deadline(event, loaded))
         self.store.record_dispatch(dispatch, project=warm.project)
+        if warm.remember and isinstance(event, ToolCall):
+            self._memory(capture, self._memories, event, project=warm.project,
+                         session_id=where.session_id)  # fmt: skip
+        if (
+            warm.remember
+            and isinstance(event, TurnEnded | SessionEnded)
+            and key == where.session_id
+        ):
+            self._memory(self._extract_later, warm, key, final=isinstance(event, SessionEnded))
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
@@ -179,7 +198,40 @@ class HookHandler:
             )
             if summary:
                 parts.append(summary)
+        started = dispatch.event
+        if (
+            isinstance(started, SessionStarted)
+            and where.event_name == "SessionStart"
+            and warm.remember
+        ):
+            digest = self._memory(
+                session_start_digest,
+                self._memories, project=warm.project, session_id=where.session_key,
+                source=started.source, settings=self.memory, now=self.clock.now(),
+            )  # fmt: skip
+            if digest:
+                parts.append(digest)
         return "\n\n".join(parts)
+
+    def _memory(self, step: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """Run a memory step; a failure is logged and costs the agent nothing else."""
+        try:
+            return step(*args, **kwargs)
+        except Exception:
+            log.error("memory step %s failed: %s", step.__name__, traceback.format_exc())
+            return None
+
+    def _extract_later(self, warm: _Warm, session_id: str, *, final: bool) -> None:
+        """Queue the session's memory extraction for the worker, when there is enough to do."""
+        if not extraction_due(
+            self._memories, project=warm.project, session_id=session_id, final=final
+        ):
+            return
+        payload = extraction_job(warm.project, session_id, final=final, model=self.memory.model)
+        self.store.enqueue(JOB_KIND, payload, project=warm.project, session_id=session_id)
+        from ..worker import ensure_worker
+
+        ensure_worker(self.store.home)
 
     def _session(self, key: str, where: HookInput, loaded: Loaded) -> _Warm:
         warm = self._warm.get(key)
@@ -190,7 +242,7 @@ class HookHandler:
         project = (root.name or "root") if root is not None else "default"
         session = self.store.load_session(key)
         engine = Engine(loaded.observers, session=session or Session(key), clock=self.clock)
-        warm = _Warm(engine, project, loaded)
+        warm = _Warm(engine, project, loaded, remember=memory_on(where.cwd, self.memory))
         self._warm[key] = warm
         if session is None or session[SessionInfo].latest() is None:
             self._start(warm, key, where)

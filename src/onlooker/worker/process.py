@@ -31,6 +31,7 @@ log = logging.getLogger("onlooker.worker")
 
 HANDLERS: dict[str, str] = {
     "review.run": "onlooker.worker.review:handle",
+    "memory.extract": "onlooker.memory.extract:handle",
 }
 """Job kind -> the handler that runs it, as "module:function"."""
 

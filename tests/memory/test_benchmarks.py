@@ -1,0 +1,38 @@
+"""The memory benchmarks run (the search one small) and report every figure they promise."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from onlooker.store import embeddings
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(code: str) -> str:
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert done.stderr == ""
+    return done.stdout
+
+
+def test_extraction_cost_meets_the_target() -> None:
+    out = run(
+        "from benchmarks.bench_memory import run\nfor r in run(): print(r.name, '|', r.value, '|', r.ok)"
+    )
+    line = out.splitlines()[0]
+    assert line.startswith("model calls per 100 tool events |") and line.endswith("True")
+    assert 0 < float(line.split("|")[1]) <= 7
+
+
+@pytest.mark.skipif(not embeddings.available(), reason="the embeddings extra is not installed")
+def test_search_benchmark_runs_small() -> None:
+    out = run("from benchmarks.bench_search import main; raise SystemExit(main(['300', '4']))")
+    names = [line.split("  ")[1] for line in out.splitlines()]
+    assert names == ["store memories", "search text", "search text +project", "search vector",
+                     "search vector +project", "search both", "search both +project"]  # fmt: skip
