@@ -17,6 +17,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     ),
     "hook": ("hook", "Answer a Claude Code hook (JSON on stdin); what every installed hook runs."),
     "install": ("install", "Install onlooker's hooks into Claude Code (settings or a plugin)."),
+    "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
