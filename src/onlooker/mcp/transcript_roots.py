@@ -10,9 +10,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..adapters.claude_code_paths import claude_projects_dir
 from ..store.home import JOURNALS, data_home
 
-CLAUDE_CONFIG_VARIABLE = "CLAUDE_CONFIG_DIR"
 SUFFIX = ".jsonl"
 
 
@@ -28,17 +28,11 @@ class Root:
     path: Path
 
 
-def claude_config_dir() -> Path:
-    """`$CLAUDE_CONFIG_DIR`, else `~/.claude`."""
-    chosen = os.environ.get(CLAUDE_CONFIG_VARIABLE)
-    return Path(chosen).expanduser() if chosen else Path.home() / ".claude"
-
-
 def transcript_roots(home: Path | None = None) -> tuple[Root, ...]:
     """Claude Code's projects folder, then the journals under onlooker's data home."""
     home = home if home is not None else data_home()
     return (
-        Root("claude-code", claude_config_dir() / "projects"),
+        Root("claude-code", claude_projects_dir()),
         Root("onlooker", home / JOURNALS),
     )
 
