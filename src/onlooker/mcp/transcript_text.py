@@ -13,6 +13,8 @@ from ..adapters.claude_code_content import result_text
 
 TEXT_LIMIT = 4_000
 """Characters kept of one message text, tool input or tool result."""
+OTHER_LIMIT = 300
+"""Characters kept of a line that is neither a message nor a known record (attachments, modes)."""
 
 
 def line_markdown(number: int, line: str) -> str:
@@ -43,7 +45,7 @@ def _claude_code(number: int, data: dict[str, Any]) -> str:
         return f"### {number} · summary\n{_clip(str(data.get('summary', '')))}"
     if kind == "system" and isinstance(data.get("content"), str):
         return f"### {number} · system{when}\n{_clip(data['content'])}"
-    return f"### {number} · {kind}{when}\n{_json(data)}"
+    return f"### {number} · {kind}{when}\n{_json(data, OTHER_LIMIT)}"
 
 
 def _content(content: Any) -> str:
@@ -58,7 +60,7 @@ def _content(content: Any) -> str:
         kind = block.get("type")
         if kind == "text":
             parts.append(_clip(str(block.get("text", ""))))
-        elif kind == "thinking":
+        elif kind == "thinking" and str(block.get("thinking", "")).strip():
             parts.append(f"_thinking:_ {_clip(str(block.get('thinking', '')))}")
         elif kind == "tool_use":
             name = block.get("name", "?")
@@ -99,17 +101,17 @@ def _journal(number: int, data: dict[str, Any]) -> str:
     return f"### {number} · {kind}{when}\n{_json(data)}"
 
 
-def _json(value: Any) -> str:
-    return _fenced(json.dumps(value, ensure_ascii=False, default=str), "json")
+def _json(value: Any, limit: int = TEXT_LIMIT) -> str:
+    return _fenced(json.dumps(value, ensure_ascii=False, default=str), "json", limit)
 
 
-def _fenced(text: str, language: str = "") -> str:
-    text = _clip(text)
+def _fenced(text: str, language: str = "", limit: int = TEXT_LIMIT) -> str:
+    text = _clip(text, limit)
     fence = "```" if "```" not in text else "~~~~"
     return f"{fence}{language}\n{text}\n{fence}"
 
 
-def _clip(text: str) -> str:
-    if len(text) <= TEXT_LIMIT:
+def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
+    if len(text) <= limit:
         return text
-    return f"{text[:TEXT_LIMIT]}… [{len(text) - TEXT_LIMIT} more characters]"
+    return f"{text[:limit]}… [{len(text) - limit} more characters]"
