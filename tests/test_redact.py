@@ -217,3 +217,34 @@ def test_values_and_records() -> None:
     assert "AKIAIOSFODNN7EXAMPLE" not in safe.to_json()
     plain = ToolCall(tool="Read", input={"file_path": "/a.py"})
     assert redact_record(plain) is plain
+
+
+def _reference(text: str) -> str:
+    """The shapes applied one by one with no shortcuts: what `redact` must equal."""
+    import re
+
+    from onlooker.redact import PRIVATE, PRIVATE_MARK, _replace_group
+
+    text = PRIVATE.sub(PRIVATE_MARK, text)
+    for kind, pattern, group in SECRET_SHAPES:
+        compiled = re.compile(pattern, re.DOTALL)
+        if group == 0:
+            text = compiled.sub(f"[REDACTED:{kind}]", text)
+        else:
+            text = compiled.sub(lambda m, g=group, k=kind: _replace_group(m, g, k), text)
+    return text
+
+
+def test_the_shortcuts_change_nothing() -> None:
+    """Needles, hints and literal-first patterns only skip work: same output as the plain loop."""
+    from pathlib import Path
+
+    import onlooker
+
+    code = "\n".join(
+        path.read_text() for path in sorted(Path(onlooker.__file__).parent.rglob("*.py"))[:40]
+    )
+    secrets = "\n".join(text for _, text, _ in CASES)
+    mixed = code[:20_000] + "\n" + secrets + "\n" + code[20_000:40_000] + secrets.upper()
+    for sample in [mixed, secrets, *(text for _, text, _ in CASES)]:
+        assert redact(sample) == _reference(sample)
