@@ -15,6 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, TypeVar
 
 from ..adapters.claude_code import (
     HookInput,
@@ -26,16 +27,21 @@ from ..adapters.claude_code import (
 )
 from ..clock import Clock, SystemClock
 from ..engine import Dispatch, Engine
-from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, TurnEnded
+from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, ToolCall, TurnEnded
+from ..memory.capture import capture
+from ..memory.inject import session_start_digest
+from ..memory.settings import MemorySettings, memory_on
 from ..observer import Observer
 from ..observers import builtin_observers
 from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
 from ..store.home import project_for
+from ..store.memories import Memories
 from ..store.summary import next_turn_observations
 from .client import SPOOL_DIR
 
+T = TypeVar("T")
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
 
@@ -52,6 +58,8 @@ class _Warm:
     engine: Engine
     project: str
     unsaved: int = 0
+    remember: bool = True
+    """Memory is on for the project (enabled, no `.onlooker/no-memory` marker)."""
 
 
 @dataclass
@@ -62,9 +70,11 @@ class HookHandler:
     clock: Clock = field(default_factory=SystemClock)
     observers: Callable[[], Sequence[Observer]] = builtin_observers
     warm_limit: int = WARM_SESSIONS
+    memory: MemorySettings = field(default_factory=MemorySettings)
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
+        self._memories = Memories(self.store)
 
     def handle(self, raw: bytes) -> bytes:
         """The bytes to print for this hook input ('' for nothing). Never raises."""
@@ -95,6 +105,9 @@ class HookHandler:
         warm = self._session(key, where)
         dispatch = warm.engine.dispatch(event)
         self.store.record_dispatch(dispatch, project=warm.project)
+        if warm.remember and isinstance(event, ToolCall):
+            self._memory(capture, self._memories, event, project=warm.project,
+                         session_id=where.session_id)  # fmt: skip
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
@@ -112,7 +125,28 @@ class HookHandler:
             )
             if summary:
                 parts.append(summary)
+        started = dispatch.event
+        if (
+            isinstance(started, SessionStarted)
+            and where.event_name == "SessionStart"
+            and warm.remember
+        ):
+            digest = self._memory(
+                session_start_digest,
+                self._memories, project=warm.project, session_id=where.session_key,
+                source=started.source, settings=self.memory, now=self.clock.now(),
+            )  # fmt: skip
+            if digest:
+                parts.append(digest)
         return "\n\n".join(parts)
+
+    def _memory(self, step: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """Run a memory step; a failure is logged and costs the agent nothing else."""
+        try:
+            return step(*args, **kwargs)
+        except Exception:
+            log.error("memory step %s failed: %s", step.__name__, traceback.format_exc())
+            return None
 
     def _session(self, key: str, where: HookInput) -> _Warm:
         warm = self._warm.get(key)
@@ -122,7 +156,7 @@ class HookHandler:
         project = project_for(where.cwd) if where.cwd else "default"
         session = self.store.load_session(key)
         engine = Engine(self.observers(), session=session or Session(key), clock=self.clock)
-        warm = _Warm(engine, project)
+        warm = _Warm(engine, project, remember=memory_on(where.cwd, self.memory))
         self._warm[key] = warm
         if session is None or session[SessionInfo].latest() is None:
             self._start(warm, key, where)

@@ -26,6 +26,7 @@ from .changes import (
     content_hash,
 )
 from .database import Database, stamp
+from .memory_index import MEMORY_TABLES, apply_memory_change
 from .query import ORDER, FindingPage, FindingQuery, countable, where_clause
 
 _COLUMNS = (
@@ -67,6 +68,8 @@ class Index(Database):
             )
 
     def _apply(self, change: Change) -> None:
+        if apply_memory_change(self._conn, change):
+            return
         run = self._conn.execute
         at = stamp(change.at)
         if isinstance(change, FindingCreated):
@@ -271,14 +274,17 @@ class Index(Database):
 
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
-        for table in ("findings", "finding_counts", "journals", "deliveries", "counters"):
+        for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
+                      *MEMORY_TABLES):  # fmt: skip
             self._conn.execute(f"DELETE FROM {table}")
         if sessions:
             self._conn.execute("DELETE FROM sessions")
 
     def table_rows(self, table: str) -> list[tuple[Any, ...]]:
         """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
-        order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id"}[table]
+        order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id",
+                 "memories": "id", "memory_files": "path, memory_id",
+                 "memory_injections": "session_id, memory_id"}[table]  # fmt: skip
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
 
 

@@ -3,6 +3,8 @@
 Never edit a migration that has shipped; add the next one. Each runs once, in order, inside the
 transaction that records its name in the `migrations` table. m003 keeps per-project counts by
 severity, status and observer, so listing at 100k findings does not count rows.
+m005 holds memory (seed 002): pending events, memories with full-text search, the files they
+name, and what each session was shown.
 """
 
 from __future__ import annotations
@@ -121,9 +123,58 @@ ON findings BEGIN
 END;
 """
 
+M005_MEMORY = """
+CREATE TABLE pending_events (
+    id INTEGER PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    project TEXT NOT NULL,
+    tool_name TEXT NOT NULL,
+    compressed TEXT NOT NULL,
+    files TEXT NOT NULL DEFAULT '',
+    timestamp INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+);
+CREATE INDEX pending_by_session ON pending_events (project, session_id, id);
+CREATE TABLE memories (
+    id INTEGER PRIMARY KEY,
+    title TEXT NOT NULL,
+    content TEXT NOT NULL,
+    project TEXT NOT NULL,
+    session_id TEXT,
+    timestamp INTEGER NOT NULL,
+    created_at INTEGER NOT NULL,
+    serial INTEGER NOT NULL
+);
+CREATE INDEX memories_by_project ON memories (project, timestamp);
+CREATE INDEX memories_by_time ON memories (timestamp);
+CREATE INDEX memories_by_session ON memories (session_id, id);
+CREATE TABLE memory_files (
+    path TEXT NOT NULL,
+    memory_id INTEGER NOT NULL,
+    PRIMARY KEY (path, memory_id)
+) WITHOUT ROWID;
+CREATE INDEX memory_files_by_memory ON memory_files (memory_id);
+CREATE TABLE memory_injections (
+    session_id TEXT NOT NULL,
+    memory_id INTEGER NOT NULL,
+    PRIMARY KEY (session_id, memory_id)
+) WITHOUT ROWID;
+CREATE VIRTUAL TABLE memories_fts USING fts5(
+    title, content, content='memories', content_rowid='id'
+);
+CREATE TRIGGER memories_fts_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memories_fts (rowid, title, content) VALUES (new.id, new.title, new.content);
+END;
+CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts (memories_fts, rowid, title, content)
+    VALUES ('delete', old.id, old.title, old.content);
+END;
+"""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_fts", M002_FTS),
     ("m003_counts", M003_COUNTS),
+    ("m005_memory", M005_MEMORY),
 )

@@ -1,0 +1,40 @@
+"""Memory across sessions (seed 002): capture tool events by rule, extract memories in batches at
+session end, search them (text, vectors, both), and inject recent ones at session start.
+"""
+
+from ..store.memories import Extracted, Memories
+from ..store.memory_records import Memory, MemoryFilter, PendingEvent
+from .capture import capture
+from .compress import SKIPPED_TOOLS, Compressed, compress
+from .extract import JOB_KIND, ExtractionFailed, ExtractionReport, extract_session
+from .inject import render_digest, session_start_digest
+from .search import MODES, SearchError, VectorSide, fuse, get_memories, search
+from .settings import OPT_OUT_MARKER, MemorySettings, MemorySettingsError, memory_on
+
+__all__ = [
+    "JOB_KIND",
+    "MODES",
+    "OPT_OUT_MARKER",
+    "SKIPPED_TOOLS",
+    "Compressed",
+    "Extracted",
+    "ExtractionFailed",
+    "ExtractionReport",
+    "Memories",
+    "Memory",
+    "MemoryFilter",
+    "MemorySettings",
+    "MemorySettingsError",
+    "PendingEvent",
+    "SearchError",
+    "VectorSide",
+    "capture",
+    "compress",
+    "extract_session",
+    "fuse",
+    "get_memories",
+    "memory_on",
+    "render_digest",
+    "search",
+    "session_start_digest",
+]

@@ -1,0 +1,182 @@
+"""Tool events compressed by rule into one line each, with no model (seed 002's table):
+
+    Read      -> Read /src/auth.ts (245 lines)
+    Edit      -> Edited /src/auth.ts: old_string → new_string
+    Write     -> Created /src/auth.ts (120 lines)
+    Bash      -> Ran `npm test` → exit 0   |   Ran `npm test` → exit 1: error summary
+    Grep      -> Searched 'pattern' in /src → 5 matches
+    WebSearch -> Searched: query text
+    WebFetch  -> Fetched example.com
+
+The seed's low-value tools are skipped; any other tool gets `<tool>: <its main input>`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlsplit
+
+from ..events import ToolCall
+
+SKIPPED_TOOLS = frozenset(
+    {
+        "Glob", "LSP", "TodoWrite", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet",
+        "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "NotebookEdit", "Skill",
+    }
+)  # fmt: skip
+"""Seed 002's low-value tools: nothing is kept of them."""
+
+#: Longest piece of one input (a command, an edit side, a pattern) kept in the line.
+PIECE = 80
+#: Longest error summary kept after a failed command.
+ERROR_SUMMARY = 160
+
+_SPACE = re.compile(r"\s+")
+_EXIT = re.compile(r"\bexit(?:ed with)?(?: code| status)?[ :]*(-?\d+)", re.IGNORECASE)
+_ERROR_LINE = re.compile(r"error|fail|exception|traceback|denied|not found|fatal", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class Compressed:
+    """One tool event as the pending-events table keeps it."""
+
+    tool_name: str
+    line: str
+    files: tuple[str, ...] = ()
+
+
+def compress(call: ToolCall) -> Compressed | None:
+    """The one-line form of a tool call, or None for a skipped tool."""
+    if not call.tool or call.tool in SKIPPED_TOOLS:
+        return None
+    rule = _RULES.get(call.tool, _other)
+    line = rule(call)
+    if not call.ok and call.tool != "Bash":
+        line += f" → failed: {error_summary(call.error or call.output)}"
+    return Compressed(call.tool, line, _files(call))
+
+
+def error_summary(text: str) -> str:
+    """The line of an error output that says most: the first naming an error, else the last."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    lines = [line for line in lines if not _EXIT.fullmatch(line)]
+    if not lines:
+        return "no output"
+    named = [line for line in lines if _ERROR_LINE.search(line)]
+    return piece(named[0] if named else lines[-1], ERROR_SUMMARY)
+
+
+def piece(text: Any, limit: int = PIECE) -> str:
+    """One line of at most `limit` characters (spaces collapsed, cut with an ellipsis)."""
+    flat = _SPACE.sub(" ", str(text)).strip()
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+# -- one rule per tool ----------------------------------------------------------------------------
+
+
+def _read(call: ToolCall) -> str:
+    if not call.ok:
+        return f"Read {_path(call)}"
+    lines = _number(_result_file(call), "numLines")
+    if lines is None:
+        lines = len(call.output.splitlines()) if call.output else 0
+    return f"Read {_path(call)} ({lines} lines)"
+
+
+def _edit(call: ToolCall) -> str:
+    edits = call.input.get("edits")
+    if call.tool == "MultiEdit" and isinstance(edits, list) and edits:
+        first = edits[0] if isinstance(edits[0], Mapping) else {}
+        more = f" (+{len(edits) - 1} more)" if len(edits) > 1 else ""
+        old, new = first.get("old_string", ""), first.get("new_string", "")
+        return f"Edited {_path(call)}: {piece(old)} → {piece(new)}{more}"
+    old, new = call.input.get("old_string", ""), call.input.get("new_string", "")
+    return f"Edited {_path(call)}: {piece(old)} → {piece(new)}"
+
+
+def _write(call: ToolCall) -> str:
+    content = call.input.get("content", "")
+    lines = len(content.splitlines()) if isinstance(content, str) else 0
+    verb = "Updated" if (call.result or {}).get("type") == "update" else "Created"
+    return f"{verb} {_path(call)} ({lines} lines)"
+
+
+def _bash(call: ToolCall) -> str:
+    command = f"Ran `{piece(call.input.get('command', ''))}`"
+    if call.ok:
+        return f"{command} → exit 0"
+    text = call.error or call.output
+    found = _EXIT.search(text)
+    code = found.group(1) if found else "1"
+    if text.startswith("[interrupted]"):
+        return f"{command} → interrupted"
+    return f"{command} → exit {code}: {error_summary(text)}"
+
+
+def _grep(call: ToolCall) -> str:
+    pattern = piece(call.input.get("pattern", ""))
+    where = call.input.get("path") or call.input.get("glob")
+    place = f" in {piece(where)}" if where else ""
+    result = call.result or {}
+    count = next(
+        (n for n in (_number(result, k) for k in ("numMatches", "numLines", "numFiles")) if n),
+        None,
+    )
+    if count is None:
+        count = len([line for line in call.output.splitlines() if line.strip()])
+    return f"Searched '{pattern}'{place} → {count} matches"
+
+
+def _web_search(call: ToolCall) -> str:
+    return f"Searched: {piece(call.input.get('query', ''), 2 * PIECE)}"
+
+
+def _web_fetch(call: ToolCall) -> str:
+    url = str(call.input.get("url", ""))
+    host = urlsplit(url).hostname or piece(url)
+    return f"Fetched {host}"
+
+
+def _other(call: ToolCall) -> str:
+    main = next((v for v in call.input.values() if isinstance(v, str) and v.strip()), "")
+    return f"{call.tool}: {piece(main)}" if main else call.tool
+
+
+_RULES: dict[str, Callable[[ToolCall], str]] = {
+    "Read": _read,
+    "Edit": _edit,
+    "MultiEdit": _edit,
+    "Write": _write,
+    "Bash": _bash,
+    "Grep": _grep,
+    "WebSearch": _web_search,
+    "WebFetch": _web_fetch,
+}
+
+
+def _path(call: ToolCall) -> str:
+    return str(call.input.get("file_path") or call.input.get("path") or "?")
+
+
+def _files(call: ToolCall) -> tuple[str, ...]:
+    if call.tool in ("Read", "Edit", "MultiEdit", "Write"):
+        path = call.input.get("file_path") or call.input.get("path")
+        return (path,) if isinstance(path, str) and path else ()
+    if call.tool == "Grep":
+        path = call.input.get("path")
+        return (path,) if isinstance(path, str) and path else ()
+    return ()
+
+
+def _result_file(call: ToolCall) -> Mapping[str, Any]:
+    found = (call.result or {}).get("file")
+    return found if isinstance(found, Mapping) else {}
+
+
+def _number(data: Mapping[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    return int(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

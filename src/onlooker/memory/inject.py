@@ -1,0 +1,79 @@
+"""The memory digest injected at session start, in seed 002's format, under a token budget:
+
+    # [project-name] recent context (conversation-memory)
+
+    - observation title: content
+
+Each session is told what it was given, so after `compact` or `resume` only memories it has not
+seen yet are added; `startup` and `clear` begin with an empty context.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+
+from ..store.memories import Memories
+from ..store.memory_records import Memory, MemoryFilter
+from .settings import MemorySettings
+
+HEADER = "# [{project}] recent context (conversation-memory)"
+#: Sources whose context already holds what earlier session starts injected.
+CONTINUED = frozenset({"compact", "resume"})
+
+
+def estimate_tokens(text: str) -> int:
+    """Tokens a text costs, estimated as one per four characters (rounded up)."""
+    return math.ceil(len(text) / 4)
+
+
+def render_digest(
+    memories: Sequence[Memory], project: str, max_tokens: int
+) -> tuple[str, list[int]]:
+    """The digest text and the ids it holds; it stops before the budget is passed, cutting the
+    last memory that only partly fits. ('' and [] when not even one fits.)"""
+    text = HEADER.format(project=project) + "\n"
+    shown: list[int] = []
+    for memory in memories:
+        line = f"\n- {_one_line(memory.title)}: {_one_line(memory.content)}"
+        if estimate_tokens(text + line) <= max_tokens:
+            text += line
+            shown.append(memory.id)
+            continue
+        room = max_tokens * 4 - len(text) - 1  # characters left, keeping one for the ellipsis
+        if room >= 40:
+            text += line[:room].rstrip() + "…"
+            shown.append(memory.id)
+        break
+    return (text, shown) if shown else ("", [])
+
+
+def session_start_digest(
+    memories: Memories,
+    *,
+    project: str,
+    session_id: str,
+    source: str,
+    settings: MemorySettings,
+    now: datetime,
+) -> str:
+    """What SessionStart adds for this session ('' for nothing), recorded as shown to it."""
+    if not settings.enabled or settings.max_observations == 0:
+        return ""
+    where = MemoryFilter(
+        projects=(project,) if settings.project_only else (),
+        after=now - timedelta(days=settings.recency_days),
+    )
+    continued = source in CONTINUED
+    found = memories.recent(
+        where, settings.max_observations, not_shown_to=session_id if continued else ""
+    )
+    text, shown = render_digest(found, project, settings.max_tokens)
+    if shown or source == "clear":
+        memories.mark_shown(session_id, shown, project=project, reset=not continued)
+    return text
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())

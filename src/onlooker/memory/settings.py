@@ -1,0 +1,89 @@
+"""Memory settings (seed 002's defaults) and the project opt-out.
+
+Config keys under `memory:` in `.onlooker/config.yaml`: `enabled`, `maxObservations`, `maxTokens`,
+`recencyDays`, `projectOnly`, `model`. A project also opts out with the marker file
+`.onlooker/no-memory` at its root: then nothing of its sessions is captured or injected.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from ..errors import OnlookerError
+from ..store.home import PROJECT_MARKERS
+
+OPT_OUT_MARKER = Path(".onlooker") / "no-memory"
+"""A file at the project root that turns memory off for the project."""
+DEFAULT_MODEL = "local:smollm2"
+"""Extraction model when none is configured: local, so nothing leaves the machine by default."""
+
+
+class MemorySettingsError(OnlookerError, ValueError):
+    """A memory setting has the wrong type or value; the message names the key and the file."""
+
+
+@dataclass(frozen=True, slots=True)
+class MemorySettings:
+    """How memory is captured, extracted and injected."""
+
+    enabled: bool = True
+    """`memory.enabled`: false turns capture and injection off for the project."""
+    max_observations: int = 20
+    """`memory.maxObservations`: most memories injected at session start."""
+    max_tokens: int = 500
+    """`memory.maxTokens`: token budget of the session-start digest (never exceeded)."""
+    recency_days: int = 7
+    """`memory.recencyDays`: only memories this recent are injected."""
+    project_only: bool = True
+    """`memory.projectOnly`: inject only the current project's memories."""
+    model: str = DEFAULT_MODEL
+    """`memory.model`: the model spec extraction runs on (see onlooker.llm)."""
+
+    @classmethod
+    def from_mapping(cls, data: Mapping[str, Any], source: str = "config") -> MemorySettings:
+        """Settings from the `memory:` mapping of a config file (camelCase keys, as the seed)."""
+        keys = {_camel(f.name): f for f in dataclasses.fields(cls)}
+        values: dict[str, Any] = {}
+        for key, value in data.items():
+            found = keys.get(key)
+            if found is None:
+                raise MemorySettingsError(
+                    f"{source}: unknown key memory.{key}; allowed: {', '.join(sorted(keys))}"
+                )
+            wanted = type(getattr(cls(), found.name))
+            if type(value) is not wanted or (wanted is int and value < 0):
+                raise MemorySettingsError(
+                    f"{source}: memory.{key} must be a "
+                    f"{'non-negative integer' if wanted is int else wanted.__name__}, "
+                    f"not {value!r}"
+                )
+            values[found.name] = value
+        return cls(**values)
+
+
+def project_root(cwd: str | Path) -> Path:
+    """The nearest folder at or above `cwd` with a project marker, else `cwd` itself."""
+    start = Path(cwd).expanduser().absolute()
+    for folder in (start, *start.parents):
+        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
+            return folder
+    return start
+
+
+def opted_out(cwd: str | Path) -> bool:
+    """True when the project holding `cwd` has the `.onlooker/no-memory` marker."""
+    return (project_root(cwd) / OPT_OUT_MARKER).exists()
+
+
+def memory_on(cwd: str | Path, settings: MemorySettings) -> bool:
+    """Whether memory runs for the project at `cwd`: enabled and not opted out by marker."""
+    return settings.enabled and not (cwd and opted_out(cwd))
+
+
+def _camel(name: str) -> str:
+    head, *rest = name.split("_")
+    return head + "".join(part.title() for part in rest)

@@ -1,0 +1,115 @@
+"""Memory as stored (seed 002): pending events waiting for extraction, memories, and the journal
+changes that create, forget and deliver memories, so `onlooker reindex` restores them.
+
+Times are kept as the seed keeps them: INTEGER milliseconds since the epoch, UTC.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from ..events import EPOCH
+from ..records import encode, record
+from .changes import Change
+
+
+def millis(when: datetime) -> int:
+    """A time as the memory tables store it: milliseconds since the epoch."""
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=UTC)
+    return int(when.timestamp() * 1000)
+
+
+def from_millis(value: int) -> datetime:
+    return datetime.fromtimestamp(value / 1000, UTC)
+
+
+@dataclass(frozen=True, slots=True)
+class PendingEvent:
+    """One tool event compressed by rule, waiting for the batched extraction of its session."""
+
+    id: int
+    session_id: str
+    project: str
+    tool_name: str
+    compressed: str
+    """The one line the seed's table gives the tool, e.g. `Read /src/auth.ts (245 lines)`."""
+    files: tuple[str, ...] = ()
+    """Paths the event touched: memories drawn from it can be searched by file."""
+    timestamp: datetime = EPOCH
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """One thing worth remembering across sessions: a title and its content (seed 002)."""
+
+    id: int
+    title: str
+    content: str
+    project: str
+    session_id: str = ""
+    timestamp: datetime = EPOCH
+    """When what it remembers happened (the last event of its batch)."""
+    created_at: datetime = EPOCH
+    files: tuple[str, ...] = ()
+
+    def compact(self) -> dict[str, Any]:
+        """What a search returns: id, title, project, timestamp."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "project": self.project,
+            "timestamp": encode(self.timestamp),
+        }
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field, for `get_observations` and `--json`."""
+        return {
+            **self.compact(),
+            "content": self.content,
+            "session_id": self.session_id,
+            "created_at": encode(self.created_at),
+            "files": list(self.files),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class MemoryFilter:
+    """Which memories a search or a digest may return; None or () means no limit."""
+
+    projects: tuple[str, ...] = ()
+    after: datetime | None = None
+    """Only memories whose timestamp is at or after this time."""
+    before: datetime | None = None
+    """Only memories whose timestamp is before this time."""
+    files: tuple[str, ...] = ()
+    """Only memories naming one of these files (a path, or the end of one: `auth.py`)."""
+
+
+@record("memory_created")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryCreated(Change):
+    """A memory extracted from a session's events."""
+
+    memory: Memory
+
+
+@record("memories_forgotten")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoriesForgotten(Change):
+    """Memories removed on request (`onlooker memory forget`): a tombstone for each id."""
+
+    project: str = ""
+    memory_ids: tuple[int, ...] = ()
+
+
+@record("memories_injected")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoriesInjected(Change):
+    """Memories added to a session's context at its start; `reset` after the context was cleared."""
+
+    session_id: str
+    memory_ids: tuple[int, ...] = ()
+    reset: bool = False

@@ -1,0 +1,89 @@
+"""Memory through the real `onlooker hook` command: tool events become pending events (skipped
+tools leave nothing), SessionStart injects the digest once per session, a project opts out."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hook_runner import answer
+
+from onlooker.store import Store
+from onlooker.store.memories import Extracted, Memories
+
+
+def hook(event: str, cwd: Path, session: str, **fields: Any) -> dict[str, Any]:
+    return answer({"session_id": session, "transcript_path": f"/tmp/{session}.jsonl",
+                   "cwd": str(cwd), "hook_event_name": event, **fields})  # fmt: skip
+
+
+def tool(
+    cwd: Path, session: str, name: str, tool_input: dict[str, Any], response: Any = None
+) -> None:
+    assert hook("PostToolUse", cwd, session, tool_name=name, tool_input=tool_input,
+                tool_response=response, tool_use_id=f"toolu_{name}") == {}  # fmt: skip
+
+
+def context(reply: dict[str, Any]) -> str:
+    return str(reply.get("hookSpecificOutput", {}).get("additionalContext", ""))
+
+
+def project(tmp_path: Path, name: str) -> Path:
+    root = tmp_path / name
+    (root / ".git").mkdir(parents=True)
+    return root
+
+
+def test_tool_events_are_queued_compressed(tmp_path: Path, onlooker_home: Path) -> None:
+    shop = project(tmp_path, "shop")
+    hook("SessionStart", shop, "s1", source="startup")
+    tool(shop, "s1", "Read", {"file_path": f"{shop}/api.py"},
+         {"type": "text", "file": {"filePath": f"{shop}/api.py", "content": "x", "numLines": 12}})  # fmt: skip
+    tool(shop, "s1", "Glob", {"pattern": "**/*.py"}, {"filenames": []})
+    tool(shop, "s1", "Bash", {"command": "export TOKEN=ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789 && make"},
+         {"stdout": "built", "stderr": "", "interrupted": False})  # fmt: skip
+    hook("PostToolUseFailure", shop, "s1", tool_name="Bash", tool_input={"command": "pytest -q"},
+         tool_use_id="toolu_f", error="Exit code 1\nFAILED tests/test_api.py::test_login - assert 401 == 200")  # fmt: skip
+    with Store(onlooker_home) as store:
+        lines = [p.compressed for p in Memories(store).pending("shop", "s1")]
+    assert lines == [
+        f"Read {shop}/api.py (12 lines)",
+        "Ran `export TOKEN=[REDACTED:github_token] && make` → exit 0",
+        "Ran `pytest -q` → exit 1: FAILED tests/test_api.py::test_login - assert 401 == 200",
+    ]
+
+
+def test_session_start_injects_once_per_session(
+    tmp_path: Path,
+    onlooker_home: Path,
+) -> None:
+    shop = project(tmp_path, "shop")
+    with Store(onlooker_home) as store:
+        Memories(store).remember(
+            [Extracted("Login needs a fresh token", "Refresh before calling /login.", store.clock.now())],
+            project="shop", session_id="old",
+        )  # fmt: skip
+    first = context(hook("SessionStart", shop, "s2", source="startup"))
+    assert (
+        first
+        == "# [shop] recent context (conversation-memory)\n\n- Login needs a fresh token: Refresh before calling /login."
+    )
+    assert context(hook("SessionStart", shop, "s2", source="compact")) == ""
+    assert context(hook("SessionStart", shop, "s2", source="resume")) == ""
+    assert "Login needs a fresh token" in context(
+        hook("SessionStart", shop, "s3", source="startup")
+    )
+
+
+def test_a_project_opts_out_with_a_marker_file(tmp_path: Path, onlooker_home: Path) -> None:
+    quiet = project(tmp_path, "quiet")
+    (quiet / ".onlooker").mkdir()
+    (quiet / ".onlooker" / "no-memory").touch()
+    with Store(onlooker_home) as store:
+        Memories(store).remember(
+            [Extracted("t", "c", store.clock.now())], project="quiet", session_id="old"
+        )
+    assert context(hook("SessionStart", quiet, "q1", source="startup")) == ""
+    tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
+    with Store(onlooker_home) as store:
+        assert Memories(store).pending("quiet", "q1") == []

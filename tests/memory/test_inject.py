@@ -1,0 +1,96 @@
+"""The session-start digest: seed 002's format and defaults, never over budget, and no memory
+given twice to a session that continues (compact, resume)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from pathlib import Path
+
+from onlooker import FixedClock
+from onlooker.memory import MemorySettings, render_digest, session_start_digest
+from onlooker.memory.inject import estimate_tokens
+from onlooker.store import Store
+from onlooker.store.memories import Extracted, Memories
+from onlooker.store.memory_records import MemoryFilter
+
+
+def remember(
+    memories: Memories, project: str, count: int, clock: FixedClock, size: int = 40
+) -> None:
+    for n in range(count):
+        clock.advance(60)
+        memories.remember(
+            [Extracted(f"{project} fact {n}", f"detail {n} " + "x" * size, clock.now())],
+            project=project, session_id=f"{project}-old",
+        )  # fmt: skip
+
+
+def test_seed_defaults() -> None:
+    s = MemorySettings()
+    assert (s.max_observations, s.max_tokens, s.recency_days, s.project_only) == (20, 500, 7, True)
+
+
+def test_format_newest_first_project_only_and_recent(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        remember(memories, "shop", 1, clock, size=0)
+        clock.advance(minutes=60 * 24 * 8)  # older than recencyDays
+        remember(memories, "shop", 2, clock, size=0)
+        remember(memories, "blog", 1, clock, size=0)
+        text = session_start_digest(memories, project="shop", session_id="new", source="startup",
+                                    settings=MemorySettings(), now=clock.now())  # fmt: skip
+        assert text == (
+            "# [shop] recent context (conversation-memory)\n\n"
+            "- shop fact 1: detail 1\n- shop fact 0: detail 0"  # the older fact 0 is past 7 days
+        )
+        wide = session_start_digest(memories, project="shop", session_id="new2", source="startup",
+                                    settings=MemorySettings(project_only=False), now=clock.now())  # fmt: skip
+        assert "blog fact 0" in wide
+
+
+def test_never_over_budget_and_count(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        remember(memories, "shop", 60, clock, size=150)
+        for budget in (20, 60, 100, 500, 501, 2000):
+            found = memories.recent(MemoryFilter(), 60)
+            text, shown = render_digest(found, "shop", budget)
+            assert estimate_tokens(text) <= budget
+            assert len(text.splitlines()) - 2 == len(shown) or not shown
+        text = session_start_digest(memories, project="shop", session_id="s", source="startup",
+                                    settings=MemorySettings(max_tokens=10_000), now=clock.now())  # fmt: skip
+        assert text.count("\n- ") == 20  # maxObservations
+        assert render_digest(found, "shop", 10) == ("", [])
+
+
+def test_compact_and_resume_add_only_what_the_session_has_not_seen(
+    clock: FixedClock, tmp_path: Path
+) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        remember(memories, "shop", 3, clock)
+        settings = MemorySettings()
+
+        def start(source: str) -> str:
+            return session_start_digest(memories, project="shop", session_id="s1", source=source,
+                                        settings=settings, now=clock.now())  # fmt: skip
+
+        first = start("startup")
+        assert first.count("\n- ") == 3
+        assert start("compact") == "" and start("resume") == ""
+        remember(memories, "shop", 1, clock)  # a new memory arrives meanwhile
+        again = start("compact")
+        assert again.count("\n- ") == 1 and "shop fact 0" in again
+        assert start("clear").count("\n- ") == 4  # a cleared context gets everything again
+
+
+def test_budget_cut_items_come_back_later(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        remember(memories, "shop", 10, clock, size=300)
+        small = MemorySettings(max_tokens=200)
+        one = session_start_digest(memories, project="shop", session_id="s", source="startup",
+                                   settings=small, now=clock.now())  # fmt: skip
+        two = session_start_digest(memories, project="shop", session_id="s", source="compact",
+                                   settings=small, now=clock.now() + timedelta(seconds=1))  # fmt: skip
+        assert one and two and set(one.splitlines()[2:]).isdisjoint(two.splitlines()[2:])
