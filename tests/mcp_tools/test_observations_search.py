@@ -171,7 +171,8 @@ def test_get_observations_takes_one_to_twenty_ids(server: McpServer) -> None:
     assert too_many["field"] == "ids" and "at most 20" in too_many["error"]
     assert server.refusal("get_observations", {})["field"] == "ids"
     assert server.refusal("get_observations", {"ids": "abc"})["field"] == "ids"
-    assert server.refusal("get_observations", {"ids": [7]})["field"] == "ids[0]"
+    assert server.refusal("get_observations", {"ids": [1.5]})["field"] == "ids[0]"
+    assert server.refusal("get_observations", {"ids": [""]})["field"] == "ids[0]"
 
 
 def test_an_unknown_tool_is_refused(server: McpServer) -> None:

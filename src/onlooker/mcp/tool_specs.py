@@ -41,8 +41,8 @@ SEARCH = ToolSpec(
         "Search what onlooker remembers across sessions: memories extracted from past sessions "
         "and observations (findings) its observers recorded. Returns compact hits (id, kind, "
         "title, project, timestamp) best first; pass the ids to get_observations for the full "
-        "text. Every word of a text query must appear. Filter with after/before, projects and "
-        "files (a hit matches when it mentions one of the paths)."
+        "text. Filter with after/before, projects and files (a hit matches when it mentions one "
+        "of the paths)."
     ),
     input_schema={
         "type": "object",
@@ -52,8 +52,9 @@ SEARCH = ToolSpec(
                 "type": "string",
                 "enum": list(SEARCH_MODES),
                 "default": "both",
-                "description": "text: full-text (every word); vector: by meaning (needs the "
-                "embeddings extra); both: a hybrid rank of the two.",
+                "description": "text: full-text; vector: memories by meaning (needs the "
+                "embeddings extra); both: a hybrid rank of the two (text alone when vectors are "
+                "not available). Observations are always searched by text.",
             },
             "limit": {
                 "type": "integer",
@@ -67,8 +68,14 @@ SEARCH = ToolSpec(
             "projects": {**_STRINGS, "description": "Only these projects (default: all)."},
             "files": {
                 **_STRINGS,
-                "description": "Only items that mention one of these file paths (or a part of "
+                "description": "Only items that mention one of these file paths (or the end of "
                 "one, like a file name).",
+            },
+            "kinds": {
+                "type": "array",
+                "items": {"type": "string", "enum": ["memory", "observation"]},
+                "minItems": 1,
+                "description": "What to search: memory, observation (default: both).",
             },
         },
         "required": ["query"],
@@ -81,15 +88,16 @@ GET_OBSERVATIONS = ToolSpec(
     name="get_observations",
     title="Get observations by id",
     description=(
-        f"Full details of 1 to {MAX_IDS} items by id, as search returns them: memories (title "
-        "and content) and observations (content, severity, status, evidence, source). Unknown "
-        "ids are listed under `missing`."
+        f"Full details of 1 to {MAX_IDS} items by id, as search returns them: memories (integer "
+        "ids; title and content) and observations (string ids; content, severity, status, "
+        "evidence, source). Unknown ids are listed under `missing`."
     ),
     input_schema={
         "type": "object",
         "properties": {
             "ids": {
-                **_STRINGS,
+                "type": "array",
+                "items": {"type": ["integer", "string"], "minLength": 1},
                 "minItems": 1,
                 "maxItems": MAX_IDS,
                 "description": f"Ids from search (1 to {MAX_IDS}).",

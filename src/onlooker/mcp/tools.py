@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..memory import VectorSide
 from ..store import ObservationsTool, Store, StoreError
 from .arguments import BadArguments, check_arguments
 from .read import read_transcript_lines
-from .search import SearchRequest, get_items, search_findings
+from .search import SearchRequest, get_items, search_items
 from .tool_specs import TOOLS, ToolSpec
 from .transcript_roots import RefusedPath, Root, transcript_roots
 
@@ -49,6 +50,8 @@ class Tools:
     project: str
     session_id: str = ""
     roots: tuple[Root, ...] = ()
+    vectors: VectorSide | None = None
+    """Vector search over memories (mode vector/both); without it memories are searched by text."""
     _store: Store | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -96,12 +99,10 @@ class Tools:
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         request = SearchRequest.from_arguments(arguments)
-        if request.after and request.before and request.after >= request.before:
-            raise BadArguments("before", "must be later than after")
-        return Answer.of({"status": "ok", **search_findings(self.store, request)})
+        return Answer.of({"status": "ok", **search_items(self.store, request, self.vectors)})
 
     def _get_observations(self, arguments: dict[str, Any]) -> Answer:
-        ids = [str(i).strip() for i in arguments["ids"]]
+        ids = [i.strip() if isinstance(i, str) else i for i in arguments["ids"]]
         return Answer.of({"status": "ok", **get_items(self.store, ids)})
 
     def _read(self, arguments: dict[str, Any]) -> Answer:
