@@ -111,9 +111,13 @@ def _memory_hits(
 
 def _finding_hits(store: Store, request: SearchRequest) -> list[dict[str, Any]]:
     hits: list[Observation] = []
+    filtered = request.after or request.before or request.files
     for project in request.projects or (None,):
         query = FindingQuery(
-            project=project, text=request.query, sort_by="created_at", limit=CANDIDATES
+            project=project,
+            text=request.query,
+            sort_by="created_at",
+            limit=CANDIDATES if filtered else request.limit,
         )
         hits.extend(o for o in store.query(query).observations if _wanted(o, request))
     hits.sort(key=lambda o: encode(o.finding.created_at) or "", reverse=True)
