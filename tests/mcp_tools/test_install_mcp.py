@@ -93,11 +93,22 @@ def test_user_and_local_scope_use_the_user_config_under_claude_config_dir(
     uninstall(project, "--scope", "local")
     data = json.loads(user_config.read_text())
     assert "projects" not in data  # the containers install created are gone
-    data["numStartups"] = 13  # Claude Code changed the file meanwhile
-    user_config.write_text(json.dumps(data, indent=2))
     uninstall(project, "--scope", "user")
-    after = json.loads(user_config.read_text())
-    assert after == {**json.loads(USER_CONFIG), "numStartups": 13}
+    assert user_config.read_text() == USER_CONFIG  # nothing else changed: the original bytes
+
+
+def test_uninstall_keeps_what_changed_in_the_user_config_meanwhile(
+    tmp_path: Path, claude_config: Path
+) -> None:
+    claude_config.mkdir(parents=True)
+    user_config = claude_config / ".claude.json"
+    user_config.write_text(USER_CONFIG)
+    install(tmp_path, "--scope", "user")
+    data = json.loads(user_config.read_text())
+    data["numStartups"] = 13  # Claude Code rewrote the file meanwhile
+    user_config.write_text(json.dumps(data, indent=2))
+    uninstall(tmp_path, "--scope", "user")
+    assert json.loads(user_config.read_text()) == {**json.loads(USER_CONFIG), "numStartups": 13}
 
 
 def test_refuses_to_replace_someone_elses_onlooker_server(tmp_path: Path) -> None:

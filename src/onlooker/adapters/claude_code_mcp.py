@@ -119,8 +119,9 @@ def uninstall_mcp(
             path.unlink()
         else:
             _write(path, after)
-        manifest.pop(str(path), None)
-        _save_manifest(home, manifest)
+        if not _registered_anywhere(data):  # local and user scope share one file
+            manifest.pop(str(path), None)
+            _save_manifest(home, manifest)
     return Change(path, before, after, (SERVER_NAME,), changed=True, notes=tuple(notes))
 
 
@@ -141,6 +142,15 @@ def installed_mcp(path: Path, keys: tuple[str, ...]) -> bool:
     for key in keys:
         data = data.get(key) if isinstance(data, dict) else None
     return isinstance(data, dict) and is_onlooker_server(data.get(SERVER_NAME))
+
+
+def _registered_anywhere(data: dict[str, Any]) -> bool:
+    """Whether onlooker's server is still registered at user scope or for any project."""
+    places: list[Any] = [data.get("mcpServers")]
+    projects = data.get("projects")
+    if isinstance(projects, dict):
+        places += [p.get("mcpServers") for p in projects.values() if isinstance(p, dict)]
+    return any(isinstance(p, dict) and is_onlooker_server(p.get(SERVER_NAME)) for p in places)
 
 
 def _servers(
