@@ -102,3 +102,6 @@ def test_get_observations_mixes_memory_and_finding_ids(server: McpServer) -> Non
     )
     assert answer["observations"][1]["content"] == "Token refresh has no retry limit"
     assert answer["missing"] == [999_999]
+    assert first["journal"] == "journals/demo/s-1.jsonl"
+    journal = server.data("read", {"path": first["journal"]})
+    assert "Test database" in journal["text"]

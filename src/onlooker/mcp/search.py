@@ -17,7 +17,7 @@ from ..memory import SearchError, VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
 from ..records import encode
-from ..store import FindingQuery, Observation, Store
+from ..store import FindingQuery, Observation, Store, journal_path
 from .arguments import BadArguments
 
 CANDIDATES = 1_000
@@ -82,12 +82,23 @@ def get_items(store: Store, ids: Sequence[int | str]) -> dict[str, Any]:
     missing: list[int | str] = []
     for given in ids:
         if _is_memory_id(given) and int(given) in memories:
-            items.append({"kind": "memory", **memories[int(given)].to_dict()})
+            item = {"kind": "memory", **memories[int(given)].to_dict()}
         elif not _is_memory_id(given) and str(given) in findings:
-            items.append({"kind": "observation", **findings[str(given)].to_dict()})
+            item = {"kind": "observation", **findings[str(given)].to_dict()}
         else:
             missing.append(given)
+            continue
+        items.append({**item, "journal": _journal(store, item)})
     return {"count": len(items), "observations": items, "missing": missing}
+
+
+def _journal(store: Store, item: dict[str, Any]) -> str | None:
+    """The session journal an item came from, as `read` takes it, when there is one."""
+    session = item.get("session_id")
+    if not session:
+        return None
+    path = journal_path(store.home, str(item.get("project", "")), str(session))
+    return path.relative_to(store.home).as_posix() if path.is_file() else None
 
 
 def title_of(content: str) -> str:

@@ -90,7 +90,8 @@ GET_OBSERVATIONS = ToolSpec(
     description=(
         f"Full details of 1 to {MAX_IDS} items by id, as search returns them: memories (integer "
         "ids; title and content) and observations (string ids; content, severity, status, "
-        "evidence, source). Unknown ids are listed under `missing`."
+        "evidence, source). `journal` names the session journal an item came from, for `read`. "
+        "Unknown ids are listed under `missing`."
     ),
     input_schema={
         "type": "object",
