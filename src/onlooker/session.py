@@ -17,6 +17,7 @@ from .events import Event, PlanUpdated, SessionStarted, ToolCall, UserPrompt
 from .plan import Plan, reduce_plan
 from .records import Record, decode_record, encode, record, record_kinds
 from .slices import Append, Op, Reduced, Reducer, Replace, Request, Slice
+from .watch import WatchState
 
 T = TypeVar("T")
 
@@ -84,6 +85,7 @@ DEFAULT_WINDOWS: Mapping[str, int] = {
     "plan": 1,
     "trigger_state": 1,
     "delivered": 1,
+    WatchState.kind: 1,
 }
 
 

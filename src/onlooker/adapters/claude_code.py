@@ -49,6 +49,11 @@ CONTEXT_EVENTS = frozenset(
 )
 
 
+#: Events that Claude Code lets a hook block with a reason (`decision: "block"`): the agent is told
+#: the reason (PostToolUse, Stop, SubagentStop), or the prompt is refused (UserPromptSubmit).
+BLOCK_EVENTS = frozenset({"PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"})
+
+
 class HookInputError(ValueError):
     """The hook input is not what Claude Code sends; the message names the field."""
 
@@ -113,17 +118,17 @@ def parse_hook_input(data: Mapping[str, Any], now: datetime) -> tuple[HookInput,
 
 
 def hook_answer(event_name: str, context: str = "", *, block_reason: str = "") -> dict[str, Any]:
-    """The JSON to print: additionalContext for events that take it, a block for Stop events."""
-    if block_reason and event_name in ("Stop", "SubagentStop"):
-        return {"decision": "block", "reason": block_reason[:FEEDBACK_LIMIT]}
+    """The JSON to print: additionalContext for events that take it, a block where allowed."""
+    answer: dict[str, Any] = {}
+    if block_reason and event_name in BLOCK_EVENTS:
+        answer = {"decision": "block", "reason": block_reason[:FEEDBACK_LIMIT]}
     if not context or event_name not in CONTEXT_EVENTS:
-        return {}
-    return {
-        "hookSpecificOutput": {
-            "hookEventName": event_name,
-            "additionalContext": context[:FEEDBACK_LIMIT],
-        }
+        return answer
+    answer["hookSpecificOutput"] = {
+        "hookEventName": event_name,
+        "additionalContext": context[:FEEDBACK_LIMIT],
     }
+    return answer
 
 
 # -- one parser per hook event --------------------------------------------------------------------

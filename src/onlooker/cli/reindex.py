@@ -1,7 +1,7 @@
 """`onlooker reindex`: rebuild the index (`onlooker.db`) from the journals, which hold the truth.
 
 Every finding comes back with its status, notes, timestamps and occurrences; lines a killed
-writer left torn are skipped and listed.
+writer left torn are skipped and listed. Vectors are re-embedded where their text is new or changed.
 """
 
 from __future__ import annotations
@@ -34,6 +34,11 @@ def command(fresh: bool, as_json: bool) -> None:
         "findings": report.findings,
         "sessions": report.sessions,
         "skipped": [str(line) for line in report.skipped],
+        "vectors": {
+            kind: {"embedded": v.embedded, "kept": v.kept, "removed": v.removed}
+            for kind, v in report.vectors
+        },
+        "vectors_skipped": report.vectors_skipped,
     }
     if as_json:
         print_json(data)
@@ -45,3 +50,7 @@ def command(fresh: bool, as_json: bool) -> None:
         f"{report.findings} findings, {report.sessions} session snapshots rebuilt"
         + (f", {len(report.skipped)} damaged lines skipped" if report.skipped else "")
     )
+    for kind, v in report.vectors:
+        click.echo(f"{kind} vectors: {v.embedded} embedded, {v.kept} kept, {v.removed} removed")
+    if report.vectors_skipped:
+        click.echo(f"vectors not rebuilt: {report.vectors_skipped}", err=True)

@@ -15,7 +15,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from ..adapters.claude_code import (
     HookInput,
@@ -36,10 +36,15 @@ from ..observers import builtin_observers
 from ..redact import redact, redact_record
 from ..session import Session, SessionInfo
 from ..store import Store
-from ..store.home import project_for
+from ..store.home import project_for, project_root
 from ..store.memories import Memories
 from ..store.summary import next_turn_observations
 from .client import SPOOL_DIR
+
+if TYPE_CHECKING:
+    from ..llm.model import Model
+    from ..observers.review_config import ReviewSetup
+    from .reviews import ReviewAnswer
 
 T = TypeVar("T")
 log = logging.getLogger("onlooker.hook")
@@ -70,10 +75,15 @@ class HookHandler:
     clock: Clock = field(default_factory=SystemClock)
     observers: Callable[[], Sequence[Observer]] = builtin_observers
     warm_limit: int = WARM_SESSIONS
+    reviewers: Callable[[str], ReviewSetup | None] = field(default=lambda root: None)
+    """Project root -> its reviewer observers and execution settings (None: no reviewers)."""
+    models: Callable[[str], Model] | None = None
+    """Model string -> Model for reviewers; default `onlooker.llm.model_from_string`, cached."""
     memory: MemorySettings = field(default_factory=MemorySettings)
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
+        self._models: Callable[[str], Model] | None = None
         self._memories = Memories(self.store)
 
     def handle(self, raw: bytes) -> bytes:
@@ -111,14 +121,49 @@ class HookHandler:
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
+        reviewed = self._review(key, where, warm, event)
         if isinstance(event, SessionEnded):
             self._forget(key)
         if isinstance(event, SubagentStopped):
             self._forget(subagent_session_id(where.session_id, event.agent_id))
-        return hook_answer(where.event_name, self._context(where, warm, dispatch))
+        context = self._context(where, warm, dispatch, reviewed.context if reviewed else "")
+        block = reviewed.block if reviewed else ""
+        return hook_answer(where.event_name, context, block_reason=block)
 
-    def _context(self, where: HookInput, warm: _Warm, dispatch: Dispatch) -> str:
+    def _review(self, key: str, where: HookInput, warm: _Warm, event: Event) -> ReviewAnswer | None:
+        """Reviewer observers at this hook (see hook.reviews); a failure here is logged only."""
+        from .reviews import DELIVERY_EVENTS
+
+        try:
+            root = project_root(where.cwd) if where.cwd else None
+            setup = self.reviewers(str(root)) if root is not None else None
+            if setup is None and where.event_name not in DELIVERY_EVENTS:
+                return None
+            from .reviews import review_at_hook
+
+            answer = review_at_hook(
+                self.store, event_name=where.event_name, event=event, project=warm.project,
+                session=warm.engine.session, root=root, setup=setup, model_for=self._model_cache(),
+            )  # fmt: skip
+        except Exception:
+            log.error("reviewers at %s failed: %s", where.event_name, traceback.format_exc())
+            return None
+        if answer.changed:
+            warm.unsaved += 1
+            self._save(key)
+        return answer
+
+    def _model_cache(self) -> Callable[[str], Model]:
+        if self._models is None:
+            from ..observers.review_run import ModelCache
+
+            self._models = ModelCache(self.models)
+        return self._models
+
+    def _context(self, where: HookInput, warm: _Warm, dispatch: Dispatch, reviews: str) -> str:
         parts = [dispatch.feedback] if dispatch.feedback else []
+        if reviews:
+            parts.append(reviews)
         if where.event_name == "UserPromptSubmit":
             summary = next_turn_observations(
                 self.store, project=warm.project, session_id=where.session_key

@@ -15,6 +15,8 @@ from .model import (
     ProviderSetupError,
     Usage,
 )
+from .pricing import estimate_cost
+from .providers import model_from_string
 
 __all__ = [
     "Completion",
@@ -26,4 +28,6 @@ __all__ = [
     "ModelUnavailable",
     "ProviderSetupError",
     "Usage",
+    "estimate_cost",
+    "model_from_string",
 ]

@@ -10,8 +10,9 @@ end (`final: true`) everything left does.
 from __future__ import annotations
 
 import asyncio
+import logging
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -20,6 +21,9 @@ from ..store import Store
 from ..store.memories import Extracted, Memories
 from ..store.memory_records import Memory, PendingEvent
 from .settings import DEFAULT_MODEL
+from .vectors import memory_vectors
+
+log = logging.getLogger("onlooker.memory")
 
 JOB_KIND = "memory.extract"
 MIN_EVENTS = 3
@@ -105,7 +109,11 @@ def handle(job: _Job, ctx: _Context) -> None:
         if final and pending:  # too short to be useful, and nothing more will come
             memories.drop_pending([event.id for event in pending])
         return
-    extract_session(memories, ctx.model(spec), project=project, session_id=session_id, final=final)
+    vectors = memory_vectors(ctx.store)
+    extract_session(
+        memories, ctx.model(spec), project=project, session_id=session_id, final=final,
+        embed=vectors.embed if vectors is not None else None,
+    )  # fmt: skip
 
 
 def batch_sizes(events: int, *, final: bool) -> list[int]:
@@ -120,10 +128,17 @@ def batch_sizes(events: int, *, final: bool) -> list[int]:
 
 
 def extract_session(
-    memories: Memories, model: Model, *, project: str, session_id: str, final: bool = True
+    memories: Memories,
+    model: Model,
+    *,
+    project: str,
+    session_id: str,
+    final: bool = True,
+    embed: Callable[[list[int]], object] | None = None,
 ) -> ExtractionReport:
     """Run the session's batches in order; raise ExtractionFailed at the first failed call (the
-    batches before it are kept)."""
+    batches before it are kept). `embed` is given the ids of each batch's new memories (a failure
+    there is logged: `onlooker reindex` embeds what is missing)."""
     pending = memories.pending(project, session_id)
     sizes = batch_sizes(len(pending), final=final)
     if not sizes:
@@ -144,6 +159,11 @@ def extract_session(
             found, project=project, session_id=session_id, consumed=[e.id for e in batch]
         )
         stored.extend(kept)
+        if kept and embed is not None:
+            try:
+                embed([m.id for m in kept])
+            except Exception as exc:
+                log.warning("memories %s stored without vectors: %s", [m.id for m in kept], exc)
         if kept:
             context = kept[-CONTEXT_MEMORIES:]
     return ExtractionReport(len(pending), len(sizes), tuple(stored))

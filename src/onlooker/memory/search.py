@@ -46,9 +46,14 @@ def search(
     projects: Sequence[str] | None = None,
     files: Sequence[str] | None = None,
     *,
-    vectors: VectorSide | None = None,
+    vectors: VectorSide | Literal["auto"] | None = "auto",
 ) -> list[Memory]:
-    """Memories matching `query`, best first. `both` without a vector side is text search."""
+    """Memories matching `query`, best first. `vectors="auto"` uses the local embeddings when
+    the extra is installed; `both` without a vector side is text search."""
+    if vectors == "auto":
+        from .vectors import memory_vectors
+
+        vectors = memory_vectors(store)
     if mode not in MODES:
         raise SearchError(f"mode must be one of {', '.join(MODES)}, not {mode!r}")
     if not 1 <= limit <= 1000:

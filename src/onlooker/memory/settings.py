@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import OnlookerError
-from ..store.home import PROJECT_MARKERS
+from ..store.home import project_root
 
 OPT_OUT_MARKER = Path(".onlooker") / "no-memory"
 """A file at the project root that turns memory off for the project."""
@@ -63,15 +63,6 @@ class MemorySettings:
                 )
             values[found.name] = value
         return cls(**values)
-
-
-def project_root(cwd: str | Path) -> Path:
-    """The nearest folder at or above `cwd` with a project marker, else `cwd` itself."""
-    start = Path(cwd).expanduser().absolute()
-    for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder
-    return start
 
 
 def opted_out(cwd: str | Path) -> bool:

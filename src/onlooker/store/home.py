@@ -41,11 +41,16 @@ def data_home() -> Path:
 def project_for(cwd: str | os.PathLike[str]) -> str:
     """The project a directory belongs to: the name of the nearest folder with a project marker
     (.onlooker, onlooker.yaml, .git) at or above it, else the directory's own name."""
+    return project_root(cwd).name or "root"
+
+
+def project_root(cwd: str | os.PathLike[str]) -> Path:
+    """The nearest folder at or above `cwd` with a project marker, else `cwd` itself."""
     start = Path(cwd).expanduser().absolute()
     for folder in (start, *start.parents):
         if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder.name or "root"
-    return start.name or "root"
+            return folder
+    return start
 
 
 def safe_name(name: str) -> str:

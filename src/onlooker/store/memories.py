@@ -121,6 +121,10 @@ class Memories:
         """Ids matching any word of `query`, best first (FTS5 bm25)."""
         return self.index._read(lambda c: sql.text_search(c, query, where, limit))
 
+    def matching(self, where: MemoryFilter) -> list[int]:
+        """Ids of every memory the filter allows."""
+        return self.index._read(lambda c: sql.matching_ids(c, where))
+
     def count(self) -> int:
         return self.index._read(sql.count_memories)
 

@@ -171,6 +171,11 @@ def text_search(conn: sqlite3.Connection, query: str, where: MemoryFilter, limit
     return [int(r[0]) for r in rows]
 
 
+def matching_ids(conn: sqlite3.Connection, where: MemoryFilter) -> list[int]:
+    clause, params = filter_clause(where)
+    return [int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1{clause}", params)]
+
+
 def fts_query(text: str) -> str:
     """An FTS5 query that matches any word of `text` (each word quoted: no operator injection)."""
     words = dict.fromkeys(w.casefold() for w in _WORD.findall(text))

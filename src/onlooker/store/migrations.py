@@ -2,7 +2,9 @@
 
 Never edit a migration that has shipped; add the next one. Each runs once, in order, inside the
 transaction that records its name in the `migrations` table. m003 keeps per-project counts by
-severity, status and observer, so listing at 100k findings does not count rows.
+severity, status and observer, so listing at 100k findings does not count rows. m006 holds the
+embedding vectors; `vector_versions` counts rows added and removed so cached matrices know when to
+reload.
 m005 holds memory (seed 002): pending events, memories with full-text search, the files they
 name, and what each session was shown.
 """
@@ -123,6 +125,45 @@ ON findings BEGIN
 END;
 """
 
+M004_JOBS = """
+CREATE TABLE jobs (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    status TEXT NOT NULL,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    max_attempts INTEGER NOT NULL,
+    created_at TEXT NOT NULL,
+    available_at TEXT NOT NULL,
+    lease_until TEXT,
+    worker TEXT,
+    finished_at TEXT,
+    error TEXT
+);
+CREATE INDEX jobs_ready ON jobs (status, available_at, id);
+CREATE TABLE observer_runs (
+    n INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    observer TEXT NOT NULL,
+    status TEXT NOT NULL,
+    error TEXT,
+    started_at TEXT NOT NULL,
+    duration REAL NOT NULL,
+    model TEXT NOT NULL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cost_usd REAL,
+    report TEXT NOT NULL,
+    delivered_at TEXT
+);
+CREATE INDEX observer_runs_by_observer ON observer_runs (project, observer);
+CREATE INDEX observer_runs_undelivered ON observer_runs (session_id)
+    WHERE delivered_at IS NULL AND report != '';
+"""
+
 M005_MEMORY = """
 CREATE TABLE pending_events (
     id INTEGER PRIMARY KEY,
@@ -171,10 +212,41 @@ CREATE TRIGGER memories_fts_delete AFTER DELETE ON memories BEGIN
 END;
 """
 
+M006_VECTORS = """
+CREATE TABLE vectors (
+    n INTEGER PRIMARY KEY AUTOINCREMENT,
+    kind TEXT NOT NULL,
+    id INTEGER NOT NULL,
+    model TEXT NOT NULL,
+    digest TEXT NOT NULL,
+    vector BLOB NOT NULL,
+    UNIQUE (kind, id)
+);
+CREATE TABLE vector_versions (
+    kind TEXT PRIMARY KEY,
+    added INTEGER NOT NULL,
+    removed INTEGER NOT NULL
+);
+CREATE TRIGGER vectors_added AFTER INSERT ON vectors BEGIN
+    INSERT INTO vector_versions (kind, added, removed) VALUES (new.kind, 1, 0)
+    ON CONFLICT(kind) DO UPDATE SET added = added + 1;
+END;
+CREATE TRIGGER vectors_removed AFTER DELETE ON vectors BEGIN
+    INSERT INTO vector_versions (kind, added, removed) VALUES (old.kind, 0, 1)
+    ON CONFLICT(kind) DO UPDATE SET removed = removed + 1;
+END;
+CREATE TRIGGER vectors_changed AFTER UPDATE ON vectors BEGIN
+    INSERT INTO vector_versions (kind, added, removed) VALUES (old.kind, 0, 1)
+    ON CONFLICT(kind) DO UPDATE SET removed = removed + 1;
+END;
+"""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
     ("m002_fts", M002_FTS),
     ("m003_counts", M003_COUNTS),
+    ("m004_jobs", M004_JOBS),
     ("m005_memory", M005_MEMORY),
+    ("m006_vectors", M006_VECTORS),
 )

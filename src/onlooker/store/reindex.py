@@ -13,10 +13,14 @@ from pathlib import Path
 from ..assessment import Assessment, ObserverFailure
 from ..events import Event
 from ..session import Session
+from . import embeddings
 from .changes import Change
 from .home import INDEX_FILE, journal_paths
 from .journal import Journal, SkippedLine
 from .store import Store
+from .vec_mirror import MIRROR_FILE
+from .vector_sources import SOURCES, VectorSource, sync_vectors
+from .vectors import SyncReport
 
 
 @dataclass(frozen=True, slots=True)
@@ -30,16 +34,23 @@ class ReindexReport:
     sessions: int = 0
     """Session snapshots rebuilt from their journals."""
     skipped: tuple[SkippedLine, ...] = field(default=())
+    vectors: tuple[tuple[str, SyncReport], ...] = ()
+    """Per kind: texts embedded anew, vectors kept (text unchanged), vectors of deleted rows."""
+    vectors_skipped: str = ""
+    """Why vectors were not synced (the embeddings extra is missing), or ''."""
 
 
 def remove_index(home: Path) -> None:
     """Delete `onlooker.db` and its WAL files (the journals stay)."""
-    for suffix in ("", "-wal", "-shm"):
-        (home / f"{INDEX_FILE}{suffix}").unlink(missing_ok=True)
+    for name in (INDEX_FILE, MIRROR_FILE):
+        for suffix in ("", "-wal", "-shm"):
+            (home / f"{name}{suffix}").unlink(missing_ok=True)
 
 
-def reindex(store: Store) -> ReindexReport:
-    """Empty the index and apply every journal again, in one transaction."""
+def reindex(store: Store, vector_sources: Sequence[VectorSource] = SOURCES) -> ReindexReport:
+    """Empty the index and apply every journal again, in one transaction; then embed the texts
+    of `vector_sources` that have no vector yet or whose text changed (outside that transaction:
+    embedding is slow, and vectors are derived from the texts, as full-text search is)."""
     journals = [
         Journal(path, path.relative_to(store.home).as_posix()) for path in journal_paths(store.home)
     ]
@@ -70,7 +81,12 @@ def reindex(store: Store) -> ReindexReport:
         changes.sort(key=lambda item: item[:3])
         store.index.apply(item[3] for item in changes)
         findings = store.index.count_findings()
-    return ReindexReport(len(journals), records, len(changes), findings, rebuilt, tuple(skipped))
+    missing = embeddings.missing()
+    vectors = () if missing else tuple(sync_vectors(store.index, vector_sources))
+    return ReindexReport(
+        len(journals), records, len(changes), findings, rebuilt, tuple(skipped), vectors,
+        f"the embeddings extra is missing ({', '.join(missing)})" if missing else "",
+    )  # fmt: skip
 
 
 def _replayed(history: Sequence[object], saved: dict[str, int]) -> Session | None:

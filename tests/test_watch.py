@@ -1,0 +1,107 @@
+"""Change detection: file state by (path, mtime, size) of globbed files, conversation by messages."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from onlooker import Session
+from onlooker.events import AssistantMessage, ToolCall, UserPrompt
+from onlooker.watch import (
+    ConversationTarget,
+    FilesTarget,
+    WatchState,
+    conversation_state,
+    files_state,
+    watch_state,
+    watched_files,
+)
+
+
+def tree(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        path = root / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+
+
+def test_globs_walk_below_their_prefix_and_skip_git_and_ignored_files(tmp_path: Path) -> None:
+    tree(
+        tmp_path,
+        {
+            ".gitignore": "build/\n*.gen.py\n",
+            "src/a.py": "a",
+            "src/pkg/b.py": "b",
+            "src/pkg/c.gen.py": "generated",
+            "src/pkg/.gitignore": "secret_*.py\n",
+            "src/pkg/secret_x.py": "s",
+            "src/notes.txt": "n",
+            "build/out.py": "o",
+            ".git/hooks/pre.py": "g",
+            "top.py": "t",
+            "tests/test_a.py": "t",
+        },
+    )
+    paths = [f.path for f in watched_files(tmp_path, ["src/**/*.py"])]
+    assert paths == ["src/a.py", "src/pkg/b.py"]
+    assert [f.path for f in watched_files(tmp_path, ["*.py"])] == ["top.py"]
+    assert [f.path for f in watched_files(tmp_path, ["**/*.py"])] == [
+        "src/a.py",
+        "src/pkg/b.py",
+        "tests/test_a.py",
+        "top.py",
+    ]
+    both = watched_files(tmp_path, ["src/*.py", "tests/**/*.py", "src/a.py"])
+    assert [f.path for f in both] == ["src/a.py", "tests/test_a.py"]
+    assert watched_files(tmp_path, ["build/**/*.py"]) == []
+    assert watched_files(tmp_path, ["missing/**"]) == []
+
+
+def test_the_file_hash_changes_with_content_size_mtime_and_membership(tmp_path: Path) -> None:
+    tree(tmp_path, {"src/a.py": "a", "src/b.py": "b"})
+    first = files_state(tmp_path, ["src/**/*.py"])
+    assert files_state(tmp_path, ["src/**/*.py"]) == first
+    (tmp_path / "src/a.py").write_text("aa")
+    second = files_state(tmp_path, ["src/**/*.py"])
+    assert second != first
+    stat = (tmp_path / "src/b.py").stat()
+    os.utime(tmp_path / "src/b.py", ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000_000))
+    third = files_state(tmp_path, ["src/**/*.py"])
+    assert third != second
+    (tmp_path / "src/c.py").write_text("c")
+    assert files_state(tmp_path, ["src/**/*.py"]) != third
+    (tmp_path / "src/c.py").unlink()
+    assert files_state(tmp_path, ["src/**/*.py"]) == third
+    (tmp_path / "src/ignored.txt").write_text("not watched")
+    assert files_state(tmp_path, ["src/**/*.py"]) == third
+
+
+def test_the_conversation_hash_follows_the_flags() -> None:
+    session = Session("s")
+    everything = ConversationTarget()
+    messages_only = ConversationTarget(include_tool_calls=False, include_reasoning=False)
+    session.append(UserPrompt(text="fix the bug"))
+    a, b = conversation_state(session, everything), conversation_state(session, messages_only)
+    session.append(ToolCall(tool="Read", input={"file_path": "x.py"}, output="print(1)"))
+    assert conversation_state(session, everything) != a
+    assert conversation_state(session, messages_only) == b
+    a = conversation_state(session, everything)
+    session.append(AssistantMessage(text="", reasoning="maybe the loop"))
+    assert conversation_state(session, everything) != a
+    assert conversation_state(session, messages_only) != b  # a new message, even without text
+
+
+def test_watch_state_combines_targets_and_survives_a_snapshot(tmp_path: Path) -> None:
+    tree(tmp_path, {"src/a.py": "a"})
+    session = Session("s")
+    session.append(UserPrompt(text="hi"))
+    targets = (FilesTarget(("src/**/*.py",)), ConversationTarget())
+    digest = watch_state(targets, tmp_path, session)
+    state = WatchState().seen("Reviewer", digest)
+    session[WatchState].seed(state)
+    restored = Session.restore(session.snapshot())
+    kept = restored[WatchState].latest()
+    assert kept is not None and not kept.changed("Reviewer", digest)
+    session.append(UserPrompt(text="more"))
+    assert kept.changed("Reviewer", watch_state(targets, tmp_path, session))
+    assert kept.changed("Other", digest)
