@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime
+from pathlib import Path
 
-from mcp_harness import McpServer
+from mcp_harness import McpServer, running_server
 
 from onlooker.memory import Memories
+from onlooker.memory.vectors import memory_vectors
 from onlooker.store import ObservationsTool, Store
 from onlooker.store.memories import Extracted
 
@@ -44,6 +46,9 @@ def remember(server: McpServer) -> list[int]:
             project="billing",
             session_id="s-2",
         )
+        vectors = memory_vectors(store)
+        assert vectors is not None, "the embeddings extra is part of the dev install"
+        vectors.embed([m.id for m in (*auth, *billing)])
         ObservationsTool(store, project="demo")(
             {
                 "operation": "create_batch",
@@ -61,31 +66,57 @@ def test_search_returns_memories_and_observations(server: McpServer) -> None:
     kinds = {(hit["kind"], hit["title"]) for hit in found["results"]}
     assert ("memory", "Token refresh race") in kinds
     assert ("observation", "Token refresh has no retry limit") in kinds
-    assert found["searched"] == {"memories": "text", "observations": "text"}
+    assert found["searched"] == {"memories": "both", "observations": "text"}
     memory_hit = next(hit for hit in found["results"] if hit["kind"] == "memory")
     assert memory_hit["id"] == ids[0] and memory_hit["project"] == "demo"
     assert memory_hit["timestamp"].startswith("2026-03-10")
 
-    only_memories = server.data("search", {"query": "refresh", "kinds": ["memory"]})
+    only_memories = server.data("search", {"query": "refresh", "kinds": ["memory"], "mode": "text"})
     assert {hit["kind"] for hit in only_memories["results"]} == {"memory"}
-    billing = server.data("search", {"query": "refresh", "projects": ["billing"]})
+    billing = server.data("search", {"query": "refresh", "projects": ["billing"], "mode": "text"})
     assert [hit["title"] for hit in billing["results"]] == ["Invoice rounding"]
     by_file = server.data(
-        "search", {"query": "refresh", "files": ["refresh.py"], "kinds": ["memory"]}
+        "search", {"query": "refresh", "files": ["refresh.py"], "kinds": ["memory"], "mode": "text"}
     )
     assert [hit["title"] for hit in by_file["results"]] == ["Token refresh race"]
+    hybrid = server.data("search", {"query": "refresh", "kinds": ["memory"], "projects": ["demo"]})
+    assert hybrid["results"][0]["title"] == "Token refresh race"
     march = server.data(
         "search",
-        {"query": "refresh", "kinds": ["memory"], "after": "2026-03-01", "before": "2026-04-01"},
+        {
+            "query": "refresh",
+            "kinds": ["memory"],
+            "mode": "text",
+            "after": "2026-03-01",
+            "before": "2026-04-01",
+        },
     )
     assert [hit["title"] for hit in march["results"]] == ["Token refresh race"]
 
 
-def test_vector_mode_without_embeddings_is_refused_clearly(server: McpServer) -> None:
-    refused = server.refusal("search", {"query": "token", "mode": "vector"})
-    assert refused["field"] == "mode"
-    assert "embeddings" in refused["error"]
-    assert server.data("search", {"query": "token", "mode": "text"})["status"] == "ok"
+def test_vector_mode_finds_memories_by_meaning(server: McpServer) -> None:
+    remember(server)
+    query = {"query": "credentials renewed concurrently", "mode": "vector", "kinds": ["memory"]}
+    found = server.data("search", {**query, "limit": 1})
+    assert found["searched"] == {"memories": "vector"}
+    assert [hit["title"] for hit in found["results"]] == ["Token refresh race"]
+    assert server.data("search", {**query, "mode": "text"})["results"] == []
+
+
+def test_text_only_server_refuses_vector_mode_clearly(tmp_path: Path) -> None:
+    with running_server(tmp_path, "--project", "demo", "--text-only") as text_only:
+        remember(text_only)
+        refused = text_only.refusal("search", {"query": "token", "mode": "vector"})
+        assert refused["field"] == "mode"
+        assert "embeddings" in refused["error"]
+        found = text_only.data("search", {"query": "token refresh"})
+        assert found["searched"] == {"memories": "text", "observations": "text"}
+        titles = {hit["title"] for hit in found["results"]}
+        assert titles == {
+            "Token refresh race",
+            "Invoice rounding",
+            "Token refresh has no retry limit",
+        }
 
 
 def test_get_observations_mixes_memory_and_finding_ids(server: McpServer) -> None:

@@ -20,9 +20,17 @@ from .store_options import current_project, print_json
 @click.option(
     "--session", "session_id", default="", metavar="ID", help="Record changes as this session."
 )
+@click.option(
+    "--text-only",
+    is_flag=True,
+    help="Search memories by full text only: no embedding model is loaded (mode vector is "
+    "refused).",
+)
 @click.option("--list-tools", is_flag=True, help="Print the tools and exit instead of serving.")
 @click.option("--json", "as_json", is_flag=True, help="With --list-tools: the full JSON schemas.")
-def command(project: str | None, session_id: str, list_tools: bool, as_json: bool) -> None:
+def command(
+    project: str | None, session_id: str, text_only: bool, list_tools: bool, as_json: bool
+) -> None:
     """Serve onlooker's MCP tools over stdio (what `onlooker install claude-code` registers).
 
     Tools: search (memories and observations), get_observations (1-20 ids), read (a transcript
@@ -41,7 +49,10 @@ def command(project: str | None, session_id: str, list_tools: bool, as_json: boo
         raise click.ClickException(
             "the MCP server needs the mcp package: pip install 'onlooker[mcp]'"
         ) from None
-    serve_stdio(Tools(data_home(), current_project(project), session_id))
+    tools = Tools(data_home(), current_project(project), session_id)
+    if text_only:
+        tools.vectors = None
+    serve_stdio(tools)
 
 
 def _print_tools(as_json: bool) -> None:

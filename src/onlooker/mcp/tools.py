@@ -10,9 +10,10 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from ..memory import VectorSide
+from ..memory.vectors import memory_vectors
 from ..store import ObservationsTool, Store, StoreError
 from .arguments import BadArguments, check_arguments
 from .read import read_transcript_lines
@@ -50,8 +51,9 @@ class Tools:
     project: str
     session_id: str = ""
     roots: tuple[Root, ...] = ()
-    vectors: VectorSide | None = None
-    """Vector search over memories (mode vector/both); without it memories are searched by text."""
+    vectors: VectorSide | Literal["auto"] | None = "auto"
+    """Vector search over memories (mode vector/both): "auto" uses the local embeddings when the
+    extra is installed; None searches memories by text only."""
     _store: Store | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -99,6 +101,8 @@ class Tools:
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         request = SearchRequest.from_arguments(arguments)
+        if self.vectors == "auto":
+            self.vectors = memory_vectors(self.store)
         return Answer.of({"status": "ok", **search_items(self.store, request, self.vectors)})
 
     def _get_observations(self, arguments: dict[str, Any]) -> Answer:
