@@ -21,6 +21,8 @@ def test_the_mcp_benchmark_runs_and_prints_its_figures() -> None:
     names = [line[2:42].strip() for line in run.stdout.splitlines()]
     assert names == [
         "start to first answer",
+        "start to first search answer",
+        "search (hybrid, both kinds, top 10)",
         "search (text, both kinds, top 10)",
         "search with filters",
         "get_observations (20 ids)",

@@ -20,8 +20,6 @@ from ..records import encode
 from ..store import FindingQuery, Observation, Store, journal_path
 from .arguments import BadArguments
 
-CANDIDATES = 1_000
-"""Most full-text finding matches per project looked at before the time and file filters."""
 TITLE_LENGTH = 100
 KINDS = ("memory", "observation")
 
@@ -122,15 +120,17 @@ def _memory_hits(
 
 def _finding_hits(store: Store, request: SearchRequest) -> list[dict[str, Any]]:
     hits: list[Observation] = []
-    filtered = request.after or request.before or request.files
     for project in request.projects or (None,):
         query = FindingQuery(
             project=project,
             text=request.query,
+            created_after=request.after,
+            created_before=request.before,
+            mentions=request.files,
             sort_by="created_at",
-            limit=CANDIDATES if filtered else request.limit,
+            limit=request.limit,
         )
-        hits.extend(o for o in store.query(query).observations if _wanted(o, request))
+        hits.extend(store.query(query).observations)
     hits.sort(key=lambda o: encode(o.finding.created_at) or "", reverse=True)
     return [_finding_hit(o) for o in hits[: request.limit]]
 
@@ -157,18 +157,6 @@ def _fused(rankings: Sequence[Sequence[dict[str, Any]]], limit: int) -> list[dic
             scored.append((-1.0 / (RRF_K + rank), which, rank, hit))
     scored.sort(key=lambda entry: entry[:3])
     return [entry[3] for entry in scored[:limit]]
-
-
-def _wanted(observation: Observation, request: SearchRequest) -> bool:
-    f = observation.finding
-    if request.after and (f.created_at is None or f.created_at < request.after):
-        return False
-    if request.before and (f.created_at is None or f.created_at >= request.before):
-        return False
-    if request.files:
-        text = " ".join(t for t in (f.source_ref, f.content, f.evidence) if t)
-        return any(path in text for path in request.files)
-    return True
 
 
 def _is_memory_id(value: int | str) -> bool:
