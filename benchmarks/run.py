@@ -20,6 +20,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_vectors": "vectors: model load, embeddings/s, top-k search at 100k per backend",
     "bench_search": "memory search p50 at 100k memories: text, vector, hybrid",
     "bench_memory": "memory extraction: model calls per 100 tool events over recorded sessions",
+    "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
 }
 
 

@@ -23,7 +23,15 @@ def fixtures() -> Path:
 
 @pytest.fixture(autouse=True)
 def onlooker_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """Every test gets its own data home, so nothing is written outside tmp."""
+    """Every test gets its own data home and Claude Code config folder, so nothing is written
+    outside tmp."""
     home = tmp_path / "onlooker-home"
     monkeypatch.setenv("ONLOOKER_HOME", str(home))
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
     return home
+
+
+@pytest.fixture
+def claude_config(onlooker_home: Path) -> Path:
+    """Claude Code's config folder for this test ($CLAUDE_CONFIG_DIR, under tmp)."""
+    return onlooker_home.parent / "claude-config"

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .claude_code import HOOK_EVENTS
+from .claude_code_paths import claude_config_dir
 
 SCOPES = ("project", "local", "user")
 #: Seconds Claude Code lets one onlooker hook run (the hook itself gives up well before).
@@ -38,7 +39,7 @@ def hook_command(python: str | None = None) -> str:
 
 def settings_path(scope: str, project: Path) -> Path:
     if scope == "user":
-        return Path.home() / ".claude" / "settings.json"
+        return claude_config_dir() / "settings.json"
     if scope == "project":
         return project / ".claude" / "settings.json"
     if scope == "local":

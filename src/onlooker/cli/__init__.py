@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "install": ("install", "Install onlooker's hooks into Claude Code (settings or a plugin)."),
     "issues": ("issues", "File critical and high findings as issues (local file, GitHub)."),
     "memory": ("memory", "Search, show and forget memories from past sessions."),
+    "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),

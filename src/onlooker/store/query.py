@@ -6,10 +6,12 @@ Filters combine with AND; the values of one filter are alternatives (status open
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from ..assessment import SEVERITIES
 from .changes import Observation
+from .database import stamp
 
 STATUSES = ("open", "acknowledged", "resolved")
 UNRESOLVED = ("open", "acknowledged")
@@ -33,6 +35,12 @@ class FindingQuery:
     ids: tuple[str, ...] = ()
     text: str | None = None
     """Full-text search over content, category, evidence, observer, source_ref, note."""
+    created_after: datetime | None = None
+    """Only findings created at or after this time."""
+    created_before: datetime | None = None
+    """Only findings created before this time."""
+    mentions: tuple[str, ...] = ()
+    """Only findings whose content, source_ref or evidence contains one of these strings."""
     sort_by: str = "severity"
     """severity (most severe first, then oldest) | created_at (newest first)"""
     limit: int | None = None
@@ -65,7 +73,14 @@ class FindingPage:
 
 def countable(query: FindingQuery) -> bool:
     """Whether the `finding_counts` table answers the query's counts (no session, id or text)."""
-    return query.session_id is None and not query.ids and not query.text
+    return (
+        query.session_id is None
+        and not query.ids
+        and not query.text
+        and query.created_after is None
+        and query.created_before is None
+        and not query.mentions
+    )
 
 
 def where_clause(query: FindingQuery, *, from_text: bool = False) -> tuple[str, list[Any]]:
@@ -92,6 +107,18 @@ def where_clause(query: FindingQuery, *, from_text: bool = False) -> tuple[str, 
     if query.text:
         clauses.append("n IN (SELECT rowid FROM findings_fts WHERE findings_fts MATCH ?)")
         params.append(_match(query.text))
+    if query.created_after is not None:
+        clauses.append("created_at >= ?")
+        params.append(stamp(query.created_after))
+    if query.created_before is not None:
+        clauses.append("created_at < ?")
+        params.append(stamp(query.created_before))
+    if query.mentions:
+        fields = ("content", "coalesce(source_ref, '')", "coalesce(evidence, '')")
+        clauses.append(
+            "(" + " OR ".join(f"instr({f}, ?) > 0" for _ in query.mentions for f in fields) + ")"
+        )
+        params.extend(m for m in query.mentions for _ in fields)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
 
 

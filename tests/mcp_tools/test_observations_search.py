@@ -1,0 +1,181 @@
+"""`onlooker mcp` over stdio: the tool list, observations, search and get_observations."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp_harness import PROJECT, McpServer
+
+from onlooker import FixedClock
+from onlooker.store import ObservationsTool, Store
+
+TIMES = ("created_at", "last_seen_at", "acknowledged_at", "resolved_at", "id")
+
+
+def finding(content: str, **extra: Any) -> dict[str, Any]:
+    return {"observer": "Security Reviewer", "content": content, **extra}
+
+
+def without_times(answer: dict[str, Any]) -> dict[str, Any]:
+    plain = {k: v for k, v in answer.items() if k != "observations"}
+    plain["observations"] = [
+        {k: v for k, v in o.items() if k not in TIMES} for o in answer["observations"]
+    ]
+    return plain
+
+
+def test_lists_four_tools_with_schemas_and_hints(server: McpServer) -> None:
+    tools = {tool.name: tool for tool in server.tools()}
+    assert sorted(tools) == ["get_observations", "observations", "read", "search"]
+    assert tools["search"].input_schema["required"] == ["query"]
+    ids = tools["get_observations"].input_schema["properties"]["ids"]
+    assert (ids["minItems"], ids["maxItems"]) == (1, 20)
+    assert tools["read"].input_schema["properties"]["startLine"]["minimum"] == 1
+    for tool in tools.values():
+        assert tool.description and len(tool.description) > 80
+        assert tool.annotations is not None
+    assert tools["observations"].annotations.read_only_hint is False
+    assert tools["search"].annotations.read_only_hint is True
+
+
+def test_observations_answers_as_the_store_tool_does(server: McpServer, tmp_path: Any) -> None:
+    request = {
+        "operation": "create_batch",
+        "observations": [
+            finding(
+                "Path traversal in the upload handler",
+                severity="high",
+                source_ref="src/upload.py:40",
+            ),
+            finding("Unchecked return value in the retry loop", severity="low"),
+        ],
+    }
+    over_mcp = server.data("observations", request)
+    with Store(tmp_path / "direct", clock=FixedClock()) as store:
+        direct = ObservationsTool(store, project=PROJECT)(request)
+    assert without_times(over_mcp) == without_times(direct)
+    assert {o["project"] for o in over_mcp["observations"]} == {PROJECT}
+
+    first = over_mcp["observations"][0]["id"]
+    acknowledged = server.data(
+        "observations", {"operation": "acknowledge", "observation_id": first}
+    )
+    assert acknowledged["observations"][0]["status"] == "acknowledged"
+    resolved = server.data(
+        "observations",
+        {
+            "operation": "resolve",
+            "observation_id": first[:8],
+            "resolution_note": "paths normalised",
+        },
+    )
+    assert resolved["observations"][0]["resolution_note"] == "paths normalised"
+    listed = server.data("observations", {"operation": "list", "filters": {"status": "resolved"}})
+    assert [o["id"] for o in listed["observations"]] == [first]
+
+
+def test_observations_refuses_bad_requests_naming_the_field(server: McpServer) -> None:
+    assert server.refusal("observations", {"operation": "delete_all"})["field"] == "operation"
+    assert server.refusal("observations", {})["field"] == "operation"
+    missing = server.refusal(
+        "observations", {"operation": "create_batch", "observations": [{"observer": "x"}]}
+    )
+    assert missing["field"] == "observations[0].content"
+    unknown = server.refusal("observations", {"operation": "list", "colour": "red"})
+    assert unknown["field"] == "colour"
+    stranger = server.refusal(
+        "observations", {"operation": "acknowledge", "observation_id": "ffff0000"}
+    )
+    assert "matches no observation" in stranger["error"]
+
+
+def test_search_finds_findings_by_text_with_filters(server: McpServer) -> None:
+    server.data(
+        "observations",
+        {
+            "operation": "create_batch",
+            "observations": [
+                finding(
+                    "SQL injection in the report query builder",
+                    source_ref="src/reports/query.py:12",
+                ),
+                finding(
+                    "SQL injection risk in the admin search", source_ref="src/admin/search.py:88"
+                ),
+            ],
+        },
+    )
+    with Store(server.home) as store:  # another project, written beside the running server
+        ObservationsTool(store, project="billing")(
+            {"operation": "create_batch", "observations": [finding("SQL injection in invoices")]}
+        )
+    everything = server.data("search", {"query": "sql injection"})
+    assert everything["count"] == 3
+    hit = everything["results"][0]
+    assert set(hit) >= {"id", "kind", "title", "project", "timestamp"}
+    assert hit["kind"] == "observation"
+
+    billing = server.data("search", {"query": "injection", "projects": ["billing"]})
+    assert [r["project"] for r in billing["results"]] == ["billing"]
+    by_file = server.data("search", {"query": "injection", "files": ["admin/search.py"]})
+    assert [r["title"] for r in by_file["results"]] == ["SQL injection risk in the admin search"]
+    assert server.data("search", {"query": "injection", "limit": 1})["count"] == 1
+    assert server.data("search", {"query": "injection", "after": "2999-01-01"})["count"] == 0
+    assert (
+        server.data("search", {"query": "injection", "before": "2000-01-01T00:00:00Z"})["count"]
+        == 0
+    )
+    assert server.data("search", {"query": "nothing-like-this"})["results"] == []
+
+
+def test_search_refuses_bad_arguments(server: McpServer) -> None:
+    cases = [
+        ({}, "query"),
+        ({"query": "   "}, "query"),
+        ({"query": "x", "mode": "fuzzy"}, "mode"),
+        ({"query": "x", "limit": 0}, "limit"),
+        ({"query": "x", "limit": 51}, "limit"),
+        ({"query": "x", "limit": "5"}, "limit"),
+        ({"query": "x", "after": "last tuesday"}, "after"),
+        ({"query": "x", "after": "2026-02-01", "before": "2026-01-01"}, "before"),
+        ({"query": "x", "projects": "demo"}, "projects"),
+        ({"query": "x", "files": [3]}, "files[0]"),
+        ({"query": "x", "sort": "new"}, "sort"),
+    ]
+    for arguments, field in cases:
+        refused = server.refusal("search", arguments)
+        assert refused["field"] == field, (arguments, refused)
+        assert refused["error"].startswith("search: ")
+
+
+def test_get_observations_takes_one_to_twenty_ids(server: McpServer) -> None:
+    created = server.data(
+        "observations",
+        {
+            "operation": "create_batch",
+            "observations": [finding(f"Slow query number {n}") for n in range(21)],
+        },
+    )
+    ids = [o["id"] for o in created["observations"]]
+    one = server.data("get_observations", {"ids": ids[:1]})
+    assert one["observations"][0]["content"] == "Slow query number 0"
+    assert one["observations"][0]["kind"] == "observation"
+    twenty = server.data("get_observations", {"ids": ids[:20]})
+    assert [o["id"] for o in twenty["observations"]] == ids[:20]
+    partly = server.data("get_observations", {"ids": [ids[0], "0" * 32]})
+    assert partly["missing"] == ["0" * 32] and partly["count"] == 1
+
+    none = server.refusal("get_observations", {"ids": []})
+    assert none["field"] == "ids" and "at least 1" in none["error"]
+    too_many = server.refusal("get_observations", {"ids": ids})
+    assert too_many["field"] == "ids" and "at most 20" in too_many["error"]
+    assert server.refusal("get_observations", {})["field"] == "ids"
+    assert server.refusal("get_observations", {"ids": "abc"})["field"] == "ids"
+    assert server.refusal("get_observations", {"ids": [1.5]})["field"] == "ids[0]"
+    assert server.refusal("get_observations", {"ids": [""]})["field"] == "ids[0]"
+
+
+def test_an_unknown_tool_is_refused(server: McpServer) -> None:
+    result = server.call("delete_everything", {})
+    assert result.is_error
+    assert "unknown tool" in result.content[0].text
