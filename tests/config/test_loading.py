@@ -282,3 +282,22 @@ def test_an_empty_file_is_the_defaults_and_a_missing_one_is_an_error(tmp_path: P
     with pytest.raises(ConfigError, match="cannot read the config file"):
         load_config(tmp_path / "absent.yaml")
     assert problems(write(tmp_path, "- a\n- b\n"))[0][2].startswith("must be a mapping")
+
+
+def test_the_memory_section_is_checked_with_its_lines(tmp_path: Path) -> None:
+    path = tmp_path / "onlooker.yaml"
+    path.write_text("memory:\n  maxTokens: ten\n  recencyDays: 0\n  colour: red\n  model: gtp-4o\n")
+    with pytest.raises(ConfigInvalid) as caught:
+        load_config(path)
+    shown = [str(p) for p in caught.value.problems]
+    assert shown[0].startswith(f"{path}:2: memory.maxTokens: must be a whole number")
+    assert shown[1].startswith(
+        f"{path}:3: memory.recencyDays: must be a whole number of at least 1"
+    )
+    assert shown[2].startswith(f"{path}:4: memory.colour: unknown key")
+    assert "enabled, maxObservations, maxTokens" in shown[2]
+    assert shown[3].startswith(f"{path}:5: memory.model: 'gtp-4o' is not a model string")
+    path.write_text("memory:\n  maxObservations: 3\n  model: local:smollm2\n")
+    memory = load_config(path).memory
+    assert (memory.max_observations, memory.max_tokens, memory.model) == (3, 500, "local:smollm2")
+    assert load_config(path).to_dict()["memory"]["maxObservations"] == 3

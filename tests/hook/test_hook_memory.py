@@ -87,3 +87,26 @@ def test_a_project_opts_out_with_a_marker_file(tmp_path: Path, onlooker_home: Pa
     tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
     with Store(onlooker_home) as store:
         assert Memories(store).pending("quiet", "q1") == []
+
+
+def test_the_project_config_switches_memory_off_and_sets_its_budget(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    quiet, terse = project(tmp_path, "quiet"), project(tmp_path, "terse")
+    (quiet / "onlooker.yaml").write_text("memory:\n  enabled: false\n")
+    (terse / "onlooker.yaml").write_text("memory:\n  maxObservations: 1\n")
+    with Store(onlooker_home) as store:
+        for name in ("quiet", "terse"):
+            Memories(store).remember(
+                [Extracted(f"{name} first", "c", store.clock.now()),
+                 Extracted(f"{name} second", "c", store.clock.now())],
+                project=name, session_id="old",
+            )  # fmt: skip
+    assert context(hook("SessionStart", quiet, "q1", source="startup")) == ""
+    tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
+    digest = context(hook("SessionStart", terse, "t1", source="startup"))
+    assert digest.count("\n- ") == 1
+    tool(terse, "t1", "Read", {"file_path": f"{terse}/a.py"})
+    with Store(onlooker_home) as store:
+        assert Memories(store).pending("quiet", "q1") == []
+        assert len(Memories(store).pending("terse", "t1")) == 1

@@ -15,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from ..errors import ConfigError
+from ..memory.settings import MemorySettings
 from ..observer import Observer
 from ..observers.review_config import ReviewSetup
 from ..store.home import project_root
@@ -49,6 +50,14 @@ class Loaded:
     @property
     def deadline(self) -> timedelta | None:
         return self.config.trajectory.deadline if self.config else None
+
+    @property
+    def memory(self) -> MemorySettings | None:
+        """The project's memory settings; None when it has no config file (the caller's
+        defaults apply), off while the config is invalid."""
+        if self.config is None:
+            return MemorySettings(enabled=False) if self.key is not None else None
+        return self.config.memory if self.config.path is not None else None
 
     @property
     def review_setup(self) -> ReviewSetup | None:

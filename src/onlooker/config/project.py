@@ -2,8 +2,8 @@
 
 The file follows seed 000: `tools` and `behaviors` are module lists; the `hooks-observations`
 module holds hooks, execution, observers (LLM reviewers) and post-processing; the
-`hooks-observations-display` module holds the display options. onlooker adds one top-level
-section, `trajectory`, for its built-in trajectory observers.
+`hooks-observations-display` module holds the display options. onlooker adds two top-level
+sections: `trajectory`, for its built-in trajectory observers, and `memory` (seed 002's settings).
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 from ..display.observations import DisplayOptions
 from ..execution import Execution
+from ..memory.settings import MemorySettings
 from ..observer import Observer
 from ..observers import builtin_observers
 from ..observers.review_config import ReviewerConfig, ReviewSetup
@@ -110,6 +111,8 @@ class ProjectConfig:
     display: DisplayOptions = field(default_factory=DisplayOptions)
     issues: IssueFiling | None = None
     trajectory: TrajectoryOptions = field(default_factory=TrajectoryOptions)
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    """Seed 002's memory settings (the `memory` section)."""
 
     @property
     def enabled_reviewers(self) -> tuple[ReviewerConfig, ...]:
@@ -143,6 +146,7 @@ class ProjectConfig:
             "post_processing": _fields(self.issues) if self.issues else None,
             "display": _fields(self.display),
             "trajectory": self.trajectory.to_dict(),
+            "memory": self.memory.to_dict(),
         }
 
 

@@ -16,6 +16,7 @@ from ..observers import BUILTIN
 from ..observers.review_config import ReviewerConfig
 from ..watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
+from .memory import read_memory
 from .project import (
     HOOK_EVENTS,
     MARKER_HOOK,
@@ -33,7 +34,7 @@ OBSERVATIONS = "hooks-observations"
 DISPLAY = "hooks-observations-display"
 TOOL_MODULES = ("tool-observations", "tool-issue")
 BEHAVIOR_MODULES = (OBSERVATIONS, DISPLAY)
-TOP_KEYS = ("tools", "behaviors", "trajectory")
+TOP_KEYS = ("tools", "behaviors", "trajectory", "memory")
 MODULE_KEYS = ("module", "source", "config")
 OBSERVATIONS_KEYS = ("hooks", "execution", "observers", "post_processing")
 HOOK_KEYS = ("trigger", "priority", "tools")
@@ -87,6 +88,8 @@ class _Schema:
         behaviors = self.modules(top.get("behaviors"), "behaviors", BEHAVIOR_MODULES)
         if "trajectory" in top:
             self.parts["trajectory"] = read_trajectory(self.r, top["trajectory"], "trajectory")
+        if "memory" in top:
+            self.parts["memory"] = read_memory(self, top["memory"], "memory")
         parts = {k: v for k, v in self.parts.items() if v is not None}
         return ProjectConfig(root=root, path=path, tools=tools, behaviors=behaviors, **parts)
 

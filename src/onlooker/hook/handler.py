@@ -68,6 +68,8 @@ class _Warm:
     loaded: Loaded
     """The project config the engine's observers come from."""
     unsaved: int = 0
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    """The project's memory settings (its config's `memory` section, else the handler's)."""
     remember: bool = True
     """Memory is on for the project (enabled, no `.onlooker/no-memory` marker)."""
 
@@ -124,6 +126,8 @@ class HookHandler:
         if warm.loaded is not loaded:  # the config file changed: same session, new observers
             warm.engine = Engine(loaded.observers, session=warm.engine.session, clock=self.clock)
             warm.loaded = loaded
+            warm.memory = loaded.memory or self.memory
+            warm.remember = memory_on(where.cwd, warm.memory)
         dispatch = warm.engine.dispatch(_with_deadline(event, loaded))
         self.store.record_dispatch(dispatch, project=warm.project)
         if warm.remember and isinstance(event, ToolCall):
@@ -207,7 +211,7 @@ class HookHandler:
             digest = self._memory(
                 session_start_digest,
                 self._memories, project=warm.project, session_id=where.session_key,
-                source=started.source, settings=self.memory, now=self.clock.now(),
+                source=started.source, settings=warm.memory, now=self.clock.now(),
             )  # fmt: skip
             if digest:
                 parts.append(digest)
@@ -227,7 +231,7 @@ class HookHandler:
             self._memories, project=warm.project, session_id=session_id, final=final
         ):
             return
-        payload = extraction_job(warm.project, session_id, final=final, model=self.memory.model)
+        payload = extraction_job(warm.project, session_id, final=final, model=warm.memory.model)
         self.store.enqueue(JOB_KIND, payload, project=warm.project, session_id=session_id)
         from ..worker import ensure_worker
 
@@ -242,7 +246,8 @@ class HookHandler:
         project = (root.name or "root") if root is not None else "default"
         session = self.store.load_session(key)
         engine = Engine(loaded.observers, session=session or Session(key), clock=self.clock)
-        warm = _Warm(engine, project, loaded, remember=memory_on(where.cwd, self.memory))
+        memory = loaded.memory or self.memory
+        warm = _Warm(engine, project, loaded, memory=memory, remember=memory_on(where.cwd, memory))
         self._warm[key] = warm
         if session is None or session[SessionInfo].latest() is None:
             self._start(warm, key, where)

@@ -65,6 +65,10 @@ class MemorySettings:
             values[found.name] = value
         return cls(**values)
 
+    def to_dict(self) -> dict[str, Any]:
+        """The settings with the config file's (camelCase) keys."""
+        return {_camel(f.name): getattr(self, f.name) for f in dataclasses.fields(self)}
+
 
 def opted_out(cwd: str | Path) -> bool:
     """True when the project holding `cwd` has the `.onlooker/no-memory` marker."""

@@ -1,0 +1,44 @@
+"""The `memory` section of a config file: seed 002's settings (camelCase keys, as the seed writes
+them) read with the same file:line:key problems as the rest of the file."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ..memory.settings import MemorySettings
+from .document import Reader
+
+if TYPE_CHECKING:
+    import yaml
+
+    from .schema import _Schema
+
+MEMORY_KEYS = ("enabled", "maxObservations", "maxTokens", "recencyDays", "projectOnly", "model")
+
+
+def read_memory(schema: _Schema, node: yaml.Node, key: str) -> MemorySettings | None:
+    """The settings a `memory` section sets (defaults for the rest); problems go to the reader."""
+    reader: Reader = schema.r
+    config = reader.mapping(node, key, MEMORY_KEYS)
+    if config is None:
+        return None
+    default = MemorySettings()
+    values: dict[str, Any] = {
+        "enabled": reader.boolean(config.get("enabled"), f"{key}.enabled", default.enabled),
+        "max_observations": reader.integer(
+            config.get("maxObservations"), f"{key}.maxObservations", default.max_observations, 0
+        ),
+        "max_tokens": reader.integer(
+            config.get("maxTokens"), f"{key}.maxTokens", default.max_tokens, 0
+        ),
+        "recency_days": reader.integer(
+            config.get("recencyDays"), f"{key}.recencyDays", default.recency_days, 1
+        ),
+        "project_only": reader.boolean(
+            config.get("projectOnly"), f"{key}.projectOnly", default.project_only
+        ),
+        "model": schema.model(config.get("model"), f"{key}.model") or "",
+    }
+    if any(value is None for value in values.values()):
+        return None
+    return MemorySettings(**values)
