@@ -104,3 +104,25 @@ def test_get_memories_by_id(store: Store) -> None:
     assert [m.id for m in found] == [3, 1]
     assert found[0].to_dict()["content"].startswith("make test runs")
     assert set(found[0].compact()) == {"id", "title", "project", "timestamp"}
+
+
+def test_text_search_ranks_the_newest_matches_when_there_are_many(
+    tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from onlooker.store import memory_index
+
+    monkeypatch.setattr(memory_index, "RANK_WINDOW", 3)
+    with Store(tmp_path / "home", clock=clock) as store:
+        memories = Memories(store)
+        for n in range(8):
+            clock.advance(minutes=1)
+            project = "shop" if n % 2 else "blog"
+            body = "cache " * (8 - n) + "flush"  # older memories say "cache" more: bm25 likes them
+            memories.remember([Extracted(f"note {n}", body, clock.now())],
+                              project=project, session_id="s")  # fmt: skip
+        assert titles(search(store, "cache", "text", limit=5)) == ["note 5", "note 6", "note 7"]
+        assert titles(search(store, "cache", "text", projects=["shop"], limit=5)) == [
+            "note 3", "note 5", "note 7",
+        ]  # fmt: skip
+        monkeypatch.setattr(memory_index, "RANK_WINDOW", 100)
+        assert titles(search(store, "cache", "text", limit=3)) == ["note 0", "note 1", "note 2"]

@@ -214,3 +214,15 @@ def test_a_new_process_starts_from_the_saved_matrix(
     store.close()
     remove_index(onlooker_home)
     assert not (onlooker_home / "vectors").exists()
+
+
+def test_scores_split_between_two_threads_equal_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
+    np = pytest.importorskip("numpy")
+    from onlooker.store import vector_search
+
+    rows = np.random.default_rng(3).standard_normal((1001, 16)).astype(np.float32)
+    q = rows[7].copy()
+    monkeypatch.setattr(vector_search, "SPLIT_ROWS", 100)
+    split = vector_search._scores(rows, q)
+    assert split.dtype == np.float32 and len(split) == 1001
+    assert np.allclose(split, np.einsum("ij,j->i", rows, q))
