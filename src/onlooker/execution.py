@@ -43,10 +43,13 @@ class Bounded(Generic[T]):
 
 
 def run_bounded(
-    calls: Sequence[tuple[str, float, Callable[[], Awaitable[T]]]], execution: Execution
+    calls: Sequence[tuple[str, float, Callable[[], Awaitable[T]]]],
+    execution: Execution,
+    budget: float | None = None,
 ) -> list[Bounded[T]]:
     """Run `(name, timeout, make_coroutine)` calls at once, `max_concurrent` at a time, each within
-    min(its timeout, `timeout_per_observer`); results in the order given.
+    min(its timeout, `timeout_per_observer`) and all within `budget` seconds (a hook's own time
+    limit); results in the order given.
 
     The calls run on an event loop in a daemon thread, and this returns by the latest moment they
     all could have finished: a call that ignores cancellation cannot hold the caller (a hook) past
@@ -59,13 +62,19 @@ def run_bounded(
     limits = [min(timeout, execution.timeout_per_observer) for _, timeout, _ in calls]
     slots = max(1, execution.max_concurrent)
     results: list[Bounded[T] | None] = [None] * len(calls)
+    rounds = math.ceil(len(calls) / slots)
+    wait = rounds * max(limits) + GRACE
+    if budget is not None:
+        limits = [min(limit, budget) for limit in limits]
+        wait = min(wait, budget)
+    ends = time.monotonic() + wait
 
     async def one(index: int, semaphore: asyncio.Semaphore) -> None:
         name, _, make = calls[index]
         async with semaphore:
             started = time.monotonic()
             try:
-                value = await asyncio.wait_for(make(), limits[index])
+                value = await asyncio.wait_for(make(), min(limits[index], ends - started))
                 results[index] = Bounded(name, value, duration=time.monotonic() - started)
             except TimeoutError:
                 results[index] = Bounded(name, timed_out=True, duration=limits[index])
@@ -78,8 +87,7 @@ def run_bounded(
 
     runner = threading.Thread(target=asyncio.run, args=(all_of(),), daemon=True)
     runner.start()
-    rounds = math.ceil(len(calls) / slots)
-    runner.join(rounds * max(limits) + GRACE)
+    runner.join(wait)
     return [
         found if found is not None else Bounded(calls[i][0], timed_out=True, duration=limits[i])
         for i, found in enumerate(results)

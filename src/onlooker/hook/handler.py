@@ -88,6 +88,8 @@ class HookHandler:
     by default the project config's (`configs`)."""
     models: Callable[[str], Model] | None = None
     """Model string -> Model for reviewers; default `onlooker.llm.model_from_string`, cached."""
+    review_budget: float | None = None
+    """Seconds parallel reviewers may take in one hook (the service sets `parallel_budget()`)."""
     memory: MemorySettings = field(default_factory=MemorySettings)
 
     def __post_init__(self) -> None:
@@ -172,6 +174,7 @@ class HookHandler:
             answer = review_at_hook(
                 self.store, event_name=where.event_name, event=event, project=warm.project,
                 session=warm.engine.session, root=root, setup=setup, model_for=self._model_cache(),
+                budget=self.review_budget,
             )  # fmt: skip
         except Exception:
             log.error("reviewers at %s failed: %s", where.event_name, traceback.format_exc())

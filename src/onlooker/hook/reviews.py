@@ -38,6 +38,19 @@ SETUP_VARIABLE = "ONLOOKER_REVIEW_SETUP"
 reviewers, for embedding onlooker in a harness (and for tests)."""
 
 
+HOOK_MARGIN = 3.0
+"""Seconds of a hook's wait kept for the rest of its work (storing, answering) after reviewers."""
+
+
+def parallel_budget() -> float:
+    """Seconds parallel reviewers may take in one hook: the hook client's wait for an answer
+    ($ONLOOKER_HOOK_TIMEOUT, 20 s) less HOOK_MARGIN. A reviewer still running then has timed out,
+    so `on_timeout: fail` can still block before the client gives up."""
+    from .client import ANSWER_TIMEOUT
+
+    return max(1.0, ANSWER_TIMEOUT - HOOK_MARGIN)
+
+
 def no_reviewers(root: str) -> ReviewSetup | None:
     """No project has reviewers (what a $ONLOOKER_REVIEW_SETUP that cannot be used gives)."""
     return None
@@ -80,8 +93,10 @@ def review_at_hook(
     root: Path | None,
     setup: ReviewSetup | None,
     model_for: Callable[[str], Model],
+    budget: float | None = None,
 ) -> ReviewAnswer:
-    """Deliver waiting background results and run or queue the reviewers this event makes due."""
+    """Deliver waiting background results and run or queue the reviewers this event makes due;
+    parallel reviewers get `budget` seconds in all (see `parallel_budget`)."""
     parts: list[str] = []
     if event_name in DELIVERY_EVENTS:
         parts.extend(store.runs.take_undelivered(session.id))
@@ -113,7 +128,7 @@ def review_at_hook(
     else:
         runs = run_parallel(
             [reviewer for reviewer, _ in due], execution, store=store, project=project,
-            session=session, root=root, model_for=model_for,
+            session=session, root=root, model_for=model_for, budget=budget,
         )  # fmt: skip
         parts.extend(run.report for run in runs if run.report)
         late = [run.outcome for run in runs if run.outcome.status == "timeout"]

@@ -95,9 +95,9 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     signal.signal(signal.SIGTERM, stop)
     log.info("hook service %d listening for %s", os.getpid(), home)
     store = Store(home)
-    from .reviews import configured_reviewers
+    from .reviews import configured_reviewers, parallel_budget
 
-    handler = HookHandler(store, reviewers=configured_reviewers())
+    handler = HookHandler(store, reviewers=configured_reviewers(), review_budget=parallel_budget())
     try:
         while not stopping:
             try:

@@ -7,6 +7,7 @@ The hook uses `due_reviewers` and `run_parallel`; the worker's `review.run` hand
 
 from __future__ import annotations
 
+import math
 import threading
 import time
 from collections.abc import Callable, Sequence
@@ -121,9 +122,11 @@ def run_parallel(
     model_for: ModelFor,
     deliver: bool = False,
     call_index: int = 0,
+    budget: float | None = None,
 ) -> list[ReviewRun]:
     """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found; with
-    `deliver`, their reports wait for the session's next delivery point (background runs)."""
+    `deliver`, their reports wait for the session's next delivery point (background runs).
+    `budget`: seconds for them all (a hook's time limit); one still running then timed out."""
     calls = [
         (
             reviewer.name,
@@ -135,11 +138,11 @@ def run_parallel(
         for reviewer in due
     ]
     runs = []
-    for reviewer, ended in zip(due, run_bounded(calls, execution), strict=True):
+    for reviewer, ended in zip(due, run_bounded(calls, execution, budget), strict=True):
         if ended.value is not None:
             outcome = ended.value
         elif ended.timed_out:
-            limit = min(reviewer.timeout, execution.timeout_per_observer)
+            limit = min(reviewer.timeout, execution.timeout_per_observer, budget or math.inf)
             outcome = ReviewOutcome(
                 reviewer.name, "timeout", error=f"ModelTimeout: no answer within {limit:g}s",
                 model=reviewer.model, duration=ended.duration,
