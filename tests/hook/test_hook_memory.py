@@ -3,11 +3,16 @@ tools leave nothing), SessionStart injects the digest once per session, a projec
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hook_runner import answer
 
+from onlooker import FixedClock
+from onlooker.memory import search
+from onlooker.scripted_endpoint import ScriptedEndpoint
 from onlooker.store import Store
 from onlooker.store.memories import Extracted, Memories
 
@@ -110,3 +115,29 @@ def test_the_project_config_switches_memory_off_and_sets_its_budget(
     with Store(onlooker_home) as store:
         assert Memories(store).pending("quiet", "q1") == []
         assert len(Memories(store).pending("terse", "t1")) == 1
+
+
+def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """No SessionEnd came (a killed terminal): the next SessionStart of the project queues the
+    old session's final extraction, and the real worker runs it against a model endpoint."""
+    shop = project(tmp_path, "shop")
+    with Store(onlooker_home, clock=FixedClock()) as store:  # pending since 2026-01-01
+        for n in range(12):
+            Memories(store).add_pending(session_id="old", project="shop", tool_name="Edit",
+                                        compressed=f"Edited {shop}/m{n}.py: a → b", files=[],
+                                        at=store.clock.now())  # fmt: skip
+    reply = '{"memories": [{"title": "Modules m0-m11 were edited", "content": "a became b."}]}'
+    with ScriptedEndpoint(reply) as endpoint:
+        monkeypatch.setenv("ONLOOKER_MEMORY_MODEL", endpoint.spec())
+        monkeypatch.setenv("ONLOOKER_WORKER_IDLE", "2")
+        hook("SessionStart", shop, "new", source="startup")
+        deadline = time.monotonic() + 60
+        with Store(onlooker_home) as store:
+            while Memories(store).pending("shop", "old") and time.monotonic() < deadline:
+                time.sleep(0.1)
+            assert Memories(store).pending("shop", "old") == []
+            found = search(store, "modules edited", "text", projects=["shop"])
+            assert [m.title for m in found] == ["Modules m0-m11 were edited"]
+        assert len(endpoint.requests) == 1

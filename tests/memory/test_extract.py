@@ -57,7 +57,11 @@ def test_batch_sizes() -> None:
     for n in range(10, 400):
         sizes = batch_sizes(n, final=True)
         assert sum(sizes) == n and all(10 <= s <= 20 for s in sizes)
-    assert batch_sizes(19, final=False) == [] and batch_sizes(45, final=False) == [20, 20]
+    assert batch_sizes(29, final=False) == [] and batch_sizes(30, final=False) == [20]
+    assert batch_sizes(49, final=False) == [20] and batch_sizes(50, final=False) == [20, 20]
+    for n in range(30, 400):  # what a turn's end leaves, the session's end splits into 10-20s
+        left = n - sum(batch_sizes(n, final=False))
+        assert 10 <= left < 30 and all(10 <= s <= 20 for s in batch_sizes(left, final=True))
 
 
 def test_batches_in_order_with_the_previous_batch_as_context(
@@ -130,14 +134,18 @@ def test_turn_end_runs_full_batches_and_session_end_the_rest(
         memories = Memories(store)
         model = ScriptedModel([{"memories": [{"title": "x", "content": "y"}]}])
         ctx = Context(store, {"scripted:test": model})
-        queue(memories, 25, clock)
-        handle(
-            Job({"project": "shop", "session_id": "s1", "final": False, "model": "scripted:test"}),
-            ctx,
-        )
-        assert model.calls == 1 and len(memories.pending("shop", "s1")) == 5
+        turn_end = Job({"project": "shop", "session_id": "s1", "final": False,
+                        "model": "scripted:test"})  # fmt: skip
+        queue(memories, 22, clock)
+        handle(turn_end, ctx)  # 20 would leave 2 for the end: it waits
+        assert model.calls == 0 and len(memories.pending("shop", "s1")) == 22
+        queue(memories, 13, clock)
+        handle(turn_end, ctx)
+        assert model.calls == 1 and len(memories.pending("shop", "s1")) == 15
         handle(Job({"project": "shop", "session_id": "s1", "model": "scripted:test"}), ctx)
         assert model.calls == 2 and memories.pending("shop", "s1") == []
+        last = model.requests[-1].messages[-1].content
+        assert len([line for line in last.splitlines() if ". Edited" in line]) == 15
         queue(memories, 2, clock, session="s2")
         handle(Job({"project": "shop", "session_id": "s2", "model": "scripted:test"}), ctx)
         assert model.calls == 2 and memories.pending("shop", "s2") == []  # too short: dropped

@@ -31,7 +31,7 @@ from ..config import Loaded, ProjectConfigs
 from ..engine import Dispatch, Engine
 from ..events import Event, SessionEnded, SessionStarted, SubagentStopped, ToolCall, TurnEnded
 from ..memory.capture import capture
-from ..memory.extract import JOB_KIND, extraction_due, extraction_job
+from ..memory.extract import ABANDONED_AFTER, JOB_KIND, extraction_due, extraction_job
 from ..memory.inject import session_start_digest
 from ..memory.settings import MemorySettings, memory_on
 from ..redact import redact, redact_record
@@ -141,6 +141,8 @@ class HookHandler:
             and key == where.session_id
         ):
             self._memory(self._extract_later, warm, key, final=isinstance(event, SessionEnded))
+        if warm.remember and isinstance(event, SessionStarted) and key == where.session_id:
+            self._memory(self._extract_abandoned, warm, key)
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
@@ -239,6 +241,18 @@ class HookHandler:
         from ..worker import ensure_worker
 
         ensure_worker(self.store.home)
+
+    def _extract_abandoned(self, warm: _Warm, session_id: str) -> None:
+        """Queue the final extraction of the project's sessions that ended without a SessionEnd."""
+        idle = self._memories.idle_sessions(warm.project, ABANDONED_AFTER)
+        others = [other for other in idle if other != session_id]
+        for other in others:
+            payload = extraction_job(warm.project, other, final=True, model=warm.memory.model)
+            self.store.enqueue(JOB_KIND, payload, project=warm.project, session_id=other)
+        if others:
+            from ..worker import ensure_worker
+
+            ensure_worker(self.store.home)
 
     def _session(self, key: str, where: HookInput, loaded: Loaded) -> _Warm:
         warm = self._warm.get(key)

@@ -3,8 +3,9 @@ batch of 10–20 events, run by the background worker for job kind `memory.extra
 
 Sessions with fewer than 3 pending events are skipped. Each batch sees the last 3 memories before
 it, so it does not repeat them; the model may return none. A batch's events are consumed only when
-its memories are stored. At a turn's end (`final: false`) only full batches of 20 run; at session
-end (`final: true`) everything left does.
+its memories are stored. At a turn's end (`final: false`) full batches of 20 run while at least 10
+events stay pending; at session end (`final: true`) what is left is split evenly, so every batch
+holds 10–20 events (fewer only in a session that had fewer than 10).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from ..llm.model import Message, Model, ModelError
@@ -36,6 +38,9 @@ MAX_MEMORIES = 5
 TITLE_LIMIT = 120
 CONTENT_LIMIT = 600
 TIMEOUT = 120.0
+ABANDONED_AFTER = timedelta(hours=1)
+"""A session whose pending events are all older than this ended without a SessionEnd: the next
+session of its project queues its final extraction."""
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -87,9 +92,9 @@ class ExtractionReport:
 
 
 def extraction_due(memories: Memories, *, project: str, session_id: str, final: bool) -> bool:
-    """Whether a `memory.extract` job has work: a full batch at a turn's end, anything at the
-    session's end (fewer than MIN_EVENTS are then dropped by the job)."""
-    return memories.pending_count(project, session_id) >= (1 if final else BATCH_MAX)
+    """Whether a `memory.extract` job has work: a full batch that leaves a batch's worth pending
+    at a turn's end, anything at the session's end (fewer than MIN_EVENTS are then dropped)."""
+    return memories.pending_count(project, session_id) >= (1 if final else BATCH_MAX + BATCH_MIN)
 
 
 def extraction_job(project: str, session_id: str, *, final: bool, model: str) -> dict[str, Any]:
@@ -135,11 +140,12 @@ def _session_lock(project: str, session_id: str) -> threading.Lock:
 
 
 def batch_sizes(events: int, *, final: bool) -> list[int]:
-    """How many events each batch takes: 10–20 each (fewer only when the session had fewer)."""
+    """How many events each batch takes: 10–20 each (fewer only when the session had fewer). At a
+    turn's end, batches of 20 that leave at least BATCH_MIN pending for the session's end."""
     if events < MIN_EVENTS:
         return []
     if not final:
-        return [BATCH_MAX] * (events // BATCH_MAX)
+        return [BATCH_MAX] * max(0, (events - BATCH_MIN) // BATCH_MAX)
     count = -(-events // BATCH_MAX)
     base, extra = divmod(events, count)
     return [base + 1] * extra + [base] * (count - extra)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from ..redact import redact
 from . import memory_index as sql
@@ -68,6 +68,12 @@ class Memories:
 
     def pending_count(self, project: str, session_id: str) -> int:
         return self.index._read(lambda c: sql.count_pending(c, project, session_id))
+
+    def idle_sessions(self, project: str, idle: timedelta) -> list[str]:
+        """Sessions of `project` whose pending events are all older than `idle`: sessions that
+        ended without saying so (a killed terminal sends no SessionEnd)."""
+        before = millis(self.store.clock.now() - idle)
+        return self.index._read(lambda c: sql.idle_sessions(c, project, before))
 
     def drop_pending(self, ids: Sequence[int]) -> None:
         """Remove pending events without extracting anything from them."""

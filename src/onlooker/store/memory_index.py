@@ -115,6 +115,16 @@ def pending_events(conn: sqlite3.Connection, project: str, session_id: str) -> l
     ]  # fmt: skip
 
 
+def idle_sessions(conn: sqlite3.Connection, project: str, before: int) -> list[str]:
+    """Sessions of `project` with pending events, none queued at or after `before` (ms)."""
+    rows = conn.execute(
+        "SELECT session_id FROM pending_events WHERE project = ? GROUP BY session_id "
+        "HAVING max(created_at) < ? ORDER BY min(id)",
+        (project, before),
+    )
+    return [str(r[0]) for r in rows]
+
+
 def count_pending(conn: sqlite3.Connection, project: str, session_id: str) -> int:
     row = conn.execute(
         "SELECT count(*) FROM pending_events WHERE project = ? AND session_id = ?",
