@@ -1,7 +1,12 @@
-"""Shared fixtures: a fixed clock, an isolated data home, the fixtures folder."""
+"""Shared fixtures: a fixed clock, an isolated data home, the fixtures folder.
+
+`make test` sets ONLOOKER_NO_SKIPS=1: it installs every extra, the local model and the embeddings,
+so a test that skips there (a missing package, a model that did not install) fails the run.
+"""
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
@@ -35,3 +40,22 @@ def onlooker_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 def claude_config(onlooker_home: Path) -> Path:
     """Claude Code's config folder for this test ($CLAUDE_CONFIG_DIR, under tmp)."""
     return onlooker_home.parent / "claude-config"
+
+
+_SKIPPED: list[str] = []
+
+
+def pytest_collectreport(report: pytest.CollectReport) -> None:
+    if report.skipped:
+        _SKIPPED.append(f"{report.nodeid}: {report.longrepr}")
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.skipped and not hasattr(report, "wasxfail"):
+        _SKIPPED.append(f"{report.nodeid}: {report.longrepr}")
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    if _SKIPPED and os.environ.get("ONLOOKER_NO_SKIPS") == "1" and exitstatus == 0:
+        print("\nONLOOKER_NO_SKIPS=1, but these skipped:\n  " + "\n  ".join(_SKIPPED))
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
