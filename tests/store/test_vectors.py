@@ -149,10 +149,15 @@ def test_bad_kinds_backends_and_vectors_are_refused(store: Store) -> None:
         index.add([(1, [])])
 
 
-def test_without_numpy_auto_means_pure_python(
+def test_without_numpy_auto_means_sqlite_vec_where_it_loads_else_pure_python(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    from onlooker.store import vectors as module
+
     monkeypatch.setitem(sys.modules, "numpy", None)  # what `import` sees when it is absent
+    expected = "sqlite-vec" if NO_SQLITE_VEC is None else "python"
+    assert VectorIndex(store.index, "memory", model="test").backend == expected
+    monkeypatch.setattr(module, "_sqlite_vec_loads", lambda: False)
     index = VectorIndex(store.index, "memory", model="test")
     assert index.backend == "python"
     vectors = random_vectors(40)
