@@ -30,10 +30,11 @@ llama-wheel:
 
 demo: $(STAMP)
 	$(BIN)/onlooker replay examples/transcripts/flaky-tests.jsonl --deadline 20
+	$(BIN)/python examples/review_demo.py $(VENV)/demo-home
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks examples
+	$(BIN)/ruff format --check src tests benchmarks examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy src
