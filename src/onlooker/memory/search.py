@@ -1,9 +1,9 @@
 """Memory search (seed 002): full-text (FTS5) always, vectors when a vector side is given, and a
 hybrid of both ranked by reciprocal rank fusion.
 
-For `both`, the text and vector halves run at once in two threads (SQLite and numpy release the
-GIL), so a hybrid search costs about the slower half, not the sum. Filters (projects, time, files)
-are applied inside each half, never after it.
+For `both`, the query is embedded in a second thread while the text half runs (onnxruntime and
+SQLite release the GIL); then the vectors are scored, a large matrix on both cores. Filters
+(projects, time, files) are applied inside each half, never after it.
 """
 
 from __future__ import annotations
@@ -34,6 +34,10 @@ class VectorSide(Protocol):
     """Nearest memories to a query by embedding, best first, honouring the filter."""
 
     def nearest(self, query: str, where: MemoryFilter, limit: int) -> list[int]: ...
+
+    def embed_query(self, query: str) -> Sequence[float]: ...
+
+    def nearest_to(self, vector: Sequence[float], where: MemoryFilter, limit: int) -> list[int]: ...
 
 
 def search(
@@ -70,9 +74,9 @@ def search(
         ids = vectors.nearest(query, where, limit)
     else:
         depth = max(3 * limit, 30)
-        pending = _pool().submit(vectors.nearest, query, where, depth)
+        embedded = _pool().submit(vectors.embed_query, query)
         text = memories.text_search(query, where, depth)
-        ids = fuse((text, pending.result()), limit)
+        ids = fuse((text, vectors.nearest_to(embedded.result(), where, depth)), limit)
     return memories.get(ids)
 
 

@@ -29,9 +29,16 @@ class MemoryVectors:
 
     def nearest(self, query: str, where: MemoryFilter, limit: int) -> list[int]:
         """Ids of the memories nearest `query`, best first, among those `where` allows."""
+        return self.nearest_to(self.embed_query(query), where, limit)
+
+    def embed_query(self, query: str) -> Sequence[float]:
+        """The query's embedding (the model loads on first use)."""
+        return (self.embedder or embeddings.shared_embedder()).embed_one(query)
+
+    def nearest_to(self, vector: Sequence[float], where: MemoryFilter, limit: int) -> list[int]:
+        """`nearest` for a query already embedded."""
         allowed = None if where == MemoryFilter() else Memories(self.store).matching(where)
-        hits = self.index.search_text(query, limit, ids=allowed, embedder=self.embedder)
-        return [memory_id for memory_id, _ in hits]
+        return [memory_id for memory_id, _ in self.index.search(vector, limit, ids=allowed)]
 
     def embed(self, ids: Sequence[int]) -> int:
         """Embed these stored memories (replacing any vectors they had); how many."""
