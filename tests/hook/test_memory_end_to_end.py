@@ -72,15 +72,15 @@ def test_hooks_to_worker_to_memories_to_the_next_session(
     app = tmp_path / "app"
     (app / ".git").mkdir(parents=True)
     hook("SessionStart", app, "e1", source="startup")
-    for n in range(25):
+    for n in range(35):
         hook("PostToolUse", app, "e1", tool_name="Edit", tool_use_id=f"toolu_{n}",
              tool_input={"file_path": f"{app}/m{n}.py", "old_string": f"a{n}", "new_string": f"b{n}"},
              tool_response={"filePath": f"{app}/m{n}.py"})  # fmt: skip
     hook("PostToolUse", app, "e1", tool_name="TodoWrite", tool_input={"todos": []}, tool_use_id="t")
     assert hook("Stop", app, "e1", stop_hook_active=False, last_assistant_message="Done.") == {}
-    assert settled(onlooker_home, "e1", 1, pending=5) == ["Batch of 20 edits"]  # 5 wait for the end
+    assert settled(onlooker_home, "e1", 1, pending=15) == ["Batch of 20 edits"]  # 15 wait
     hook("SessionEnd", app, "e1", reason="prompt_input_exit")
-    assert settled(onlooker_home, "e1", 2) == ["Batch of 20 edits", "Batch of 5 edits"]
+    assert settled(onlooker_home, "e1", 2) == ["Batch of 20 edits", "Batch of 15 edits"]
     assert len(endpoint.requests) == 2
     assert "Edited " + str(app) + "/m19.py: a19 → b19" in json.dumps(
         endpoint.requests[0], ensure_ascii=False
@@ -89,4 +89,4 @@ def test_hooks_to_worker_to_memories_to_the_next_session(
     start = hook("SessionStart", app, "e2", source="startup")
     text = start["hookSpecificOutput"]["additionalContext"]
     assert "# [app] recent context (conversation-memory)" in text
-    assert f"- Batch of 5 edits: Last: Edited {app}/m24.py: a24 → b24" in text
+    assert f"- Batch of 15 edits: Last: Edited {app}/m34.py: a34 → b34" in text
