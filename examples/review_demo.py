@@ -41,7 +41,11 @@ def main(home: str) -> int:
         outcome = run.outcome
         print(f"status {outcome.status} in {time.monotonic() - started:.1f} s"
               + (f": {outcome.error}" if outcome.error else ""))  # fmt: skip
-        for finding in outcome.findings:
+        stored = [c.observation.finding for c in run.created if c.new]
+        print(
+            f"{len(outcome.findings)} findings reported, {len(stored)} stored after deduplication:"
+        )
+        for finding in stored:
             print(f"  [{finding.severity}] {finding.content}")
         for cost in store.runs.costs("demo"):
             price = f"${cost.cost_usd:.4f}" if cost.cost_usd else "$0 (local)"
