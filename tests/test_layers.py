@@ -27,6 +27,7 @@ LAYERS: dict[str, int] = {
     "engine": 2,
     "feedback": 2,
     "redact": 2,
+    "clipping": 2,
     "store": 3,
     "llm": 3,
     "observers": 4,

@@ -179,9 +179,14 @@ class Marker(Event):
 
 
 def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
-    """Keep the head and tail of a long text, saying how much was cut in between."""
+    """Keep the head and tail of a long text, saying how much was cut in between. (Text from
+    outside goes through `onlooker.clipping.clip`, which keeps secrets from straddling a cut.)"""
     if len(text) <= limit:
         return text
     half = limit // 2
-    cut = len(text) - 2 * half
-    return f"{text[:half]}\n…[{cut} characters clipped]…\n{text[-half:]}"
+    return f"{text[:half]}{clip_marker(len(text) - 2 * half)}{text[-half:]}"
+
+
+def clip_marker(cut: int) -> str:
+    """What stands in a clipped text for the `cut` characters left out."""
+    return f"\n…[{cut} characters clipped]…\n"

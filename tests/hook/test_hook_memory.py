@@ -141,3 +141,24 @@ def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
             found = search(store, "modules edited", "text", projects=["shop"])
             assert [m.title for m in found] == ["Modules m0-m11 were edited"]
         assert len(endpoint.requests) == 1
+
+
+def test_a_secret_across_the_clip_of_a_long_output_is_not_stored(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    shop = project(tmp_path, "shop")
+    token = "ghp_" + "Zq8RkT2mVx9LpW4nHs7JdF3bGc6YtE1uAa0K"
+    out = "x" * 964 + " " + token + " " + "y" * 5000  # the cut at 1,000 falls inside the token
+    command = "z" * 955 + " export GH=" + token + " " + "w" * 3000
+    tool(
+        shop,
+        "s1",
+        "Bash",
+        {"command": command},
+        {"stdout": out, "stderr": "", "interrupted": False},
+    )
+    stored = "".join(p.read_text() for p in onlooker_home.rglob("*.jsonl"))
+    assert "ghp_" in command and stored and token[:10] not in stored and token[-10:] not in stored
+    with Store(onlooker_home) as store:
+        (pending,) = Memories(store).pending("shop", "s1")
+        assert token[:10] not in pending.compressed

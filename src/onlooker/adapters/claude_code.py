@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from ..clipping import clip, clip_values
 from ..events import (
     Compacting,
     Event,
@@ -23,10 +24,9 @@ from ..events import (
     ToolCall,
     TurnEnded,
     UserPrompt,
-    clip,
 )
 from ..feedback import FEEDBACK_LIMIT
-from .claude_code_content import clip_values, result_text
+from .claude_code_content import result_text
 
 #: Hook events onlooker handles.
 HOOK_EVENTS = (

@@ -79,7 +79,8 @@ def result_text(content: Any) -> str:
 
 
 def clip_values(value: Any, limit: int = OUTPUT_LIMIT) -> Any:
-    """A copy of JSON data whose long strings are clipped (head and tail kept)."""
+    """A copy of JSON data whose long strings are clipped (head and tail kept), for replay, which
+    stores nothing; what is stored is clipped by `onlooker.clipping.clip_values`."""
     kind = type(value)
     if kind is str:
         return clip(value, limit) if len(value) > limit else value

@@ -10,8 +10,9 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from ..clipping import clip
 from ..engine import Engine
-from ..events import ToolCall, clip
+from ..events import ToolCall
 from ..feedback import SEPARATOR
 
 

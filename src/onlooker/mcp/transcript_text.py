@@ -10,6 +10,7 @@ import json
 from typing import Any
 
 from ..adapters.claude_code_content import result_text
+from ..clipping import head
 
 TEXT_LIMIT = 4_000
 """Characters kept of one message text, tool input or tool result."""
@@ -114,4 +115,4 @@ def _fenced(text: str, language: str = "", limit: int = TEXT_LIMIT) -> str:
 def _clip(text: str, limit: int = TEXT_LIMIT) -> str:
     if len(text) <= limit:
         return text
-    return f"{text[:limit]}… [{len(text) - limit} more characters]"
+    return f"{head(text, limit)}… [{len(text) - limit} more characters]"

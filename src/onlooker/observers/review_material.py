@@ -10,6 +10,7 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..clipping import head, tail
 from ..redact import redact
 from ..session import Session
 from ..watch import ConversationTarget, FilesTarget, WatchTarget, conversation_messages
@@ -35,7 +36,7 @@ def review_material(
         elif isinstance(target, ConversationTarget):
             parts.append(_conversation(session, target, limit))
     text = "\n\n".join(p for p in parts if p) or "(nothing to review)"
-    return redact(text[:limit])
+    return redact(text)[:limit]  # redacted whole first: the cut cannot halve a secret
 
 
 def _files(target: FilesTarget, root: Path, limit: int) -> str:
@@ -52,7 +53,7 @@ def _files(target: FilesTarget, root: Path, limit: int) -> str:
             continue
         if b"\0" in raw[:8192]:
             continue
-        text = raw.decode("utf-8", "replace")
+        text = redact(raw.decode("utf-8", "replace"))  # before any cut can halve a secret
         numbered = "\n".join(f"{n:>5}  {line}" for n, line in enumerate(text.splitlines(), 1))
         if len(numbered) > FILE_LIMIT:
             numbered = numbered[:FILE_LIMIT] + "\n[file clipped]"
@@ -78,9 +79,9 @@ def _conversation(session: Session, target: ConversationTarget, limit: int) -> s
         return ""
     text = "\n\n".join(lines)
     if len(text) > limit:  # keep the newest messages
-        text = "[earlier messages not shown]\n" + text[-limit:]
+        text = "[earlier messages not shown]\n" + tail(text, limit)
     return "## Conversation\n\n" + text
 
 
 def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[:limit] + "…"
+    return text if len(text) <= limit else head(text, limit) + "…"
