@@ -230,3 +230,13 @@ def test_the_same_finding_value_stored_again_after_resolving_gets_a_new_id(
         [second] = store.create([value], project="p")
         assert second.new and second.observation.id != first.observation.id
         assert store.get([first.observation.id])[0].finding.status == "resolved"
+
+
+def test_a_resolution_note_is_redacted_before_it_is_stored(clock: FixedClock) -> None:
+    key = "sk-ant-api03-" + "A1b2C3d4E5f6G7h8I9j0" * 4
+    with Store(clock=clock) as store:
+        (created,) = store.create([finding("a")], project="p")
+        resolved = store.resolve(created.observation.id, f"rotated {key}", project="p")
+        assert resolved.finding.resolution_note == "rotated [REDACTED:anthropic_key]"
+        journals = "".join(p.read_text() for p in store.home.rglob("*.jsonl"))
+        assert key[:20] not in journals

@@ -22,7 +22,7 @@ from ..clock import Clock, SystemClock
 from ..engine import Dispatch
 from ..events import Event
 from ..records import Record, record_kinds
-from ..redact import redact_record
+from ..redact import redact, redact_record
 from ..session import Session
 from ..slices import Reducer
 from .changes import (
@@ -153,10 +153,13 @@ class Store:
     def resolve(
         self, finding_id: str, note: str | None = None, *, project: str, session_id: str = ""
     ) -> Observation:
-        """Mark a finding resolved with an optional note (already resolved: unchanged)."""
+        """Mark a finding resolved with an optional note, secrets redacted (already resolved:
+        unchanged)."""
         with self._changing(project, session_id) as pending:
             if self._one(finding_id, project).finding.status != "resolved":
-                pending.add(FindingResolved(finding_id=finding_id, note=note))
+                pending.add(
+                    FindingResolved(finding_id=finding_id, note=redact(note) if note else note)
+                )
             return self._one(finding_id, project)
 
     def clear_resolved(self, *, project: str, session_id: str = "") -> tuple[str, ...]:
