@@ -206,3 +206,19 @@ def test_secrets_never_reach_the_journal_or_the_index(tmp_path: Path, onlooker_h
     assert secret.encode() not in stored
     assert b"12 Elm St" not in stored
     assert b"[REDACTED:anthropic_key]" in stored
+
+
+@pytest.mark.parametrize("broken", [b"", b"\xff\xfe"], ids=["utf-8", "not-utf-8"])
+def test_spooled_inputs_are_redacted(broken: bytes, onlooker_home: Path) -> None:
+    """Inputs the service refuses, and inputs the client spools itself (no service reachable)."""
+    secret = b"sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcd"
+    raw = b'{"hook_event_name": 42, "note": "' + secret + b'"}' + broken
+    assert run_hook(None, raw=raw).returncode == 0
+    from onlooker.hook.client import spool
+
+    spool(str(onlooker_home), raw, "the service did not answer")
+    spooled = [p.read_bytes() for p in (onlooker_home / "spool").glob("*.hook")]
+    assert len(spooled) == 2
+    for kept in spooled:
+        assert secret not in kept and b"[REDACTED:anthropic_key]" in kept
+        assert kept.endswith(broken)  # bytes that are not UTF-8 are kept as they were

@@ -138,13 +138,25 @@ def spool(home: str, payload: bytes, reason: str) -> None:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         name = f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
         note = reason.replace("\n", " ")[:500].encode("utf-8", "replace")
+        kept = _without_secrets(payload)
         fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
-            os.write(fd, b"# " + note + b"\n" + payload)
+            os.write(fd, b"# " + note + b"\n" + kept)
         finally:
             os.close(fd)
     except OSError:
         pass  # nowhere to keep it: still never block the agent
+
+
+def _without_secrets(payload: bytes) -> bytes:
+    """The payload redacted (imported here: only a spooled input pays for the redaction module)."""
+    try:
+        from ..redact import redact
+
+        text = payload.decode("utf-8", "surrogateescape")
+        return redact(text).encode("utf-8", "surrogateescape")
+    except Exception:  # a secret must not be kept: keep the reason alone
+        return b"[input dropped: it could not be redacted]\n"
 
 
 def main() -> int:

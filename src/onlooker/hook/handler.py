@@ -324,8 +324,5 @@ def _with_deadline(event: E, loaded: Loaded) -> E:
 
 
 def _redacted(raw: bytes) -> bytes:
-    """Spooled input without secrets (bytes that are not UTF-8 are kept as they are)."""
-    try:
-        return redact(raw.decode("utf-8")).encode("utf-8")
-    except UnicodeDecodeError:
-        return raw
+    """Spooled input without secrets; bytes that are not UTF-8 pass through as they were."""
+    return redact(raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
