@@ -301,3 +301,13 @@ def test_the_memory_section_is_checked_with_its_lines(tmp_path: Path) -> None:
     memory = load_config(path).memory
     assert (memory.max_observations, memory.max_tokens, memory.model) == (3, 500, "local:smollm2")
     assert load_config(path).to_dict()["memory"]["maxObservations"] == 3
+
+
+def test_numbers_past_any_sensible_setting_are_refused(tmp_path: Path) -> None:
+    path = tmp_path / "onlooker.yaml"
+    path.write_text("trajectory:\n  deadline_minutes: 10000000000\n")
+    with pytest.raises(ConfigInvalid) as caught:
+        load_config(path)
+    (problem,) = caught.value.problems
+    assert str(problem).startswith(f"{path}:2: trajectory.deadline_minutes: must be a number")
+    assert "at most 1e+06" in str(problem)

@@ -54,6 +54,11 @@ class ConfigInvalid(ConfigError):
         super().__init__("\n".join([head + ":", *(f"  {p}" for p in self.problems)]))
 
 
+MAXIMUM = 1_000_000.0
+"""The largest number a setting takes (seconds, minutes, thresholds): past it, a value is a typo,
+and clocks and timers overflow."""
+
+
 def compose(text: str, file: str) -> yaml.Node | None:
     """The document's node tree (None for an empty file); a YAML syntax error names its line."""
     import yaml
@@ -194,7 +199,13 @@ class Reader:
         return value
 
     def number(
-        self, node: yaml.Node | None, key: str, default: float | None, *, positive: bool = True
+        self,
+        node: yaml.Node | None,
+        key: str,
+        default: float | None,
+        *,
+        positive: bool = True,
+        maximum: float = MAXIMUM,
     ) -> float | None:
         if node is None:
             return default
@@ -204,9 +215,12 @@ class Reader:
             or not math.isfinite(value)
             or value < 0
             or (positive and value == 0)
+            or value > maximum
         ):
             allowed = "a number above 0" if positive else "a number of at least 0"
-            self.problem(node, key, f"must be {allowed}, got {_shown(node)}")
+            self.problem(
+                node, key, f"must be {allowed} and at most {maximum:g}, got {_shown(node)}"
+            )
             return None
         return float(value)
 
