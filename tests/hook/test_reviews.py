@@ -133,6 +133,27 @@ def test_background_reports_are_delivered_once_at_the_next_delivery_point(tmp_pa
         assert "[late report]" not in context(answer(made, post_tool_use(root, 9)))
 
 
+def test_a_failing_review_step_leaves_waiting_reports_for_the_next_hook(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from onlooker.hook import reviews
+
+    root = project(tmp_path)
+    with Store(tmp_path / "home") as store:
+        made = handler(store, root, ScriptedModel(["{}"]), Execution(mode="parallel"))
+        store.record_observer_run(
+            "Security", session_id="s1", project=root.name, status="ok", report="[late report]"
+        )
+
+        def broken(*args: object) -> object:
+            raise OSError("the watched folder vanished")
+
+        with monkeypatch.context() as patched:
+            patched.setattr(reviews, "due_reviewers", broken)
+            assert "[late report]" not in context(answer(made, post_tool_use(root, 1)))
+        assert "[late report]" in context(answer(made, post_tool_use(root, 2)))
+
+
 def test_a_broken_setup_function_never_breaks_the_hook(tmp_path: Path) -> None:
     root = project(tmp_path)
 

@@ -96,10 +96,34 @@ def review_at_hook(
     budget: float | None = None,
 ) -> ReviewAnswer:
     """Deliver waiting background results and run or queue the reviewers this event makes due;
-    parallel reviewers get `budget` seconds in all (see `parallel_budget`)."""
+    parallel reviewers get `budget` seconds in all (see `parallel_budget`). Waiting results are
+    taken last, once the rest has worked: a failure here leaves them for the next hook."""
+    answer = _due_reviews(
+        store, event=event, session=session, project=project, root=root, setup=setup,
+        model_for=model_for, budget=budget,
+    )  # fmt: skip
+    if event_name not in DELIVERY_EVENTS:
+        return answer
+    waiting = store.runs.take_undelivered(session.id)
+    if not waiting:
+        return answer
+    context = "\n\n".join(p for p in (*waiting, answer.context) if p)
+    return ReviewAnswer(context, answer.block, answer.changed)
+
+
+def _due_reviews(
+    store: Store,
+    *,
+    event: Event,
+    session: Session,
+    project: str,
+    root: Path | None,
+    setup: ReviewSetup | None,
+    model_for: Callable[[str], Model],
+    budget: float | None,
+) -> ReviewAnswer:
+    """Run or queue the reviewers this event makes due; their reports when they ran here."""
     parts: list[str] = []
-    if event_name in DELIVERY_EVENTS:
-        parts.extend(store.runs.take_undelivered(session.id))
     if setup is None or not setup.reviewers or not setup.trigger.matches(event):
         return ReviewAnswer("\n\n".join(parts))
     due, unchanged = due_reviewers(setup, session, root)
