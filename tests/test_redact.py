@@ -248,3 +248,33 @@ def test_the_shortcuts_change_nothing() -> None:
     mixed = code[:20_000] + "\n" + secrets + "\n" + code[20_000:40_000] + secrets.upper()
     for sample in [mixed, secrets, *(text for _, text, _ in CASES)]:
         assert redact(sample) == _reference(sample)
+
+
+def test_url_passwords_match_the_plain_pattern_at_the_edges() -> None:
+    samples = [
+        "a-b1.c+d://user:pw@host and x://u:p@h",
+        "_x://u:p@h 1a://u:p@h éx://u:p@h Ab://u:p@h -://u:p@h",
+        "s3://u:p@h://v:q@h git+ssh://me:secret@example.org:22/x",
+        "redis://:nopw@h  ftp://u:[REDACTED:bearer]@h  mailto://a@b  http://u:p/x@h",
+    ]
+    for sample in samples:
+        assert redact(sample) == _reference(sample)
+
+
+def test_a_url_password_in_long_text_takes_linear_time() -> None:
+    """Once a `x://u:p@` is present, scheme-like runs (`a-a-a-…`) must not cost quadratic time."""
+    import time
+
+    def seconds(length: int) -> float:
+        text = "see https://user:pw@host " + "a-" * (length // 2)
+        best = float("inf")
+        for _ in range(5):
+            start = time.perf_counter()
+            cleaned = redact(text)
+            best = min(best, time.perf_counter() - start)
+        assert "https://user:[REDACTED:url_password]@host" in cleaned
+        return best
+
+    baseline = seconds(10_000)
+    # 20 times the text: about 20 times the time when linear, 400 times when quadratic
+    assert seconds(200_000) < 60 * baseline

@@ -74,5 +74,10 @@ def utc(when: datetime) -> datetime:
 
 
 def parse_time(text: str) -> datetime:
-    """Parse an ISO 8601 timestamp such as Claude Code's `2026-02-12T16:02:25.284Z`."""
-    return utc(datetime.fromisoformat(text.replace("Z", "+00:00")))
+    """Parse an ISO 8601 timestamp such as Claude Code's `2026-02-12T16:02:25.284Z`; ValueError
+    when it is not one or falls outside years 1 to 9999 in UTC."""
+    parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    try:
+        return utc(parsed)
+    except OverflowError:
+        raise ValueError(f"{text!r} is out of range in UTC (years 1 to 9999)") from None

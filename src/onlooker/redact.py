@@ -127,6 +127,8 @@ def redact(text: str) -> str:
             continue
         if kind == "assignment" and len(lowered) == len(text):
             cleaned = _redact_assignments(text, lowered)
+        elif kind == "url_password":
+            cleaned = _redact_url_passwords(text, pattern)
         elif group == 0:
             cleaned = pattern.sub(f"[REDACTED:{kind}]", text)
         else:
@@ -188,6 +190,48 @@ def _redact_assignments(text: str, lowered: str) -> str:
         pieces.append(_replace_group(match, 1, "assignment"))
         done = match.end()
     return "".join(pieces) + text[done:] if pieces else text
+
+
+#: `url_password` after its `://`: the user, `:`, the password (group 1) and `@`.
+_URL_TAIL = re.compile(r"[^\s:/@]+:([^\s@/]+)@")
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
+_WORD_CHAR = re.compile(r"\w")
+
+
+def _redact_url_passwords(text: str, pattern: re.Pattern[str]) -> str:
+    """The `url_password` shape, found from each `://` and the scheme looked for behind it.
+
+    Tried at every word start, `\\b[a-z][a-z0-9+.-]*://` runs to the end of each scheme-like run
+    (`a-a-a-…`), which is quadratic on long text; here each character is looked at a few times.
+    Same matches as `pattern.sub`: the scheme is the run of scheme characters right before `://`,
+    and the match starts at its leftmost lowercase letter on a word boundary not yet replaced.
+    """
+    pieces: list[str] = []
+    done = 0
+    at = text.find("://")
+    while at != -1:
+        start = _scheme_start(text, at, done) if _URL_TAIL.match(text, at + 3) else None
+        match = pattern.match(text, start) if start is not None else None
+        if match is None:
+            at = text.find("://", at + 1)
+            continue
+        pieces.append(text[done : match.start()])
+        pieces.append(_replace_group(match, 1, "url_password"))
+        done = match.end()
+        at = text.find("://", done)
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _scheme_start(text: str, colon: int, done: int) -> int | None:
+    """Where the scheme before the `://` at `colon` starts: the first lowercase letter at a word
+    boundary in the run of scheme characters ending there, not before `done`."""
+    first = colon
+    while first > done and text[first - 1] in _SCHEME_CHARS:
+        first -= 1
+    for start in range(first, colon):
+        if "a" <= text[start] <= "z" and (start == 0 or not _WORD_CHAR.match(text[start - 1])):
+            return start
+    return None
 
 
 def _group_replacer(group: int, kind: str) -> Callable[[re.Match[str]], str]:

@@ -6,6 +6,7 @@ runs one tool call synchronously through a blocking portal that keeps the sessio
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -61,9 +62,16 @@ def server_parameters(home: Path, claude: Path, *args: str) -> StdioServerParame
     return StdioServerParameters(
         command=str(ONLOOKER),
         args=["mcp", *args],
-        env={"ONLOOKER_HOME": str(home), "CLAUDE_CONFIG_DIR": str(claude)},
+        env={"ONLOOKER_HOME": str(home), "CLAUDE_CONFIG_DIR": str(claude), **_python_path()},
         cwd=str(home.parent),
     )
+
+
+def _python_path() -> dict[str, str]:
+    """PYTHONPATH as the tests have it, so the server runs the source under test (a worktree
+    sharing a virtualenv installed from another checkout)."""
+    path = os.environ.get("PYTHONPATH")
+    return {"PYTHONPATH": path} if path else {}
 
 
 @contextmanager

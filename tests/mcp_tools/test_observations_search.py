@@ -179,3 +179,40 @@ def test_an_unknown_tool_is_refused(server: McpServer) -> None:
     result = server.call("delete_everything", {})
     assert result.is_error
     assert "unknown tool" in result.content[0].text
+
+
+def test_out_of_range_and_unicode_arguments_are_refused_not_raised(server: McpServer) -> None:
+    largest = 2**63 - 1
+    for too_big in (2**63, 10**30):
+        refused = server.refusal("get_observations", {"ids": [too_big]})
+        assert refused["field"] == "ids[0]" and str(largest) in refused["error"]
+    assert server.refusal("get_observations", {"ids": [0]})["field"] == "ids[0]"
+    # "²" and digits past SQLite's range are no memory ids: looked up as finding ids, not found
+    digits = ["\u00b2", str(2**63), "9" * 5000]
+    assert server.data("get_observations", {"ids": digits})["missing"] == digits
+    assert server.data("get_observations", {"ids": [largest]})["missing"] == [largest]
+
+    for field, when in (
+        ("after", "9999-12-31T23:59:59-05:00"),
+        ("before", "0001-01-01T00:00:00+05:00"),
+    ):
+        refused = server.refusal("search", {"query": "x", field: when})
+        assert refused["field"] == field and "out of range" in refused["error"]
+    edges = {"after": "0001-01-01", "before": "9999-12-31T23:59:59.999999Z"}
+    assert server.data("search", {"query": "x", **edges})["count"] == 0
+
+    huge = server.refusal("observations", {"operation": "list", "limit": 10**30})
+    assert huge["field"] == "limit" and str(largest) in huge["error"]
+    assert server.data("observations", {"operation": "list", "limit": largest})["status"] == "ok"
+    assert server.refusal("read", {"path": "x.jsonl", "startLine": 10**30})["field"] == "startLine"
+
+
+def test_published_schemas_bound_ids_limits_and_lines(server: McpServer) -> None:
+    tools = {tool.name: tool.input_schema["properties"] for tool in server.tools()}
+    bounds = [
+        tools["get_observations"]["ids"]["items"],
+        tools["observations"]["limit"],
+        tools["read"]["startLine"],
+        tools["read"]["endLine"],
+    ]
+    assert all(bound["maximum"] == 2**63 - 1 for bound in bounds)

@@ -215,6 +215,7 @@ def stored_state(store: Store) -> tuple[object, ...]:
         ({"operation": "list", "limit": "10"}, "limit"),
         ({"operation": "list", "limit": -1}, "limit"),
         ({"operation": "list", "limit": True}, "limit"),
+        ({"operation": "list", "limit": 2**63}, "limit"),
     ],
 )
 def test_bad_requests_name_the_field_and_touch_nothing(

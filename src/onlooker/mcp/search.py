@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..clock import parse_time
+from ..clock import utc
 from ..memory import SearchError, VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
 from ..records import encode
 from ..store import FindingQuery, Observation, Store, journal_path
 from .arguments import BadArguments
+from .tool_specs import MAX_INTEGER
 
 TITLE_LENGTH = 100
 KINDS = ("memory", "observation")
@@ -71,8 +72,8 @@ def search_items(
 
 
 def get_items(store: Store, ids: Sequence[int | str]) -> dict[str, Any]:
-    """Memories (integer ids) and findings (string ids) in the order asked; unknown under
-    `missing`."""
+    """Memories (integer ids, or their ASCII digits) and findings (other string ids) in the order
+    asked; unknown under `missing`."""
     memory_ids = [int(i) for i in ids if _is_memory_id(i)]
     memories = {m.id: m for m in get_memories(store, memory_ids)} if memory_ids else {}
     findings = {o.id: o for o in store.get(tuple(str(i) for i in ids if not _is_memory_id(i)))}
@@ -160,15 +161,29 @@ def _fused(rankings: Sequence[Sequence[dict[str, Any]]], limit: int) -> list[dic
 
 
 def _is_memory_id(value: int | str) -> bool:
-    return isinstance(value, int) or value.isdigit()
+    """Memory ids are integers, or ASCII digits ("²" is a digit to str.isdigit) naming a rowid
+    SQLite can hold; any other string is a finding id (hex, and maybe all digits)."""
+    if isinstance(value, int):
+        return True
+    if not (value.isascii() and value.isdigit()):
+        return False
+    digits = value.lstrip("0")
+    return 0 < len(digits) <= len(str(MAX_INTEGER)) and int(digits) <= MAX_INTEGER
 
 
 def _time(value: Any, field: str) -> datetime | None:
     if value is None:
         return None
+    text = str(value).strip()
     try:
-        return parse_time(str(value).strip())
+        parsed = datetime.fromisoformat(text.replace("Z", "+00:00"))
     except ValueError:
         raise BadArguments(
             field, f"{value!r} is not an ISO 8601 date or time (e.g. 2026-11-23T09:30:00Z)"
+        ) from None
+    try:
+        return utc(parsed)
+    except OverflowError:
+        raise BadArguments(
+            field, f"{value!r} is out of range: in UTC it must fall within years 1 to 9999"
         ) from None

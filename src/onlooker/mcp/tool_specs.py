@@ -11,13 +11,15 @@ from typing import Any
 
 from ..assessment import SEVERITIES
 from ..store.query import ORDER, STATUSES
-from ..store.tool import REQUEST_FIELDS, SOURCE_TYPES
+from ..store.tool import MAX_LIST_LIMIT, REQUEST_FIELDS, SOURCE_TYPES
 
 SEARCH_MODES = ("both", "text", "vector")
 MAX_SEARCH_LIMIT = 50
 MAX_IDS = 20
 MAX_READ_LINES = 500
 DEFAULT_READ_LINES = 200
+MAX_INTEGER = 2**63 - 1
+"""The largest integer SQLite stores (signed 64-bit): the bound of ids, line numbers, limits."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,7 +100,12 @@ GET_OBSERVATIONS = ToolSpec(
         "properties": {
             "ids": {
                 "type": "array",
-                "items": {"type": ["integer", "string"], "minLength": 1},
+                "items": {
+                    "type": ["integer", "string"],
+                    "minLength": 1,
+                    "minimum": 1,
+                    "maximum": MAX_INTEGER,
+                },
                 "minItems": 1,
                 "maxItems": MAX_IDS,
                 "description": f"Ids from search (1 to {MAX_IDS}).",
@@ -132,12 +139,14 @@ READ = ToolSpec(
             "startLine": {
                 "type": "integer",
                 "minimum": 1,
+                "maximum": MAX_INTEGER,
                 "default": 1,
                 "description": "First line to read (1-based).",
             },
             "endLine": {
                 "type": "integer",
                 "minimum": 1,
+                "maximum": MAX_INTEGER,
                 "description": f"Last line to read, inclusive (default startLine + "
                 f"{DEFAULT_READ_LINES - 1}).",
             },
@@ -181,7 +190,12 @@ OBSERVATIONS = ToolSpec(
                 "(each a string or a list), session_id.",
             },
             "sort_by": {"type": "string", "enum": list(ORDER), "description": "list order."},
-            "limit": {"type": "integer", "minimum": 0, "description": "list: most items."},
+            "limit": {
+                "type": "integer",
+                "minimum": 0,
+                "maximum": MAX_LIST_LIMIT,
+                "description": "list: most items.",
+            },
             "ids": {**_STRINGS, "description": "get: observation ids."},
             "observation_id": {
                 "type": "string",

@@ -1,12 +1,14 @@
 """The tools behind `onlooker mcp`, callable without the MCP SDK: name + arguments -> Answer.
 
 Every answer is a JSON object (`data`) and the text an agent reads; a refused call is an answer
-with `error` set and a message naming the argument at fault, never an exception.
+with `error` set and a message naming the argument at fault, never an exception: even a failure
+nobody foresaw comes back as a refusal naming the tool (and is logged), so the server stays up.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +22,8 @@ from .read import read_transcript_lines
 from .search import SearchRequest, get_items, search_items
 from .tool_specs import TOOLS, ToolSpec
 from .transcript_roots import RefusedPath, Root, transcript_roots
+
+log = logging.getLogger("onlooker.mcp")
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +80,8 @@ class Tools:
             self._store = None
 
     def call(self, name: str, arguments: Any) -> Answer:
-        """Run tool `name`; bad arguments and store failures come back as refused answers."""
+        """Run tool `name`; bad arguments, store failures and anything unforeseen come back as
+        refused answers."""
         spec = next((s for s in TOOLS if s.name == name), None)
         if spec is None:
             known = ", ".join(s.name for s in TOOLS)
@@ -90,6 +95,9 @@ class Tools:
             return Answer.refused(f"read: {exc}", "path")
         except StoreError as exc:
             return Answer.refused(f"{name}: {exc}")
+        except Exception as exc:  # the last line: a tool call never takes the server down
+            log.exception("tool %s failed on %r", name, arguments)
+            return Answer.refused(f"{name}: failed unexpectedly ({type(exc).__name__}: {exc})")
 
     def _handler(self, name: str) -> Callable[[dict[str, Any]], Answer]:
         return {

@@ -21,6 +21,8 @@ ITEM_FIELDS = (
     "evidence",
 )  # fmt: skip
 FILTERS = ("status", "severity", "observer", "session_id")
+MAX_LIST_LIMIT = 2**63 - 1
+"""The largest `limit` a list takes: SQLite's LIMIT is a signed 64-bit integer."""
 REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
     "create_batch": ("observations",),
     "list": ("filters", "sort_by", "limit"),
@@ -94,8 +96,8 @@ class ObservationsTool:
         if sort_by not in ORDER:
             raise BadRequest("sort_by", f"{sort_by!r} is not one of: {', '.join(ORDER)}")
         limit = request.get("limit")
-        if limit is not None and (type(limit) is not int or limit < 0):
-            raise BadRequest("limit", "must be a whole number, 0 or more")
+        if limit is not None and (type(limit) is not int or not 0 <= limit <= MAX_LIST_LIMIT):
+            raise BadRequest("limit", f"must be a whole number from 0 to {MAX_LIST_LIMIT}")
         session = filters.get("session_id")
         if session is not None and not isinstance(session, str):
             raise BadRequest("filters.session_id", "must be a string")
