@@ -7,14 +7,15 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from onlooker.assessment import Finding
-from onlooker.config import IssueFiling, ProjectConfig
-from onlooker.issues import PENDING, file_project_issues
+from onlooker.config import IssueFiling, ProjectConfig, load_project
+from onlooker.issues import MARK, OPENING, PENDING, file_at_hook, file_project_issues
 from onlooker.observers.review_config import ReviewerConfig
 from onlooker.store import Store
 from onlooker.watch import FilesTarget
@@ -59,6 +60,14 @@ def gh_log(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
     monkeypatch.setenv("GH_LOG", str(log))
     return log
+
+
+HOLD_LOCK = """import fcntl, os, sys
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+fcntl.flock(fd, fcntl.LOCK_EX)
+print("held", flush=True)
+sys.stdin.read()
+"""
 
 
 def add(store: Store, content: str, severity: str) -> str:
@@ -191,3 +200,79 @@ def test_the_issues_command_with_pattern_5_and_concurrent_runs(store: Store, roo
         [ONLOOKER, "issues"], cwd=root, capture_output=True, text=True, timeout=60
     )
     assert done.returncode == 0 and done.stdout.startswith("0 new issue entries in")
+
+
+def test_the_hook_does_not_wait_for_another_run_holding_the_issues_file(
+    store: Store, root: Path
+) -> None:
+    (root / "onlooker.yaml").write_text((EXAMPLES / "pattern5-issues.yaml").read_text())
+    (root / ".onlooker").mkdir()
+    finding = add(store, "SQL built by string formatting", "critical")
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLD_LOCK, str(root / ".onlooker" / "issues.md.lock")],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        started = time.monotonic()
+        done = file_at_hook(store, load_project(root), PROJECT)
+        assert time.monotonic() - started < 2.0
+        assert done is not None and done.busy and done.added == ()
+    finally:
+        holder.communicate("")  # lets go of the lock
+    issues = root / ".onlooker" / "issues.md"
+    give_up = time.monotonic() + 60  # the detached `onlooker issues` files it once the lock is free
+    while not (issues.exists() and MARK.format(id=finding) in issues.read_text()):
+        assert time.monotonic() < give_up, "the detached run did not file the finding"
+        time.sleep(0.05)
+
+
+def test_entries_are_filed_while_gh_runs_and_each_opened_once(
+    store: Store, root: Path, gh_log: Path, tmp_path: Path
+) -> None:
+    (root / "onlooker.yaml").write_text(
+        (EXAMPLES / "pattern5-issues.yaml").read_text().replace("github: false", "github: true")
+    )
+    first = add(store, "SQL built by string formatting", "critical")
+    slow_gh = tmp_path / "bin" / "gh"
+    logged = 'echo "---" >> "$GH_LOG/call-$$.args"\n'
+    slow_gh.write_text(FAKE_GH.replace(logged, logged + "sleep 3\n", 1))
+    opening = subprocess.Popen(
+        [ONLOOKER, "issues", "--json"], cwd=root, stdout=subprocess.PIPE, text=True
+    )
+    issues = root / ".onlooker" / "issues.md"
+    give_up = time.monotonic() + 30
+    while not list(gh_log.iterdir()):  # gh is running for the first entry
+        assert time.monotonic() < give_up, "gh was not started"
+        time.sleep(0.02)
+    second = add(store, "Hardcoded API token", "high")
+    started = time.monotonic()
+    config = load_project(root)
+    done = file_project_issues(store, config, PROJECT, github=False, wait=False)
+    assert time.monotonic() - started < 2.0
+    assert done is not None and done.added == (second,)
+    assert OPENING.format(pid=opening.pid) in issues.read_text()
+    report = json.loads(opening.communicate(timeout=60)[0])
+    assert list(report["opened"]) == [first]
+    later = file_project_issues(store, config, PROJECT)
+    assert later is not None and list(later.opened) == [second]
+    assert len(calls(gh_log)) == 2 and PENDING not in issues.read_text()
+    assert "opening" not in issues.read_text()
+
+
+def test_an_entry_whose_opening_run_stopped_is_not_opened_again(
+    store: Store, root: Path, gh_log: Path
+) -> None:
+    finding = add(store, "SQL built by string formatting", "critical")
+    chosen = config(root, github=True)
+    file_project_issues(store, chosen, PROJECT, github=False)
+    issues = root / ".onlooker" / "issues.md"
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                          capture_output=True, text=True, check=True)  # fmt: skip
+    stopped = OPENING.format(pid=int(gone.stdout))
+    issues.write_text(issues.read_text().replace(PENDING, stopped))
+    done = file_project_issues(store, chosen, PROJECT)
+    assert done is not None and done.opened == {} and calls(gh_log) == []
+    text = issues.read_text()
+    assert "- GitHub: not opened (the run opening it stopped" in text and stopped not in text
+    assert text.count(MARK.format(id=finding)) == 1

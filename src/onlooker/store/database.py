@@ -201,12 +201,29 @@ def _statements(script: str) -> Iterator[str]:
 
 
 @contextmanager
-def file_lock(path: Path) -> Iterator[None]:
-    """Hold an exclusive lock on `path` (created when missing) for the block."""
+def file_lock(path: Path, *, wait: float | None = None) -> Iterator[None]:
+    """Hold an exclusive lock on `path` (created when missing) for the block. With `wait`, give
+    up after that many seconds with BlockingIOError, for callers (hooks) that must not wait on
+    whoever holds it."""
     fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o600)
     try:
         if fcntl is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            _acquire(fd, wait)
         yield
     finally:
         os.close(fd)
+
+
+def _acquire(fd: int, wait: float | None) -> None:
+    if wait is None:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        return
+    give_up = time.monotonic() + wait
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= give_up:
+                raise
+        time.sleep(0.01)

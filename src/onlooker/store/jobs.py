@@ -1,15 +1,17 @@
 """The job queue in the index: work a hook hands to the detached worker (`onlooker.worker`).
 
-A job is queued, claimed under a lease, then done or failed. A worker that dies leaves its lease to
-run out, and the job is claimed again (up to `max_attempts` claims); a failed attempt is retried
-after a back-off. Handlers are `def handle(job: Job, ctx: JobContext) -> None`.
+A job is queued, claimed under a lease, then done or failed. The worker renews the lease while the
+handler runs; a worker that dies leaves its lease to run out, and the job is claimed again (up to
+`max_attempts` claims); a failed attempt is retried after a back-off. Only the claim that still
+holds the job may finish it, so a worker that lost its claim cannot undo the next one's work.
+Handlers are `def handle(job: Job, ctx: JobContext) -> None`.
 """
 
 from __future__ import annotations
 
 import json
 import sqlite3
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -27,7 +29,11 @@ MAX_ATTEMPTS = 3
 RETRY_AFTER = 5.0
 """Seconds before a failed attempt is tried again (doubled per attempt)."""
 
-_COLUMNS = "id, kind, project, session_id, payload, status, attempts, max_attempts, created_at"
+_COLUMNS = (
+    "id, kind, project, session_id, payload, status, attempts, max_attempts, created_at, worker"
+)
+_HELD = "id = ? AND status = 'running' AND worker = ? AND attempts = ?"
+"""The job is still under this claim: no other claim took it over since."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +51,8 @@ class Job:
     """Claims so far, this one included."""
     max_attempts: int = MAX_ATTEMPTS
     created_at: datetime | None = None
+    worker: str = ""
+    """Who holds (or last held) the claim, `host:pid`; empty until first claimed."""
 
 
 class JobContext(Protocol):
@@ -114,40 +122,45 @@ class JobQueue:
                     "lease_until = ?, worker = ? WHERE id = ?",
                     (stamp(now + timedelta(seconds=lease)), worker, job.id),
                 )
-                return Job(
-                    job.id, job.kind, job.project, job.session_id, job.payload, "running",
-                    job.attempts + 1, job.max_attempts, job.created_at,
-                )  # fmt: skip
+                return replace(job, status="running", attempts=job.attempts + 1, worker=worker)
 
-    def complete(self, job_id: int) -> None:
+    def renew(self, job: Job, *, lease: float = LEASE) -> bool:
+        """Extend a claim's lease from now, so a handler that outlives one lease keeps its job.
+        False when the claim no longer holds the job."""
+        until = stamp(self.clock.now() + timedelta(seconds=lease))
         with self.db.transaction():
-            self.db._conn.execute(
-                "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, "
-                "error = NULL WHERE id = ?",
-                (stamp(self.clock.now()), job_id),
+            cursor = self.db._conn.execute(
+                f"UPDATE jobs SET lease_until = ? WHERE {_HELD}",
+                (until, job.id, job.worker, job.attempts),
             )
+            return cursor.rowcount > 0
 
-    def fail(self, job_id: int, error: str, *, retry: bool = True) -> JobStatus:
-        """Record a failed attempt: queued again after a back-off while attempts remain, else
-        failed. Returns the job's new status."""
-        now = self.clock.now()
+    def complete(self, job: Job) -> bool:
+        """Mark a claimed job done. False, changing nothing, when the claim no longer holds it
+        (its lease ran out and another claim took the job over)."""
         with self.db.transaction():
-            conn = self.db._conn
-            row = conn.execute(
-                "SELECT attempts, max_attempts FROM jobs WHERE id = ?", (job_id,)
-            ).fetchone()
-            if row is None:
-                return "failed"
-            attempts, most = int(row[0]), int(row[1])
-            status: JobStatus = "queued" if retry and attempts < most else "failed"
-            later = now + timedelta(seconds=RETRY_AFTER * 2 ** max(attempts - 1, 0))
-            conn.execute(
+            cursor = self.db._conn.execute(
+                "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, "
+                f"error = NULL WHERE {_HELD}",
+                (stamp(self.clock.now()), job.id, job.worker, job.attempts),
+            )
+            return cursor.rowcount > 0
+
+    def fail(self, job: Job, error: str, *, retry: bool = True) -> JobStatus | None:
+        """Record a claim's failed attempt: queued again after a back-off while attempts remain,
+        else failed. Returns the job's new status; None, changing nothing, when the claim no
+        longer holds the job (a late failure must not re-queue a job another claim finished)."""
+        now = self.clock.now()
+        status: JobStatus = "queued" if retry and job.attempts < job.max_attempts else "failed"
+        later = now + timedelta(seconds=RETRY_AFTER * 2 ** max(job.attempts - 1, 0))
+        with self.db.transaction():
+            cursor = self.db._conn.execute(
                 "UPDATE jobs SET status = ?, error = ?, lease_until = NULL, available_at = ?, "
-                "finished_at = ? WHERE id = ?",
+                f"finished_at = ? WHERE {_HELD}",
                 (status, error[:2000], stamp(later), stamp(now) if status == "failed" else None,
-                 job_id),
+                 job.id, job.worker, job.attempts),
             )  # fmt: skip
-            return status
+            return status if cursor.rowcount > 0 else None
 
     def get(self, job_id: int) -> Job | None:
         row = self.db._read(
@@ -191,5 +204,5 @@ def _job(row: sqlite3.Row | tuple[Any, ...]) -> Job:
     return Job(
         id=int(row[0]), kind=str(row[1]), project=str(row[2]), session_id=str(row[3]),
         payload=json.loads(row[4]), status=row[5], attempts=int(row[6]),
-        max_attempts=int(row[7]), created_at=parse_time(row[8]),
+        max_attempts=int(row[7]), created_at=parse_time(row[8]), worker=str(row[9] or ""),
     )  # fmt: skip

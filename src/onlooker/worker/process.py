@@ -1,7 +1,8 @@
 """The worker process: hold the data home's worker lock, claim jobs, run their handlers, exit idle.
 
-Jobs run on a few threads at once. A handler that raises fails the attempt (retried later by the
-queue); a worker that dies leaves its leases to expire, and the jobs are claimed again.
+Jobs run on a few threads at once, their leases renewed by a heartbeat while they run. A handler
+that raises fails the attempt (retried later by the queue); a worker that dies leaves its leases to
+expire, and the jobs are claimed again.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import importlib
 import logging
 import os
 import socket
-import threading
 import time
 import traceback
 from collections.abc import Callable, Iterator
@@ -26,6 +26,7 @@ from ..llm.model import Model
 from ..observers.review_run import ModelCache
 from ..store import Store
 from ..store.jobs import LEASE, Job
+from .heartbeat import Heartbeat
 
 log = logging.getLogger("onlooker.worker")
 
@@ -94,9 +95,14 @@ def run_job(job: Job, ctx: WorkerContext) -> None:
         handler(job, ctx)
     except Exception as exc:
         log.error("job %d (%s) failed: %s", job.id, job.kind, traceback.format_exc())
-        ctx.store.jobs.fail(job.id, f"{type(exc).__name__}: {exc}", retry=target is not None)
+        status = ctx.store.jobs.fail(job, f"{type(exc).__name__}: {exc}", retry=target is not None)
+        if status is None:
+            log.warning(
+                "job %d (%s): claimed again meanwhile, failure not recorded", job.id, job.kind
+            )
         return
-    ctx.store.jobs.complete(job.id)
+    if not ctx.store.jobs.complete(job):
+        log.warning("job %d (%s): claimed again meanwhile, not marked done", job.id, job.kind)
 
 
 def serve(
@@ -129,30 +135,29 @@ def serve(
 
 def _drain(ctx: WorkerContext, idle: float, threads: int) -> None:
     name = f"{socket.gethostname()}:{os.getpid()}"
-    guard = threading.Lock()
-    state = {"running": 0, "last": time.monotonic()}
+    lease = LEASE
+    last_ended = time.monotonic()
 
-    def work(job: Job) -> None:
-        try:
-            run_job(job, ctx)
-        finally:
-            with guard:
-                state["running"] -= 1
-                state["last"] = time.monotonic()
+    with (
+        Heartbeat(ctx.store.jobs, lease) as running,
+        ThreadPoolExecutor(threads, thread_name_prefix="onlooker-job") as pool,
+    ):
 
-    with ThreadPoolExecutor(threads, thread_name_prefix="onlooker-job") as pool:
+        def work(job: Job) -> None:
+            nonlocal last_ended
+            try:
+                run_job(job, ctx)
+            finally:
+                last_ended = time.monotonic()  # before the release: the loop reads both
+                running.release(job)
+
         while True:
-            with guard:
-                free = state["running"] < threads
-            job = ctx.store.jobs.claim(name, lease=LEASE) if free else None
+            job = ctx.store.jobs.claim(name, lease=lease) if len(running) < threads else None
             if job is not None:
-                with guard:
-                    state["running"] += 1
+                running.hold(job)
                 pool.submit(work, job)
                 continue
-            with guard:
-                quiet = state["running"] == 0 and time.monotonic() - state["last"] >= idle
-            if quiet:
+            if len(running) == 0 and time.monotonic() - last_ended >= idle:
                 return
             time.sleep(POLL_SECONDS)
 
