@@ -91,6 +91,16 @@ def test_configured_reviewers_run_and_their_findings_become_issues(
     assert (root / ".onlooker" / "issues.md").read_text() == issues
 
 
+def test_an_issues_file_that_cannot_be_read_does_not_cost_the_answer(
+    handler: HookHandler, root: Path
+) -> None:
+    (root / "onlooker.yaml").write_text(config_text())
+    (root / ".onlooker").mkdir()
+    (root / ".onlooker" / "issues.md").write_bytes(b"# Issues\n\xff\xfe not text\n")
+    said = context(handler.handle(prompt(root, "Add a lookup by name")))
+    assert "SQL built from user input" in said
+
+
 def test_no_reviewer_runs_while_the_config_does_not_validate(
     handler: HookHandler, root: Path, model: ScriptedModel
 ) -> None:

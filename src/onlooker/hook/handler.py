@@ -187,7 +187,10 @@ class HookHandler:
         if answer.context and loaded.config is not None and loaded.config.issues is not None:
             from ..issues import file_at_hook  # pattern 5: what reviewers found becomes issues
 
-            file_at_hook(self.store, loaded.config, warm.project)
+            try:
+                file_at_hook(self.store, loaded.config, warm.project)
+            except Exception:  # the answer (and the reports in it) still reaches the agent
+                log.error("filing issues failed: %s", traceback.format_exc())
         return answer
 
     def _model_cache(self) -> Callable[[str], Model]:
