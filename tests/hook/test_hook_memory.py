@@ -162,3 +162,28 @@ def test_a_secret_across_the_clip_of_a_long_output_is_not_stored(
     with Store(onlooker_home) as store:
         (pending,) = Memories(store).pending("shop", "s1")
         assert token[:10] not in pending.compressed
+
+
+def test_an_abandoned_session_is_queued_once(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import json as json_module
+
+    import onlooker.worker
+    from onlooker.hook.handler import HookHandler
+
+    monkeypatch.setattr(onlooker.worker, "ensure_worker", lambda home: None)
+    shop = project(tmp_path, "shop")
+    with Store(onlooker_home, clock=FixedClock()) as store:
+        for n in range(5):
+            Memories(store).add_pending(session_id="old", project="shop", tool_name="Edit",
+                                        compressed=f"Edited m{n}.py", files=[],
+                                        at=store.clock.now())  # fmt: skip
+    with Store(onlooker_home) as store:
+        handler = HookHandler(store)
+        for session in ("new1", "new2", "new3"):
+            handler.handle(json_module.dumps({"session_id": session, "cwd": str(shop),
+                                              "hook_event_name": "SessionStart",
+                                              "source": "startup"}).encode())  # fmt: skip
+        assert store.jobs.counts() == {"queued": 1}
+        handler.close()

@@ -248,7 +248,11 @@ class HookHandler:
     def _extract_abandoned(self, warm: _Warm, session_id: str) -> None:
         """Queue the final extraction of the project's sessions that ended without a SessionEnd."""
         idle = self._memories.idle_sessions(warm.project, ABANDONED_AFTER)
-        others = [other for other in idle if other != session_id]
+        others = [
+            other
+            for other in idle
+            if other != session_id and not self.store.jobs.unfinished(JOB_KIND, other)
+        ]
         for other in others:
             payload = extraction_job(warm.project, other, final=True, model=warm.memory.model)
             self.store.enqueue(JOB_KIND, payload, project=warm.project, session_id=other)

@@ -177,6 +177,18 @@ class JobQueue:
             }
         )
 
+    def unfinished(self, kind: str, session_id: str) -> bool:
+        """Whether a job of `kind` for the session is queued or running."""
+        return bool(
+            self.db._read(
+                lambda c: c.execute(
+                    "SELECT 1 FROM jobs WHERE kind = ? AND session_id = ? "
+                    "AND status IN ('queued', 'running') LIMIT 1",
+                    (kind, session_id),
+                ).fetchone()
+            )
+        )
+
     def has_ready(self) -> bool:
         """Whether a job is waiting now (queued and due, or with an expired lease)."""
         at = stamp(self.clock.now())
