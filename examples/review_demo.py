@@ -43,7 +43,7 @@ def main(home: str) -> int:
               + (f": {outcome.error}" if outcome.error else ""))  # fmt: skip
         stored = [c.observation.finding for c in run.created if c.new]
         print(
-            f"{len(outcome.findings)} findings reported, {len(stored)} stored after deduplication:"
+            f"{len(outcome.findings)} findings reported, {len(stored)} new after deduplication:"
         )
         for finding in stored:
             print(f"  [{finding.severity}] {finding.content}")
