@@ -42,9 +42,7 @@ def main(home: str) -> int:
         print(f"status {outcome.status} in {time.monotonic() - started:.1f} s"
               + (f": {outcome.error}" if outcome.error else ""))  # fmt: skip
         stored = [c.observation.finding for c in run.created if c.new]
-        print(
-            f"{len(outcome.findings)} findings reported, {len(stored)} new after deduplication:"
-        )
+        print(f"{len(outcome.findings)} findings reported, {len(stored)} new after deduplication:")
         for finding in stored:
             print(f"  [{finding.severity}] {finding.content}")
         for cost in store.runs.costs("demo"):
