@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from benchmarks.measure import Result
-from onlooker.adapters.claude_code_install import hook_command
-from onlooker.hook.client import RUN_DIR, ask
-from onlooker.hook.service import running_pid
+from onlooker.hosts.claude_code.install import hook_command
+from onlooker.daemon.client import RUN_DIR, ask
+from onlooker.daemon.hookd import running_pid
 
 ROUNDS = 60
 LONG_SESSION = 5000

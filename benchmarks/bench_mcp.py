@@ -22,9 +22,9 @@ from onlooker.mcp import read as read_module
 from onlooker.mcp.read import read_transcript_lines
 from onlooker.mcp.transcript_roots import transcript_roots
 from onlooker.memory import Memories
-from onlooker.memory.vectors import memory_vectors
+from onlooker.memory._vector_search import memory_vectors
 from onlooker.store import ObservationsTool, Store
-from onlooker.store.memories import Extracted
+from onlooker.memory._store import Extracted
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 STARTS = 7
@@ -163,7 +163,7 @@ async def per_call(env: dict[str, str], big: Path, rounds: int) -> dict[str, lis
 def redaction_share(big: Path, home: Path) -> tuple[float, float, float]:
     """Seconds for in-process reads of 500 lines with and without redaction, and for redacting
     the whole 1 MB file at once."""
-    from onlooker.redact import redact
+    from onlooker.text.redact import redact
 
     roots = transcript_roots(home)
 

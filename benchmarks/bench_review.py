@@ -15,13 +15,13 @@ import time
 from pathlib import Path
 
 from onlooker import Session
-from onlooker.events import UserPrompt
-from onlooker.execution import Execution
-from onlooker.observers.review_config import ReviewerConfig
-from onlooker.observers.review_run import ModelCache, run_parallel
-from onlooker.scripted_endpoint import ScriptedEndpoint
+from onlooker.core.events import UserPrompt
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers._run import ModelCache, run_parallel
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 from onlooker.store import Store
-from onlooker.watch import ConversationTarget, files_state
+from onlooker.reviewers.watch import ConversationTarget, files_state
 
 from .measure import Result, report
 

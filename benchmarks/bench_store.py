@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from onlooker.assessment import SEVERITIES
+from onlooker.core.assessment import SEVERITIES
 from onlooker.store import ObservationsTool, Store
 
 from .measure import Result, report

@@ -16,9 +16,9 @@ import tempfile
 import time
 
 from onlooker.store import Store
-from onlooker.store import embeddings as emb
-from onlooker.store.vec_mirror import unavailable
-from onlooker.store.vectors import Backend, VectorIndex
+from onlooker.vectors import embeddings as emb
+from onlooker.vectors._sqlite_vec import unavailable
+from onlooker.vectors.index import Backend, VectorIndex
 
 from .bench_store import timings
 from .measure import Result, report
@@ -125,7 +125,7 @@ def first_search(home: str) -> float:
     """Milliseconds of the first numpy search in a fresh python process (imports excluded)."""
     code = (
         "import sys, time\nfrom onlooker.store import Store\n"
-        "from onlooker.store.vectors import VectorIndex\n"
+        "from onlooker.vectors.index import VectorIndex\n"
         "with Store(sys.argv[1]) as store:\n"
         "    began = time.perf_counter()\n"
         "    VectorIndex(store.index, 'memory').search([1.0] * 384, 20)\n"

@@ -13,12 +13,12 @@ import time
 from pathlib import Path
 
 from onlooker import Session
-from onlooker.events import UserPrompt
-from onlooker.execution import Execution
-from onlooker.observers.review_config import ReviewerConfig
-from onlooker.observers.review_run import ModelCache, run_parallel
+from onlooker.core.events import UserPrompt
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers._run import ModelCache, run_parallel
 from onlooker.store import Store
-from onlooker.watch import FilesTarget
+from onlooker.reviewers.watch import FilesTarget
 
 PROJECT = Path(__file__).parent / "review"
 

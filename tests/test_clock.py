@@ -6,7 +6,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from onlooker.clock import parse_time
+from onlooker.core.clock import parse_time
 
 
 def test_parses_claude_code_timestamps_as_utc() -> None:

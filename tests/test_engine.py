@@ -9,18 +9,8 @@ import time
 
 import pytest
 
-from onlooker import (
-    Assessment,
-    Engine,
-    FixedClock,
-    ObserverContext,
-    ObserverFailure,
-    ObserverSpec,
-    Session,
-    ToolCall,
-    Trigger,
-    observer,
-)
+from onlooker import Assessment, Engine, FixedClock, ObserverContext, ObserverFailure, ObserverSpec, Session, ToolCall, Trigger
+from onlooker.core import observer
 
 
 @observer(name="First")

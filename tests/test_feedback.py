@@ -2,17 +2,9 @@
 
 from __future__ import annotations
 
-from onlooker import (
-    FEEDBACK_LIMIT,
-    Assessment,
-    Engine,
-    FixedClock,
-    ObserverContext,
-    Session,
-    ToolCall,
-    observer,
-)
-from onlooker.feedback import compose, immediate_feedback
+from onlooker import FEEDBACK_LIMIT, Assessment, Engine, FixedClock, ObserverContext, Session, ToolCall
+from onlooker.core import observer
+from onlooker.core.feedback import compose, immediate_feedback
 
 
 def test_feedback_is_capped_keeping_the_most_severe() -> None:

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.gitignore import IgnoreRules, parse_rules
+from onlooker.text.ignore import IgnoreRules, parse_rules
 
 RULES = """\
 # build output

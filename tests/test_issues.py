@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.assessment import Finding
+from onlooker.core.assessment import Finding
 from onlooker.config import IssueFiling, ProjectConfig, load_project
-from onlooker.issues import MARK, OPENING, PENDING, file_at_hook, file_project_issues
-from onlooker.observers.review_config import ReviewerConfig
+from onlooker.reviewers.issues import MARK, OPENING, PENDING, file_at_hook, file_project_issues
+from onlooker.reviewers.config import ReviewerConfig
 from onlooker.store import Store
-from onlooker.watch import FilesTarget
+from onlooker.reviewers.watch import FilesTarget
 
 PROJECT = "app"
 ONLOOKER = Path(sys.executable).with_name("onlooker")

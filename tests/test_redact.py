@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onlooker import ToolCall
-from onlooker.redact import SECRET_SHAPES, redact, redact_record, redact_value
+from onlooker.text.redact import SECRET_SHAPES, redact, redact_record, redact_value
 
 # (kind, text containing the secret, the secret itself); fake values of the real shapes.
 CASES = [
@@ -223,7 +223,7 @@ def _reference(text: str) -> str:
     """The shapes applied one by one with no shortcuts: what `redact` must equal."""
     import re
 
-    from onlooker.redact import PRIVATE, PRIVATE_MARK, _replace_group
+    from onlooker.text.redact import PRIVATE, PRIVATE_MARK, _replace_group
 
     text = PRIVATE.sub(PRIVATE_MARK, text)
     for kind, pattern, group in SECRET_SHAPES:

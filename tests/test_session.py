@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 from onlooker import Plan, Session, SessionStarted, TaskContext, ToolCall, UserPrompt
-from onlooker.slices import Replace, Slice
+from onlooker.core.slices import Replace, Slice
 
 
 def todo(*statuses: str) -> ToolCall:
@@ -52,7 +52,7 @@ def test_task_context_keeps_the_first_prompt_and_first_files() -> None:
 
 
 def test_reducers_are_pure_functions_of_view_and_event() -> None:
-    from onlooker.plan import reduce_plan
+    from onlooker.core.plan import reduce_plan
 
     view: Slice[Plan] = Slice(1)
     first = reduce_plan(view, todo("pending"))

@@ -6,16 +6,8 @@ import os
 from pathlib import Path
 
 from onlooker import Session
-from onlooker.events import AssistantMessage, ToolCall, UserPrompt
-from onlooker.watch import (
-    ConversationTarget,
-    FilesTarget,
-    WatchState,
-    conversation_state,
-    files_state,
-    watch_state,
-    watched_files,
-)
+from onlooker.core.events import AssistantMessage, ToolCall, UserPrompt
+from onlooker.reviewers.watch import ConversationTarget, FilesTarget, WatchState, conversation_state, files_state, watch_state, watched_files
 
 
 def tree(root: Path, files: dict[str, str]) -> None:

@@ -4,37 +4,17 @@ Events flow into a Session; triggers decide which observers are due; the Engine 
 isolation; their Assessments are recorded and rendered back into the agent's context.
 """
 
-from .assessment import SEVERITIES, Assessment, Finding, ObserverFailure, Severity, severity
-from .clock import Clock, Deadline, FixedClock, ReplayClock, SystemClock
-from .engine import Dispatch, Engine, ObserverSpec
-from .errors import (
-    ConfigError,
-    ObserverTimeout,
-    OnlookerError,
-    RecordError,
-    TranscriptError,
-)
-from .events import (
-    AssistantMessage,
-    Compacting,
-    Event,
-    Marker,
-    PlanStep,
-    PlanUpdated,
-    SessionEnded,
-    SessionStarted,
-    SubagentStarted,
-    SubagentStopped,
-    ToolCall,
-    TurnEnded,
-    UserPrompt,
-)
-from .feedback import FEEDBACK_LIMIT, immediate_feedback
-from .observer import FunctionObserver, Observer, ObserverContext, observer
-from .plan import Plan
-from .records import Record
-from .session import Session, SessionInfo, TaskContext
-from .triggers import Trigger, TriggerState
+from .core.assessment import SEVERITIES, Assessment, Finding, ObserverFailure, Severity, severity
+from .core.clock import Clock, Deadline, FixedClock, ReplayClock, SystemClock
+from .core.engine import Dispatch, Engine, ObserverSpec
+from .errors import ConfigError, ObserverTimeout, OnlookerError, RecordError, TranscriptError
+from .core.events import AssistantMessage, Compacting, Event, Marker, PlanStep, PlanUpdated, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from .core.feedback import FEEDBACK_LIMIT, immediate_feedback
+from .core.observer import FunctionObserver, Observer, ObserverContext, observer
+from .core.plan import Plan
+from .core.records import Record
+from .core.session import Session, SessionInfo, TaskContext
+from .core.triggers import Trigger, TriggerState
 
 __version__ = "0.1.0"
 

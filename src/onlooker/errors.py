@@ -28,3 +28,15 @@ class TranscriptError(OnlookerError):
 
 class ObserverTimeout(OnlookerError):
     """An observer ran past its timeout. The engine records it as a failure."""
+
+
+class StoreError(OnlookerError):
+    """The data home cannot be read or written; the message names the file."""
+
+
+class UnknownFinding(StoreError):
+    """No stored finding has the id (or the prefix matches none or several)."""
+
+
+class LifecycleError(StoreError):
+    """A change the finding's status does not allow (acknowledging a resolved finding)."""

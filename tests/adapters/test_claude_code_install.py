@@ -7,8 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from onlooker.adapters.claude_code import HOOK_EVENTS
-from onlooker.adapters.claude_code_install import installed_hooks
+from onlooker.hosts.claude_code.hook_input import HOOK_EVENTS
+from onlooker.hosts.claude_code.install import installed_hooks
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 

@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 from messages_api import MessagesAPI, ToolUse, bundled_cli, cli_env, message_texts, tool_results
 
-from onlooker.hook.service import running_pid
+from onlooker.daemon.hookd import running_pid
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 STALL = "[Trajectory Assessment - Stall]"

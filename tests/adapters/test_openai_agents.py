@@ -18,7 +18,7 @@ from openai.types.responses import (
 )
 
 from onlooker import Engine, FixedClock, Session, ToolCall
-from onlooker.adapters.openai_agents import onlooker_run_config
+from onlooker.hosts.sdk.openai_agents import onlooker_run_config
 from onlooker.observers import builtin_observers
 
 STALL = "[Trajectory Assessment - Stall]"

@@ -13,7 +13,7 @@ from click.testing import CliRunner, Result
 
 from onlooker.cli import build_group
 from onlooker.store import Store
-from onlooker.store.memories import Extracted, Memories
+from onlooker.memory._store import Extracted, Memories
 
 
 @pytest.fixture

@@ -11,13 +11,13 @@ import pytest
 
 from onlooker import FixedClock, Session
 from onlooker.config import ProjectConfigs, load_config
-from onlooker.events import AssistantMessage, ToolCall, UserPrompt
-from onlooker.issues import file_project_issues
+from onlooker.core.events import AssistantMessage, ToolCall, UserPrompt
+from onlooker.reviewers.issues import file_project_issues
 from onlooker.llm import Model
-from onlooker.observers.review_run import due_reviewers, run_parallel
+from onlooker.reviewers._run import due_reviewers, run_parallel
 from onlooker.store import FindingQuery, Store
 from onlooker.testing import ScriptedModel
-from onlooker.watch import FilesTarget
+from onlooker.reviewers.watch import FilesTarget
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "config"
 PATTERNS = sorted(p for p in EXAMPLES.glob("*.yaml") if p.stem != "trajectory")

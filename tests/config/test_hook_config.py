@@ -11,7 +11,7 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.config import ProjectConfigs
-from onlooker.hook.handler import HookHandler
+from onlooker.hosts.claude_code.hook import HookHandler
 from onlooker.store import Store
 
 SESSION = "3c1e9a52-0b7d-4d0a-9f55-2a6f0e7c4b11"

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from onlooker import FixedClock
-from onlooker.hook.handler import HookHandler
+from onlooker.hosts.claude_code.hook import HookHandler
 from onlooker.llm import Model
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel

@@ -11,7 +11,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from onlooker.hook.service import running_pid
+from onlooker.daemon.hookd import running_pid
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from hook_runner import ONLOOKER, answer, run_hook, stop_service
 
-from onlooker.hook.service import running_pid
+from onlooker.daemon.hookd import running_pid
 
 SESSION = "5f0c1f4e-6a58-4a1b-9c2e-7d4b3f1a9e20"
 
@@ -214,7 +214,7 @@ def test_spooled_inputs_are_redacted(broken: bytes, onlooker_home: Path) -> None
     secret = b"sk-ant-api03-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcd"
     raw = b'{"hook_event_name": 42, "note": "' + secret + b'"}' + broken
     assert run_hook(None, raw=raw).returncode == 0
-    from onlooker.hook.client import spool
+    from onlooker.daemon.client import spool
 
     spool(str(onlooker_home), raw, "the service did not answer")
     spooled = [p.read_bytes() for p in (onlooker_home / "spool").glob("*.hook")]

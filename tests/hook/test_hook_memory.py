@@ -12,9 +12,9 @@ from hook_runner import answer
 
 from onlooker import FixedClock
 from onlooker.memory import search
-from onlooker.scripted_endpoint import ScriptedEndpoint
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 from onlooker.store import Store
-from onlooker.store.memories import Extracted, Memories
+from onlooker.memory._store import Extracted, Memories
 
 
 def hook(event: str, cwd: Path, session: str, **fields: Any) -> dict[str, Any]:
@@ -169,10 +169,10 @@ def test_an_abandoned_session_is_queued_once(
 ) -> None:
     import json as json_module
 
-    import onlooker.worker
-    from onlooker.hook.handler import HookHandler
+    import onlooker.daemon.worker
+    from onlooker.hosts.claude_code.hook import HookHandler
 
-    monkeypatch.setattr(onlooker.worker, "ensure_worker", lambda home: None)
+    monkeypatch.setattr(onlooker.daemon.worker, "ensure_worker", lambda home: None)
     shop = project(tmp_path, "shop")
     with Store(onlooker_home, clock=FixedClock()) as store:
         for n in range(5):

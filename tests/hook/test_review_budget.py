@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from hook_runner import answer, make_project
 
-from onlooker.scripted_endpoint import ScriptedEndpoint
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 from onlooker.store import Store
 
 CONFIG = """\

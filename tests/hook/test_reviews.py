@@ -11,14 +11,14 @@ import pytest
 from hook_runner import make_project
 
 from onlooker import FixedClock
-from onlooker.execution import Execution
-from onlooker.hook.handler import HookHandler
-from onlooker.hook.reviews import configured_reviewers, no_reviewers
-from onlooker.observers.review_config import ReviewerConfig, ReviewSetup
+from onlooker.reviewers.execution import Execution
+from onlooker.hosts.claude_code.hook import HookHandler
+from onlooker.reviewers.handoff import configured_reviewers, no_reviewers
+from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel
-from onlooker.triggers import Trigger
-from onlooker.watch import FilesTarget
+from onlooker.core.triggers import Trigger
+from onlooker.reviewers.watch import FilesTarget
 
 ISSUE = {"content": "Password compared with ==", "severity": "high", "source_ref": "src/a.py:1"}
 
@@ -136,7 +136,7 @@ def test_background_reports_are_delivered_once_at_the_next_delivery_point(tmp_pa
 def test_a_failing_review_step_leaves_waiting_reports_for_the_next_hook(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from onlooker.hook import reviews
+    from onlooker.reviewers import handoff as reviews
 
     root = project(tmp_path)
     with Store(tmp_path / "home") as store:
@@ -170,7 +170,7 @@ def test_the_setup_function_can_be_named_in_the_environment(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     assert configured_reviewers() is None  # the project config's reviewers
-    monkeypatch.setenv("ONLOOKER_REVIEW_SETUP", "onlooker.hook.reviews:no_reviewers")
+    monkeypatch.setenv("ONLOOKER_REVIEW_SETUP", "onlooker.reviewers.handoff:no_reviewers")
     assert configured_reviewers() is no_reviewers
     monkeypatch.setenv("ONLOOKER_REVIEW_SETUP", "no.such.module:setup")
     assert configured_reviewers() is no_reviewers

@@ -12,13 +12,7 @@ from typing import Any
 import pytest
 from llm_wire import ASK, VERDICT, CannedServer, Reply, chat_completion, free_port
 
-from onlooker.llm import (
-    InvalidOutput,
-    Message,
-    ModelTimeout,
-    ModelUnavailable,
-    model_from_string,
-)
+from onlooker.llm import InvalidOutput, Message, ModelTimeout, ModelUnavailable, model_from_string
 
 
 def ask(spec: str, **call: Any) -> Any:

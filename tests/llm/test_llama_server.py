@@ -12,7 +12,7 @@ import pytest
 from llm_wire import ASK, LlamaServer
 
 from onlooker.llm import Message, ModelTimeout, ModelUnavailable, model_from_string
-from onlooker.llm.openai_chat import OpenAIChatModel
+from onlooker.llm._openai import OpenAIChatModel
 from onlooker.llm.schema import schema_problem
 
 #: bounded, so the grammar-constrained answer always fits in max_tokens

@@ -13,7 +13,7 @@ import anyio
 from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 
-from onlooker.adapters.claude_code_mcp import installed_mcp
+from onlooker.hosts.claude_code.mcp_registration import installed_mcp
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 OTHER_SERVER = {"command": "npx", "args": ["-y", "@modelcontextprotocol/server-memory"]}

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.store import embeddings
+from onlooker.vectors import embeddings
 
 ROOT = Path(__file__).resolve().parents[2]
 

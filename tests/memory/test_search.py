@@ -10,9 +10,10 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.memory import SearchError, fuse, get_memories, search
-from onlooker.memory.vectors import MemoryVectors
-from onlooker.store import Store, embeddings
-from onlooker.store.memories import Extracted, Memories
+from onlooker.memory._vector_search import MemoryVectors
+from onlooker.store import Store
+from onlooker.vectors import embeddings
+from onlooker.memory._store import Extracted, Memories
 
 FACTS = [
     ("shop", "Login returns 401 after token expiry", "The auth middleware rejects expired JWTs; the client must refresh the session first.", "/shop/auth.py"),
@@ -109,7 +110,7 @@ def test_get_memories_by_id(store: Store) -> None:
 def test_text_search_ranks_the_newest_matches_when_there_are_many(
     tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from onlooker.store import memory_index
+    from onlooker.store import _memory_index as memory_index
 
     monkeypatch.setattr(memory_index, "RANK_WINDOW", 3)
     with Store(tmp_path / "home", clock=clock) as store:

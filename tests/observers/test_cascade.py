@@ -6,12 +6,7 @@ import pytest
 
 from onlooker import Dispatch, Engine, FixedClock, Session, ToolCall
 from onlooker.observers import get_observer
-from onlooker.observers.cascade import (
-    ErrorCascadeObserver,
-    error_signature,
-    is_failure,
-    key_line,
-)
+from onlooker.observers.cascade import ErrorCascadeObserver, error_signature, is_failure, key_line
 
 
 def failed(command: str, error: str, tool: str = "Bash") -> ToolCall:

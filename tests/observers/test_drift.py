@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onlooker import Dispatch, Engine, FixedClock, Session, SessionStarted, ToolCall, UserPrompt
-from onlooker.events import Event
+from onlooker.core.events import Event
 from onlooker.observers import get_observer
 from onlooker.observers.drift import DriftObserver, activity_paths, command_paths, task_scope
 

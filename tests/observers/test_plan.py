@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onlooker import Engine, FixedClock, PlanStep, PlanUpdated, ToolCall
-from onlooker.observers.plan import PlanProgressObserver
+from onlooker.observers.plan_progress import PlanProgressObserver
 
 
 def todos(*statuses: str) -> ToolCall:

@@ -14,13 +14,13 @@ from pathlib import Path
 import pytest
 
 from onlooker import Session
-from onlooker.events import UserPrompt
-from onlooker.execution import Execution
-from onlooker.observers.review_config import ReviewerConfig
-from onlooker.observers.review_prompt import CONTENT_LIMIT, MAX_FINDINGS
-from onlooker.observers.review_run import ModelCache, run_parallel
+from onlooker.core.events import UserPrompt
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers._prompt import CONTENT_LIMIT, MAX_FINDINGS
+from onlooker.reviewers._run import ModelCache, run_parallel
 from onlooker.store import Store
-from onlooker.watch import ConversationTarget, FilesTarget
+from onlooker.reviewers.watch import ConversationTarget, FilesTarget
 
 pytest.importorskip("llama_cpp")
 try:

@@ -18,15 +18,15 @@ from typing import Any
 import pytest
 
 from onlooker import Session
-from onlooker.assessment import ObserverFailure
-from onlooker.events import UserPrompt
-from onlooker.execution import Execution
-from onlooker.observers.review_config import ReviewerConfig
-from onlooker.observers.review_prompt import OUTPUT_SCHEMA
-from onlooker.observers.review_run import ModelCache, ReviewRun, run_parallel
-from onlooker.scripted_endpoint import EndpointReply, ScriptedEndpoint
+from onlooker.core.assessment import ObserverFailure
+from onlooker.core.events import UserPrompt
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers._prompt import OUTPUT_SCHEMA
+from onlooker.reviewers._run import ModelCache, ReviewRun, run_parallel
+from onlooker.testing.openai_endpoint import EndpointReply, ScriptedEndpoint
 from onlooker.store import Store
-from onlooker.watch import ConversationTarget
+from onlooker.reviewers.watch import ConversationTarget
 
 pytest.importorskip("openai")
 

@@ -9,15 +9,15 @@ from pathlib import Path
 from typing import Any
 
 from onlooker import FixedClock, Session
-from onlooker.assessment import ObserverFailure
-from onlooker.events import UserPrompt
-from onlooker.execution import Execution
+from onlooker.core.assessment import ObserverFailure
+from onlooker.core.events import UserPrompt
+from onlooker.reviewers.execution import Execution
 from onlooker.llm import Completion, Message, Model
-from onlooker.observers.review_config import ReviewerConfig, ReviewSetup
-from onlooker.observers.review_run import due_reviewers, remember, run_parallel
+from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
+from onlooker.reviewers._run import due_reviewers, remember, run_parallel
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel
-from onlooker.watch import ConversationTarget, FilesTarget
+from onlooker.reviewers.watch import ConversationTarget, FilesTarget
 
 ISSUE = {"content": "Unbounded retry loop", "severity": "high", "source_ref": "src/a.py:1"}
 

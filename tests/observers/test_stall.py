@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onlooker import Dispatch, Engine, FixedClock, Session, ToolCall, UserPrompt
-from onlooker.events import Event
+from onlooker.core.events import Event
 from onlooker.observers import get_observer
 from onlooker.observers.stall import StallObserver, call_key, is_polling, normalized_result
 

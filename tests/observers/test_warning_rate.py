@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from onlooker.assessment import is_warning
-from onlooker.replay import SessionReplay, replay_paths
+from onlooker.core.assessment import is_warning
+from onlooker.hosts.recorded.replay import SessionReplay, replay_paths
 
 TESTS = Path(__file__).parents[1]
 REAL = TESTS / "fixtures" / "claude-code"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.store import embeddings
-from onlooker.store.vec_mirror import unavailable
+from onlooker.vectors import embeddings
+from onlooker.vectors._sqlite_vec import unavailable
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.store import embeddings
-from onlooker.store.embeddings import Embedder, EmbeddingsUnavailable
+from onlooker.vectors import embeddings
+from onlooker.vectors.embeddings import Embedder, EmbeddingsUnavailable
 
 pytestmark = pytest.mark.skipif(
     not embeddings.available(),

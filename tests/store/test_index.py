@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from onlooker import Finding
-from onlooker.store import FindingQuery, Store, StoreError, database, reindex, remove_index
-from onlooker.store.migrations import MIGRATIONS
+from onlooker.store import FindingQuery, Store, StoreError, _database as database, _reindex as reindex, remove_index
+from onlooker.store._migrations import MIGRATIONS
 
 
 def test_migrations_are_named_recorded_and_run_once(onlooker_home: Path) -> None:

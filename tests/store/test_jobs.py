@@ -6,7 +6,7 @@ from pathlib import Path
 
 from onlooker import FixedClock
 from onlooker.store import Store
-from onlooker.store.jobs import LEASE
+from onlooker.store._jobs import LEASE
 
 
 def test_a_job_is_claimed_once_and_completed(tmp_path: Path, clock: FixedClock) -> None:

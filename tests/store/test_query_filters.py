@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from onlooker import FixedClock
-from onlooker.assessment import Finding
+from onlooker.core.assessment import Finding
 from onlooker.store import FindingQuery, Store
 
 

@@ -7,13 +7,7 @@ from typing import Any
 import pytest
 
 from onlooker import FixedClock
-from onlooker.store import (
-    ObservationsTool,
-    Store,
-    format_observations_summary,
-    next_turn_observations,
-    observations_injection,
-)
+from onlooker.store import ObservationsTool, Store, format_observations_summary, next_turn_observations, observations_injection
 
 
 def obs(observer: str, severity: str, content: str) -> dict[str, Any]:

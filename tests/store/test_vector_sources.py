@@ -6,10 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.store import Store, embeddings, reindex
-from onlooker.store.embeddings import Embedder
-from onlooker.store.vector_sources import VectorSource, embed_ids, source_texts, sync_vectors
-from onlooker.store.vectors import VectorIndex
+from onlooker.store import Store, _reindex as reindex
+from onlooker.vectors import embeddings
+from onlooker.vectors.embeddings import Embedder
+from onlooker.vectors.sources import VectorSource, embed_ids, source_texts, sync_vectors
+from onlooker.vectors.index import VectorIndex
 
 pytestmark = pytest.mark.skipif(
     not embeddings.available(),

@@ -13,8 +13,8 @@ import pytest
 
 from onlooker.store import Store, StoreError
 from onlooker.store.home import MIRROR_FILE
-from onlooker.store.vec_mirror import unavailable
-from onlooker.store.vectors import VectorIndex
+from onlooker.vectors._sqlite_vec import unavailable
+from onlooker.vectors.index import VectorIndex
 
 NO_SQLITE_VEC = unavailable()
 BACKENDS = [
@@ -111,7 +111,7 @@ def test_vectors_written_by_another_process_are_found(
     index.add(random_vectors(20))
     assert index.search([1.0] * 16, 1)[0][0] != 777
     script = (
-        "import sys; from onlooker.store import Store; from onlooker.store.vectors import "
+        "import sys; from onlooker.store import Store; from onlooker.vectors.index import "
         "VectorIndex\nwith Store(sys.argv[1]) as s:\n"
         "    VectorIndex(s.index, 'memory', model='test').add([(777, [1.0] * 16)])"
     )
@@ -152,7 +152,7 @@ def test_bad_kinds_backends_and_vectors_are_refused(store: Store) -> None:
 def test_without_numpy_auto_means_sqlite_vec_where_it_loads_else_pure_python(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from onlooker.store import vectors as module
+    from onlooker.vectors import index as module
 
     monkeypatch.setitem(sys.modules, "numpy", None)  # what `import` sees when it is absent
     expected = "sqlite-vec" if NO_SQLITE_VEC is None else "python"
@@ -186,7 +186,8 @@ def test_the_sqlite_vec_mirror_is_its_own_file_and_goes_with_the_index(
 def test_a_new_process_starts_from_the_saved_matrix(
     store: Store, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from onlooker.store import remove_index, vector_snapshot, vectors
+    from onlooker.store import remove_index
+    from onlooker.vectors import _snapshot as vector_snapshot, index as vectors
 
     monkeypatch.setattr(vector_snapshot, "MIN_ROWS", 50)
     saved = random_vectors(120)
@@ -223,7 +224,7 @@ def test_a_new_process_starts_from_the_saved_matrix(
 
 def test_scores_split_between_two_threads_equal_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     np = pytest.importorskip("numpy")
-    from onlooker.store import vector_search
+    from onlooker.vectors import _search as vector_search
 
     rows = np.random.default_rng(3).standard_normal((1001, 16)).astype(np.float32)
     q = rows[7].copy()

@@ -13,8 +13,8 @@ from __future__ import annotations
 import random
 import sys
 
-from onlooker.assessment import Finding
-from onlooker.events import Marker
+from onlooker.core.assessment import Finding
+from onlooker.core.events import Marker
 from onlooker.store import Store
 
 PROJECT = "reliability"

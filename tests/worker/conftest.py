@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.worker import worker_pid
+from onlooker.daemon.worker import worker_pid
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "hook"))
 from hook_runner import stop_service

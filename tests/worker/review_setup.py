@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import os
 
-from onlooker.execution import Execution
-from onlooker.observers.review_config import ReviewerConfig, ReviewSetup
-from onlooker.watch import FilesTarget
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
+from onlooker.reviewers.watch import FilesTarget
 
 
 def setup(root: str) -> ReviewSetup | None:

@@ -9,8 +9,8 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.store import Store
-from onlooker.store.jobs import LEASE
-from onlooker.worker import HANDLERS, process, serve
+from onlooker.store._jobs import LEASE
+from onlooker.daemon.worker import HANDLERS, _process as process, serve
 
 
 def test_a_handler_that_outlives_its_lease_runs_once(

@@ -15,12 +15,12 @@ import pytest
 from hook_runner import answer, make_project
 from processes import alive, wait_for
 
-from onlooker.hook.service import running_pid
-from onlooker.scripted_endpoint import ScriptedEndpoint
+from onlooker.daemon.hookd import running_pid
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 from onlooker.store import Store
-from onlooker.store.jobs import Job
-from onlooker.worker import WorkerContext, ensure_worker, run_job, worker_pid
-from onlooker.worker.launch import _started
+from onlooker.store._jobs import Job
+from onlooker.daemon.worker import WorkerContext, ensure_worker, run_job, worker_pid
+from onlooker.daemon.worker._launch import _started
 
 pytest.importorskip("openai")
 
@@ -110,7 +110,7 @@ def test_two_starts_make_one_worker_which_exits_when_idle(onlooker_home: Path) -
 def test_a_starter_that_exits_at_once_leaves_the_worker_running(
     onlooker_home: Path, tmp_path: Path
 ) -> None:
-    code = "import sys; from pathlib import Path; from onlooker.worker import ensure_worker; " \
+    code = "import sys; from pathlib import Path; from onlooker.daemon.worker import ensure_worker; " \
            "ensure_worker(Path(sys.argv[1]))"  # fmt: skip
     subprocess.run([sys.executable, "-c", code, str(onlooker_home)], check=True, timeout=30)
     wait_for(lambda: worker_pid(onlooker_home) not in (None, -1), what="the detached worker")

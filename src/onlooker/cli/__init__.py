@@ -33,7 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     """Entry point of the `onlooker` console script."""
     args = sys.argv[1:] if argv is None else argv
     if args == ["hook"]:  # the hook path: no click, no rich, straight to the client
-        from ..hook.client import main as hook_main
+        from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
     try:

@@ -8,7 +8,7 @@ from typing import Any
 
 import click
 
-from ..hook import doctor
+from ..daemon import health as doctor
 from ..store.home import data_home
 
 

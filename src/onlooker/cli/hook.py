@@ -16,6 +16,6 @@ def command() -> None:
     demand, one per data home) and prints the answer in Claude Code's format. It always exits 0:
     when something goes wrong the input is kept in the spool and `onlooker doctor` reports it.
     """
-    from ..hook.client import main
+    from ..daemon.client import main
 
     raise SystemExit(main())

@@ -8,21 +8,8 @@ from pathlib import Path
 
 import click
 
-from ..adapters.claude_code_install import (
-    SCOPES,
-    Change,
-    InstallError,
-    install,
-    settings_path,
-    uninstall,
-    write_plugin,
-)
-from ..adapters.claude_code_mcp import (
-    install_mcp,
-    mcp_config_target,
-    uninstall_mcp,
-    write_plugin_mcp,
-)
+from ..hosts.claude_code.install import SCOPES, Change, InstallError, install, settings_path, uninstall, write_plugin
+from ..hosts.claude_code.mcp_registration import install_mcp, mcp_config_target, uninstall_mcp, write_plugin_mcp
 from ..store.home import data_home
 
 _scope = click.option(

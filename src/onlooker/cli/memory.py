@@ -10,7 +10,7 @@ import click
 
 from ..memory import MODES, Memory, SearchError, get_memories, search
 from ..memory.search import Mode
-from ..store.memories import Memories
+from ..memory._store import Memories
 from .store_options import current_project, fail, open_store, print_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -16,7 +16,7 @@ from typing import Any
 import click
 
 from ..errors import ConfigError, TranscriptError
-from ..replay import Injection, ObserverFactory, SessionReplay, observers_named, replay_paths
+from ..hosts.recorded.replay import Injection, ObserverFactory, SessionReplay, observers_named, replay_paths
 
 #: Above this many bytes in all, a single input shows a progress bar too.
 BIG_INPUT = 4_000_000
@@ -75,7 +75,7 @@ def command(
     """
     from rich.console import Console
 
-    from ..adapters.transcripts import transcript_paths
+    from ..hosts.recorded.transcripts import transcript_paths
 
     try:
         if config_path is not None:
@@ -225,6 +225,6 @@ def summary_text(result: SessionReplay) -> Any:
 
 
 def _by_severity(item: tuple[str, int]) -> int:
-    from ..assessment import severity_rank
+    from ..core.assessment import severity_rank
 
     return -severity_rank(item[0])

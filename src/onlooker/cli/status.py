@@ -11,7 +11,7 @@ import click
 
 from ..display.observations import STYLES, render
 from ..store import UNRESOLVED, FindingQuery
-from ..store.runs import ObserverCost
+from ..store._runs import ObserverCost
 from .store_options import current_project, open_store, print_json, project_display
 
 

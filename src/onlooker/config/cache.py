@@ -16,8 +16,8 @@ from pathlib import Path
 
 from ..errors import ConfigError
 from ..memory.settings import MemorySettings
-from ..observer import Observer
-from ..observers.review_config import ReviewSetup
+from ..core.observer import Observer
+from ..reviewers.config import ReviewSetup
 from ..store.home import project_root
 from .loading import CONFIG_FILES, load_config
 from .project import ProjectConfig

@@ -15,13 +15,13 @@ from pathlib import Path
 from typing import Any
 
 from ..display.observations import DisplayOptions
-from ..execution import Execution
+from ..reviewers.execution import Execution
 from ..memory.settings import MemorySettings
-from ..observer import Observer
+from ..core.observer import Observer
 from ..observers import builtin_observers
-from ..observers.review_config import ReviewerConfig, ReviewSetup
-from ..triggers import Trigger
-from ..watch import FilesTarget
+from ..reviewers.config import ReviewerConfig, ReviewSetup
+from ..core.triggers import Trigger
+from ..reviewers.watch import FilesTarget
 
 #: Seed 000's hook names (and onlooker's extra ones) -> the event kind that fires them.
 HOOK_EVENTS: dict[str, str] = {

@@ -9,22 +9,15 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 from typing import TYPE_CHECKING, Any
 
-from ..assessment import SEVERITIES
+from ..core.assessment import SEVERITIES
 from ..display.observations import STYLES, DisplayOptions
-from ..execution import Execution
+from ..reviewers.execution import Execution
 from ..observers import BUILTIN
-from ..observers.review_config import ReviewerConfig
-from ..watch import ConversationTarget, FilesTarget, WatchTarget
+from ..reviewers.config import ReviewerConfig
+from ..reviewers.watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
 from .memory import read_memory
-from .project import (
-    HOOK_EVENTS,
-    MARKER_HOOK,
-    HookSpec,
-    IssueFiling,
-    Module,
-    ProjectConfig,
-)
+from .project import HOOK_EVENTS, MARKER_HOOK, HookSpec, IssueFiling, Module, ProjectConfig
 from .trajectory import read_trajectory
 
 if TYPE_CHECKING:

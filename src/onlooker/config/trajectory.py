@@ -6,9 +6,9 @@ from __future__ import annotations
 import dataclasses
 from typing import TYPE_CHECKING, Any
 
-from ..observer import Observer
+from ..core.observer import Observer
 from ..observers import BUILTIN
-from ..triggers import Trigger
+from ..core.triggers import Trigger
 from .document import Reader, did_you_mean
 from .project import TrajectoryOptions
 

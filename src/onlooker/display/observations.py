@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..assessment import SEVERITIES
+from ..core.assessment import SEVERITIES
 from ..errors import ConfigError
 from ..store import STATUSES, Created, FindingPage, Observation
 

@@ -1,4 +1,3 @@
-"""The Claude Code hook path: a tiny client run by every hook and the service that answers it.
-
-`client` imports nothing beyond built-in modules; `service` keeps sessions warm and does the work.
+"""Kept so hooks installed by earlier versions (`python -I -S .../onlooker/hook/entry.py`) still
+run: `entry.py` here runs the client in `onlooker/daemon/`. `onlooker install` writes the new path.
 """

@@ -1,12 +1,8 @@
-"""The file every installed Claude Code hook runs: `python -I -S .../onlooker/hook/entry.py`.
-
-Kept tiny because a script run by path is compiled each time; the client it imports comes from
-its cached bytecode. Isolated mode leaves this folder off sys.path, so it is added here.
-"""
+"""The hook file of earlier installs: runs the same client as `onlooker/daemon/entry.py`."""
 
 import sys
 
-sys.path.insert(0, __file__.rpartition("/")[0] or ".")
-from client import main  # type: ignore[import-not-found]  # this folder, added above
+sys.path.insert(0, __file__.rpartition("/")[0].rpartition("/")[0] + "/daemon")
+from client import main  # type: ignore[import-not-found]  # onlooker/daemon, added above
 
 sys.exit(main())

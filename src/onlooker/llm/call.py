@@ -9,16 +9,8 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from ..redact import redact
-from .model import (
-    Completion,
-    InvalidOutput,
-    Message,
-    ModelError,
-    ModelTimeout,
-    ModelUnavailable,
-    Usage,
-)
+from ..text.redact import redact
+from .model import Completion, InvalidOutput, Message, ModelError, ModelTimeout, ModelUnavailable, Usage
 from .pricing import estimate_cost
 from .schema import parse_json
 

@@ -53,7 +53,7 @@ def _openai(spec: str, model: str, options: dict[str, Any]) -> Model:
     allowed = {"api_key", "base_url", "temperature"}
     _only(allowed, options, spec)
     key = _api_key(spec, options, "OPENAI_API_KEY", "an OpenAI")
-    from .openai_chat import OpenAIChatModel
+    from ._openai import OpenAIChatModel
 
     return OpenAIChatModel(
         name=spec,
@@ -92,7 +92,7 @@ def _endpoint(spec: str, model: str, base_url: str, options: dict[str, Any]) -> 
         raise ProviderSetupError(
             f"{spec}: structured={structured!r} is not one of auto, json_schema, json_object"
         )
-    from .openai_chat import OpenAIChatModel
+    from ._openai import OpenAIChatModel
 
     return OpenAIChatModel(
         name=spec,
@@ -108,7 +108,7 @@ def _anthropic(spec: str, model: str, options: dict[str, Any]) -> Model:
     _need("anthropic", spec, "llm")
     _only({"api_key", "base_url", "temperature"}, options, spec)
     key = _api_key(spec, options, "ANTHROPIC_API_KEY", "an Anthropic")
-    from .anthropic_messages import AnthropicModel
+    from ._anthropic import AnthropicModel
 
     return AnthropicModel(
         name=spec,

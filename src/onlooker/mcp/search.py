@@ -12,11 +12,11 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..clock import utc
+from ..core.clock import utc
 from ..memory import SearchError, VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
-from ..records import encode
+from ..core.records import encode
 from ..store import FindingQuery, Observation, Store, journal_path
 from .arguments import BadArguments
 from .tool_specs import MAX_INTEGER

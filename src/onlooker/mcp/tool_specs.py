@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ..assessment import SEVERITIES
+from ..core.assessment import SEVERITIES
 from ..store.query import ORDER, STATUSES
 from ..store.tool import MAX_LIST_LIMIT, REQUEST_FIELDS, SOURCE_TYPES
 

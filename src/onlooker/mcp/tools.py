@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..memory import VectorSide
-from ..memory.vectors import memory_vectors
+from ..memory._vector_search import memory_vectors
 from ..store import ObservationsTool, Store, StoreError
 from .arguments import BadArguments, check_arguments
 from .read import read_transcript_lines

@@ -10,7 +10,7 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..adapters.claude_code_paths import claude_projects_dir
+from ..hosts.claude_code.paths import claude_projects_dir
 from ..store.home import JOURNALS, data_home
 
 SUFFIX = ".jsonl"

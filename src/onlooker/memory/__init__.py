@@ -2,7 +2,7 @@
 session end, search them (text, vectors, both), and inject recent ones at session start.
 """
 
-from ..store.memories import Extracted, Memories
+from ._store import Extracted, Memories
 from ..store.memory_records import Memory, MemoryFilter, PendingEvent
 from .capture import capture
 from .compress import SKIPPED_TOOLS, Compressed, compress

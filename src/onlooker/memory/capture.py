@@ -5,8 +5,8 @@ No model runs here and the work is O(1): one compressed line, one insert.
 
 from __future__ import annotations
 
-from ..events import ToolCall
-from ..store.memories import Memories
+from ..core.events import ToolCall
+from ._store import Memories
 from .compress import compress
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..events import ToolCall
+from ..core.events import ToolCall
 
 SKIPPED_TOOLS = frozenset(
     {

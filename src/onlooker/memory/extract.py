@@ -20,11 +20,11 @@ from datetime import timedelta
 from typing import Any
 
 from ..llm.model import Message, Model, ModelError
-from ..store.jobs import Job, JobContext
-from ..store.memories import Extracted, Memories
+from ..store._jobs import Job, JobContext
+from ._store import Extracted, Memories
 from ..store.memory_records import Memory, PendingEvent
 from .settings import DEFAULT_MODEL
-from .vectors import memory_vectors
+from ._vector_search import memory_vectors
 
 log = logging.getLogger("onlooker.memory")
 

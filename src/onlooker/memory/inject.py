@@ -14,7 +14,7 @@ import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from ..store.memories import Memories
+from ._store import Memories
 from ..store.memory_records import Memory, MemoryFilter
 from .settings import MemorySettings
 

@@ -15,7 +15,7 @@ from typing import Literal, Protocol
 
 from ..errors import OnlookerError
 from ..store import Store
-from ..store.memories import Memories
+from ._store import Memories
 from ..store.memory_records import Memory, MemoryFilter
 
 Mode = Literal["vector", "text", "both"]
@@ -55,7 +55,7 @@ def search(
     """Memories matching `query`, best first. `vectors="auto"` uses the local embeddings when
     the extra is installed; `both` without a vector side is text search."""
     if vectors == "auto":
-        from .vectors import memory_vectors
+        from ._vector_search import memory_vectors
 
         vectors = memory_vectors(store)
     if mode not in MODES:

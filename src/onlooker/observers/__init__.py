@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 
 from ..errors import ConfigError
-from ..observer import Observer
+from ..core.observer import Observer
 from .cascade import ErrorCascadeObserver
 from .deadline import DeadlineObserver
 from .drift import DriftObserver
-from .plan import PlanProgressObserver
+from .plan_progress import PlanProgressObserver
 from .stall import StallObserver
 
 #: Display name -> factory. Order is the order of output.

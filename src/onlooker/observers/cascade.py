@@ -11,20 +11,11 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..assessment import Assessment, Finding
-from ..events import ToolCall
-from ..observer import ObserverContext
-from ..triggers import Trigger
-from .episodes import (
-    Escalation,
-    Report,
-    assessment_of,
-    cite,
-    describe,
-    episode,
-    require_counts,
-    require_order,
-)
+from ..core.assessment import Assessment, Finding
+from ..core.events import ToolCall
+from ..core.observer import ObserverContext
+from ..core.triggers import Trigger
+from .episodes import Escalation, Report, assessment_of, cite, describe, episode, require_counts, require_order
 
 REJECTIONS = (
     "The user doesn't want to",

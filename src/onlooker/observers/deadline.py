@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..assessment import Assessment, Severity
-from ..observer import ObserverContext
-from ..triggers import Trigger
+from ..core.assessment import Assessment, Severity
+from ..core.observer import ObserverContext
+from ..core.triggers import Trigger
 
 
 @dataclass(frozen=True, slots=True)

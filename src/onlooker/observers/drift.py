@@ -13,11 +13,11 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from functools import lru_cache
 
-from ..assessment import Assessment, Finding, Severity
-from ..events import ToolCall, UserPrompt
-from ..observer import ObserverContext
-from ..session import TaskContext
-from ..triggers import Trigger
+from ..core.assessment import Assessment, Finding, Severity
+from ..core.events import ToolCall, UserPrompt
+from ..core.observer import ObserverContext
+from ..core.session import TaskContext
+from ..core.triggers import Trigger
 from .episodes import cite, require_counts
 
 NEUTRAL_PREFIXES = ("/tmp/", "/private/tmp/", "/var/folders/", "/private/var/", "/dev/", "/proc/")

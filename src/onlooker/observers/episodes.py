@@ -11,9 +11,9 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..assessment import Assessment, Finding, Severity, severity_rank
-from ..events import ToolCall
-from ..observer import ObserverContext
+from ..core.assessment import Assessment, Finding, Severity, severity_rank
+from ..core.events import ToolCall
+from ..core.observer import ObserverContext
 
 
 @dataclass(frozen=True, slots=True)

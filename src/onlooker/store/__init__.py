@@ -4,33 +4,17 @@
 rebuilds the index; `next_turn_observations` is the summary injected at the next turn.
 """
 
-from .changes import (
-    Change,
-    FindingAcknowledged,
-    FindingCreated,
-    FindingResolved,
-    FindingsCleared,
-    FindingSeen,
-    Observation,
-    SummaryDelivered,
-    content_hash,
-    normalized,
-)
-from .errors import LifecycleError, StoreError, UnknownFinding
+from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash, normalized
+from ..errors import LifecycleError, StoreError, UnknownFinding
 from .home import data_home, journal_path, project_for
-from .index import Index
+from ._index import Index
 from .journal import Journal, JournalRead, SkippedLine
 from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
-from .reindex import ReindexReport, reindex, remove_index
-from .store import Created, Store
-from .summary import (
-    format_observations_summary,
-    next_turn_observations,
-    observations_injection,
-    open_observations_text,
-)
+from ._reindex import ReindexReport, reindex, remove_index
+from ._store import Created, Store
+from ..runtime.next_turn import format_observations_summary, next_turn_observations, observations_injection, open_observations_text
 from .tool import ObservationsTool
-from .trajectory import trajectory_findings
+from ._trajectory_findings import trajectory_findings
 
 __all__ = [
     "STATUSES",

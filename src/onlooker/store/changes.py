@@ -12,9 +12,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..assessment import Finding
-from ..events import EPOCH
-from ..records import Record, encode, record
+from ..core.assessment import Finding
+from ..core.events import EPOCH
+from ..core.records import Record, encode, record
 
 _DIGITS = re.compile(r"\d+")
 _SPACE = re.compile(r"\s+")

@@ -14,8 +14,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..records import Record, decode_record
-from .errors import StoreError
+from ..core.records import Record, decode_record
+from ..errors import StoreError
 
 try:
     import fcntl

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from ..events import EPOCH
-from ..records import encode, record
+from ..core.events import EPOCH
+from ..core.records import encode, record
 from .changes import Change
 
 

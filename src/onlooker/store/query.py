@@ -9,9 +9,9 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ..assessment import SEVERITIES
+from ..core.assessment import SEVERITIES
 from .changes import Observation
-from .database import stamp
+from ._database import stamp
 
 STATUSES = ("open", "acknowledged", "resolved")
 UNRESOLVED = ("open", "acknowledged")

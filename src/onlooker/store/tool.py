@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..assessment import SEVERITIES, Finding, severity
+from ..core.assessment import SEVERITIES, Finding, severity
 from .changes import Observation
-from .errors import LifecycleError, StoreError, UnknownFinding
+from ..errors import LifecycleError, StoreError, UnknownFinding
 from .query import ORDER, STATUSES, FindingQuery
-from .store import Store
+from ._store import Store
 
 SOURCE_TYPES = ("file", "conversation", "mixed")
 ITEM_FIELDS = (

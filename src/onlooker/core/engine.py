@@ -1,0 +1,393 @@
+"""The engine: append an event, run every due observer in isolation, record and deliver the result.
+
+An observer that raises or runs past its timeout becomes an ObserverFailure in the session and never
+reaches the agent as a crash. All due observers run and are combined; `first_match=True` keeps seed
+001's rule that the first observer with an assessment wins.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import inspect
+import signal
+import threading
+from collections.abc import Awaitable, Callable, Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import PurePath
+from typing import Any, TypeVar
+
+from .assessment import Assessment, Finding, ObserverFailure
+from .clock import Clock, Deadline, SystemClock
+from ..errors import ObserverTimeout
+from .events import Event
+from .feedback import FEEDBACK_LIMIT, immediate_feedback
+from .observer import Observer, ObserverContext, ObserveResult
+from .session import Session, SessionInfo
+from .triggers import ObserverRun, Trigger, TriggerState
+
+T = TypeVar("T")
+
+DEFAULT_TIMEOUT = 5.0
+"""Seconds an inline observer may take before it is recorded as timed out."""
+
+DEFAULT_TRIGGER = Trigger(every_n_calls=1)
+
+
+@dataclass(frozen=True, slots=True)
+class ObserverSpec:
+    """An observer as the engine runs it: with its trigger and time limit."""
+
+    observer: Observer
+    trigger: Trigger = DEFAULT_TRIGGER
+    timeout: float | None = DEFAULT_TIMEOUT
+
+    @property
+    def name(self) -> str:
+        return self.observer.name
+
+
+def spec_for(
+    item: Observer | ObserverSpec, timeout: float | None = DEFAULT_TIMEOUT
+) -> ObserverSpec:
+    """An ObserverSpec, taking the observer's own `trigger` attribute as default."""
+    if isinstance(item, ObserverSpec):
+        return item
+    trigger = getattr(item, "trigger", None)
+    return ObserverSpec(item, trigger if isinstance(trigger, Trigger) else DEFAULT_TRIGGER, timeout)
+
+
+@dataclass(frozen=True, slots=True)
+class Dispatch:
+    """The outcome of one dispatched event."""
+
+    event: Event
+    """The event as stored (with seq and index assigned)."""
+    assessments: tuple[Assessment, ...] = ()
+    failures: tuple[ObserverFailure, ...] = ()
+    feedback: str = ""
+    """Text to inject into the agent's context now ('' for nothing)."""
+
+
+@dataclass(slots=True)
+class _Run:
+    spec: ObserverSpec
+    ctx: ObserverContext
+    result: Any = None
+    error: BaseException | None = None
+
+
+@dataclass
+class Engine:
+    """Runs observers over one session's events."""
+
+    observers: Iterable[Observer | ObserverSpec] = ()
+    session: Session = field(default_factory=Session)
+    clock: Clock = field(default_factory=SystemClock)
+    deadline: Deadline | None = None
+    project_root: PurePath | None = None
+    first_match: bool = False
+    timeout: float | None = DEFAULT_TIMEOUT
+    feedback_limit: int = FEEDBACK_LIMIT
+    findings: Callable[[str], tuple[Finding, ...]] | None = None
+    """Gives an observer's open findings by name (a store plugs in here)."""
+
+    def __post_init__(self) -> None:
+        self.specs: list[ObserverSpec] = [spec_for(o, self.timeout) for o in self.observers]
+        names = [spec.name for spec in self.specs]
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        if duplicates:
+            raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
+        self._alarm_installed = False
+        self._alarm_timeout = 0.0
+        self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
+
+    def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
+        spec = spec_for(observer, self.timeout)
+        if any(s.name == spec.name for s in self.specs):
+            raise ValueError(f"an observer named {spec.name!r} is already registered")
+        self.specs.append(spec)
+        return spec
+
+    def dispatch(self, event: Event) -> Dispatch:
+        """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
+        event, runs, now = self._begin(event)
+        previous = self._install_alarm() if runs and not self._alarm_installed else None
+        try:
+            for run in runs:
+                self._run_sync(run)
+                if self.first_match and isinstance(run.result, Assessment):
+                    break
+        finally:
+            if previous is not None:
+                self._restore_alarm(previous)
+        return self._finish(event, runs, now)
+
+    @contextmanager
+    def dispatching(self) -> Iterator[Engine]:
+        """Hold the time-limit machinery over a run of `dispatch` calls (a replay, a batch).
+
+        Each dispatch otherwise installs and restores the SIGALRM handler itself; holding it over
+        many dispatches makes them cheaper and changes nothing else.
+        """
+        previous = None if self._alarm_installed else self._install_alarm()
+        try:
+            yield self
+        finally:
+            if previous is not None:
+                self._restore_alarm(previous)
+
+    async def adispatch(self, event: Event) -> Dispatch:
+        """`dispatch` for callers inside an event loop: async observers run concurrently."""
+        import asyncio
+
+        event, runs, now = self._begin(event)
+        waiting: list[tuple[_Run, Awaitable[Any]]] = []
+        for run in runs:
+            pending = self._start(run)
+            if pending is None:
+                if self.first_match and isinstance(run.result, Assessment):
+                    break
+                continue
+            if self.first_match:
+                await self._settle(run, pending)
+                if isinstance(run.result, Assessment):
+                    break
+            else:
+                waiting.append((run, pending))
+        await asyncio.gather(*(self._settle(run, pending) for run, pending in waiting))
+        return self._finish(event, runs, now)
+
+    # -- the steps -----------------------------------------------------------------------------
+
+    def _begin(self, event: Event) -> tuple[Event, list[_Run], datetime]:
+        session = self.session
+        event = session.append(event)
+        requested = session.take_requests()
+        state = session[TriggerState].latest() or TriggerState()
+        fired = frozenset(s.name for s in self.specs if s.trigger.matches(event, requested))
+        if fired - state.pending:
+            state = state.add(fired)
+            session[TriggerState].seed(state)
+        now = self.clock.now()
+        count = session.tool_call_count
+        due = [
+            spec
+            for spec in self.specs
+            if spec.trigger.is_due(
+                state.runs.get(spec.name),
+                pending=state.has_pending(spec.name),
+                call_count=count,
+                now=now,
+            )
+        ]
+        return event, [_Run(spec, self._context(spec, event)) for spec in due], now
+
+    def _context(self, spec: ObserverSpec, event: Event) -> ObserverContext:
+        deadline = self.deadline
+        info = self.session[SessionInfo].latest()
+        if deadline is None and info is not None and info.started.deadline is not None:
+            deadline = Deadline(info.started.deadline, self.clock)
+        return ObserverContext(
+            session=self.session,
+            observer_name=spec.name,
+            clock=self.clock,
+            deadline=deadline,
+            project_root=self.project_root or self._session_root(info),
+            event=event,
+            findings=self.findings(spec.name) if self.findings else (),
+        )
+
+    def _session_root(self, info: SessionInfo | None) -> PurePath | None:
+        """The session's working directory as a path, made once per SessionInfo."""
+        if info is None or not info.started.cwd:
+            return None
+        if self._root[0] is not info:
+            self._root = (info, PurePath(info.started.cwd))
+        return self._root[1]
+
+    def _start(self, run: _Run) -> Awaitable[Any] | None:
+        """Run should_run and observe; return the awaitable if observe is async."""
+        try:
+            if not self._call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
+                run.result = _SKIPPED
+                return None
+            result = self._call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
+        except Exception as exc:
+            run.error = exc
+            return None
+        if inspect.isawaitable(result):
+            return result
+        run.result = result
+        return None
+
+    def _install_alarm(self) -> Any:
+        """Install the SIGALRM handler once for a whole dispatch; returns the one it replaced.
+
+        Installing a handler costs far more than arming the timer, so `_call` then only arms it
+        per observer call. None when SIGALRM cannot be used here (not the main thread, or a
+        handler is already in place).
+        """
+        if not _alarm_available():
+            return None
+
+        def on_alarm(signum: int, frame: Any) -> None:
+            raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
+
+        previous = signal.signal(signal.SIGALRM, on_alarm)
+        self._alarm_installed = True
+        return previous
+
+    def _restore_alarm(self, previous: Any) -> None:
+        signal.signal(signal.SIGALRM, previous)
+        self._alarm_installed = False
+
+    def _call(self, call: Callable[[], T], timeout: float | None) -> T:
+        """`_call` with a time limit, using this dispatch's alarm handler when it has one."""
+        if (
+            timeout is None
+            or not self._alarm_installed
+            or threading.current_thread() is not threading.main_thread()
+        ):
+            return _call(call, timeout)
+        self._alarm_timeout = timeout
+        signal.setitimer(signal.ITIMER_REAL, timeout)
+        try:
+            return call()
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+
+    def _run_sync(self, run: _Run) -> None:
+        pending = self._start(run)
+        if pending is not None:
+            try:
+                run.result = _await_blocking(pending, run.spec.timeout)
+            except Exception as exc:
+                run.error = exc
+
+    async def _settle(self, run: _Run, pending: Awaitable[Any]) -> None:
+        import asyncio
+
+        try:
+            run.result = await asyncio.wait_for(_as_coroutine(pending), run.spec.timeout)
+        except TimeoutError:
+            run.error = ObserverTimeout(f"ran past its {run.spec.timeout:g}s timeout")
+        except Exception as exc:
+            run.error = exc
+
+    def _finish(self, event: Event, runs: list[_Run], now: datetime) -> Dispatch:
+        session = self.session
+        count = session.tool_call_count
+        state = session[TriggerState].latest() or TriggerState()
+        assessments: list[Assessment] = []
+        failures: list[ObserverFailure] = []
+        for run in runs:
+            if run.result is _SKIPPED:
+                continue
+            state = state.ran(run.spec.name, ObserverRun(call_index=count, at=now))
+            if run.error is None and not isinstance(run.result, Assessment | None):
+                run.error = TypeError(
+                    f"observe() returned {type(run.result).__name__}, not an Assessment or None"
+                )
+            if run.error is not None:
+                failure = ObserverFailure(
+                    observer=run.spec.name,
+                    error=_describe(run.error),
+                    at=now,
+                    call_index=count,
+                    timed_out=isinstance(run.error, ObserverTimeout),
+                )
+                session.record(failure)
+                failures.append(failure)
+            elif isinstance(run.result, Assessment):
+                assessment = dataclasses.replace(
+                    run.result,
+                    observer_name=run.result.observer_name or run.spec.name,
+                    call_index=count,
+                    timestamp=now,
+                )
+                session.record(assessment)
+                assessments.append(assessment)
+        if runs:
+            session[TriggerState].seed(state)
+        feedback = immediate_feedback(session, assessments, self.feedback_limit)
+        return Dispatch(event, tuple(assessments), tuple(failures), feedback)
+
+
+_SKIPPED: Any = object()
+
+
+def _describe(error: BaseException) -> str:
+    text = str(error)
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def _call(call: Callable[[], T], timeout: float | None) -> T:
+    """Call with a time limit: SIGALRM on the main thread, a watchdog thread elsewhere."""
+    if timeout is None:
+        return call()
+    if _alarm_available():
+        return _call_with_alarm(call, timeout)
+    return _call_in_thread(call, timeout)
+
+
+def _alarm_available() -> bool:
+    return (
+        hasattr(signal, "setitimer")
+        and threading.current_thread() is threading.main_thread()
+        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN)
+    )
+
+
+def _call_with_alarm(call: Callable[[], T], timeout: float) -> T:
+    def on_alarm(signum: int, frame: Any) -> None:
+        raise ObserverTimeout(f"ran past its {timeout:g}s timeout")
+
+    previous = signal.signal(signal.SIGALRM, on_alarm)
+    signal.setitimer(signal.ITIMER_REAL, timeout)
+    try:
+        return call()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def _call_in_thread(call: Callable[[], T], timeout: float | None) -> T:
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = call()
+        except BaseException as exc:
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="onlooker-observer", daemon=True)
+    worker.start()
+    worker.join(timeout)
+    if worker.is_alive():
+        raise ObserverTimeout(f"ran past its {timeout:g}s timeout")
+    if "error" in box:
+        raise box["error"]
+    return box["value"]  # type: ignore[no-any-return]
+
+
+async def _as_coroutine(awaitable: Awaitable[T]) -> T:
+    return await awaitable
+
+
+def _await_blocking(awaitable: Awaitable[ObserveResult], timeout: float | None) -> ObserveResult:
+    """Wait for an async observer from synchronous code, within its time limit."""
+    import asyncio  # only async observers pay for it; the hook path stays lean
+
+    async def run() -> ObserveResult:
+        try:
+            return await asyncio.wait_for(_as_coroutine(awaitable), timeout)
+        except TimeoutError:
+            raise ObserverTimeout(f"ran past its {timeout:g}s timeout") from None
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(run())
+    return _call_in_thread(lambda: asyncio.run(run()), None)

@@ -1,0 +1,182 @@
+"""The command every Claude Code hook runs: hand stdin to the hook service, print its answer.
+
+Run as `python -I -S .../onlooker/hook/client.py`, it imports only built-in modules, so a hook
+costs little more than starting Python. The service (`onlooker.daemon.hookd`) is started on demand.
+It fails open: whatever goes wrong, it exits 0; the input is spooled for `onlooker doctor`.
+"""
+
+# No package imports, only built-in modules: this file runs on its own, by path, under -S.
+
+import os
+import sys
+import time
+
+if False:  # for type checkers only; importing it at run time is not needed
+    import _socket
+
+HOME_VARIABLE = "ONLOOKER_HOME"
+RUN_DIR = "run"
+SOCKET_NAME = "hookd.sock"
+SPOOL_DIR = "spool"
+SERVICE_MODULE = "onlooker.daemon.hookd"
+#: Seconds a hook waits for the service's answer before giving up (and spooling its input).
+ANSWER_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_TIMEOUT", "20"))
+#: Seconds a hook waits for a service it started to come up.
+START_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_START_TIMEOUT", "15"))
+HEADER = 4
+MAX_FRAME = 64 * 1024 * 1024
+
+
+def data_home() -> str:
+    """`$ONLOOKER_HOME`, else the user data dir (the same rule as onlooker.store.home)."""
+    chosen = os.environ.get(HOME_VARIABLE)
+    if chosen:
+        return os.path.expanduser(chosen)
+    user = os.path.expanduser("~")
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or os.path.join(user, "AppData", "Local")
+    elif sys.platform == "darwin":
+        base = os.path.join(user, "Library", "Application Support")
+    else:
+        xdg = os.environ.get("XDG_DATA_HOME", "")
+        base = xdg if os.path.isabs(xdg) else os.path.join(user, ".local", "share")
+    return os.path.join(base, "onlooker")
+
+
+def frame(payload: bytes) -> bytes:
+    return len(payload).to_bytes(HEADER, "big") + payload
+
+
+def read_frame(sock: "_socket.socket") -> bytes:
+    """One length-prefixed message from `sock`; ConnectionError if the peer closed early."""
+    header = _read_exact(sock, HEADER)
+    size = int.from_bytes(header, "big")
+    if size > MAX_FRAME:
+        raise ConnectionError(f"frame of {size} bytes is over the limit")
+    return _read_exact(sock, size)
+
+
+def _read_exact(sock: "_socket.socket", size: int) -> bytes:
+    chunks: list[bytes] = []
+    left = size
+    while left:
+        chunk = sock.recv(min(left, 1 << 20))
+        if not chunk:
+            raise ConnectionError("connection closed before the whole message arrived")
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_stdin() -> bytes:
+    chunks: list[bytes] = []
+    while True:
+        chunk = os.read(0, 1 << 16)
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+
+
+def ask(run_dir: str, payload: bytes, timeout: float) -> bytes:
+    """Send `payload` to the service listening in `run_dir`; its answer (bytes)."""
+    import _socket
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(timeout)
+        cwd = os.getcwd()
+        os.chdir(run_dir)  # a relative address keeps long data-home paths within AF_UNIX limits
+        try:
+            sock.connect(SOCKET_NAME)
+        finally:
+            os.chdir(cwd)
+        sock.sendall(frame(payload))
+        return read_frame(sock)
+    finally:
+        sock.close()
+
+
+def start_service(home: str) -> None:
+    """Start the service detached from this process (it outlives the hook); returns at once."""
+    logs = os.path.join(home, "logs")
+    os.makedirs(logs, mode=0o700, exist_ok=True)
+    log = os.path.join(logs, "hookd.log")
+    argv = [sys.executable, "-m", SERVICE_MODULE]
+    actions = [
+        (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
+        (os.POSIX_SPAWN_OPEN, 1, log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600),
+        (os.POSIX_SPAWN_DUP2, 1, 2),
+    ]
+    env = dict(os.environ)
+    env[HOME_VARIABLE] = home
+    os.posix_spawn(sys.executable, argv, env, file_actions=actions, setsid=True)
+
+
+def answer(payload: bytes, home: str) -> bytes:
+    """The service's answer to `payload`, starting the service if it is not running."""
+    run_dir = os.path.join(home, RUN_DIR)
+    try:
+        return ask(run_dir, payload, ANSWER_TIMEOUT)
+    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError, ConnectionError):
+        pass  # not running (or it was stopping): start one and ask again
+    os.makedirs(run_dir, mode=0o700, exist_ok=True)
+    start_service(home)
+    deadline = time.monotonic() + START_TIMEOUT
+    while True:
+        try:
+            return ask(run_dir, payload, ANSWER_TIMEOUT)
+        except (FileNotFoundError, ConnectionRefusedError):
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.01)
+
+
+def spool(home: str, payload: bytes, reason: str) -> None:
+    """Keep an input the service could not take, for `onlooker doctor --replay-spool`."""
+    try:
+        folder = os.path.join(home, SPOOL_DIR)
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        name = f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
+        note = reason.replace("\n", " ")[:500].encode("utf-8", "replace")
+        kept = _without_secrets(payload)
+        fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        try:
+            os.write(fd, b"# " + note + b"\n" + kept)
+        finally:
+            os.close(fd)
+    except OSError:
+        pass  # nowhere to keep it: still never block the agent
+
+
+def _without_secrets(payload: bytes) -> bytes:
+    """The payload redacted (imported here: only a spooled input pays for the redaction module)."""
+    try:
+        from ..text.redact import redact
+
+        text = payload.decode("utf-8", "surrogateescape")
+        return redact(text).encode("utf-8", "surrogateescape")
+    except Exception:  # a secret must not be kept: keep the reason alone
+        return b"[input dropped: it could not be redacted]\n"
+
+
+def main() -> int:
+    home = data_home()
+    try:
+        payload = read_stdin()
+    except OSError:
+        return 0
+    try:
+        reply = answer(payload, home)
+    except Exception as exc:  # fail open: the agent goes on, the input waits in the spool
+        spool(home, payload, f"{type(exc).__name__}: {exc}")
+        return 0
+    if reply:
+        try:  # noqa: SIM105 - contextlib is one import too many on this path
+            os.write(1, reply)
+        except OSError:
+            pass
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

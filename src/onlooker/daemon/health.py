@@ -1,0 +1,163 @@
+"""Health of onlooker on this machine: the hook service, the spool, recent errors, the store,
+and where the Claude Code hooks are installed; and replaying spooled hook inputs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sqlite3
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..hosts.claude_code.install import installed_hooks, settings_path
+from ..store import Store
+from .client import SPOOL_DIR
+from ..hosts.claude_code.hook import HookHandler
+from .hookd import running_pid
+
+LOG_FILE = Path("logs") / "hookd.log"
+RECENT_ERRORS = 10
+
+
+@dataclass(frozen=True, slots=True)
+class SpoolEntry:
+    path: Path
+    reason: str
+    size: int
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    """What `onlooker doctor` found."""
+
+    home: Path
+    service_pid: int | None
+    spool: tuple[SpoolEntry, ...]
+    errors: tuple[str, ...]
+    store: dict[str, Any]
+    hooks: dict[str, list[str]] = field(default_factory=dict)
+    config: dict[str, Any] = field(default_factory=lambda: {"valid": True})
+
+    @property
+    def healthy(self) -> bool:
+        return not self.spool and bool(self.store.get("ok")) and bool(self.config.get("valid"))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "home": str(self.home),
+            "healthy": self.healthy,
+            "service": {"running": self.service_pid is not None, "pid": self.service_pid},
+            "spool": [
+                {"file": str(e.path), "reason": e.reason, "bytes": e.size} for e in self.spool
+            ],
+            "recent_errors": list(self.errors),
+            "store": self.store,
+            "installed_hooks": self.hooks,
+            "config": self.config,
+        }
+
+
+def spool_entries(home: Path) -> tuple[SpoolEntry, ...]:
+    folder = home / SPOOL_DIR
+    if not folder.is_dir():
+        return ()
+    entries = []
+    for path in sorted(folder.glob("*.hook")):
+        with contextlib.suppress(OSError):
+            head = path.read_bytes()
+            reason, _, payload = head.partition(b"\n")
+            text = reason.decode("utf-8", "replace").removeprefix("# ")
+            entries.append(SpoolEntry(path, text, len(payload)))
+    return tuple(entries)
+
+
+def recent_errors(home: Path, limit: int = RECENT_ERRORS) -> tuple[str, ...]:
+    try:
+        with open(home / LOG_FILE, "rb") as log:
+            log.seek(0, os.SEEK_END)
+            log.seek(max(0, log.tell() - 256 * 1024))
+            lines = log.read().decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ()
+    return tuple(line for line in lines if " ERROR " in line or " WARNING " in line)[-limit:]
+
+
+def store_health(home: Path) -> dict[str, Any]:
+    try:
+        with Store(home) as store:
+            check = _quick_check(store.index.path)
+            return {
+                "ok": check == "ok",
+                "integrity": check,
+                "findings": store.index.count_findings(),
+                "journals": sum(1 for _ in (home / "journals").rglob("*.jsonl")),
+                "migrations": store.index.migrations(),
+            }
+    except Exception as exc:
+        return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _quick_check(database: Path) -> str:
+    connection = sqlite3.connect(f"file:{database}?mode=ro", uri=True, timeout=5)
+    try:
+        return str(connection.execute("PRAGMA quick_check").fetchone()[0])
+    finally:
+        connection.close()
+
+
+def config_health(project: Path) -> dict[str, Any]:
+    """The project's config file and whether it validates (an invalid one turns observers off)."""
+    from ..config import ConfigInvalid, find_config, load_config, project_root
+    from ..errors import ConfigError
+
+    root = project_root(project)
+    path = find_config(root)
+    if path is None:
+        return {"file": None, "root": str(root), "valid": True, "problems": []}
+    try:
+        config = load_config(path, root)
+    except ConfigInvalid as exc:
+        problems = [str(p) for p in exc.problems]
+        return {"file": str(path), "valid": False, "problems": problems}
+    except ConfigError as exc:
+        return {"file": str(path), "valid": False, "problems": [str(exc)]}
+    return {"file": str(path), "valid": True, "problems": [], "reviewers": len(config.reviewers)}
+
+
+def diagnose(home: Path, project: Path) -> Report:
+    hooks = {}
+    for scope in ("project", "local", "user"):
+        path = settings_path(scope, project)
+        events = installed_hooks(path)
+        if events:
+            hooks[str(path)] = events
+    return Report(
+        home=home,
+        service_pid=running_pid(home),
+        spool=spool_entries(home),
+        errors=recent_errors(home),
+        store=store_health(home),
+        hooks=hooks,
+        config=config_health(project),
+    )
+
+
+def replay_spool(home: Path) -> tuple[int, int]:
+    """Hand every spooled input to a handler again; (replayed, still failing). Replayed entries
+    are removed; an input that still cannot be handled is spooled anew with its current reason."""
+    done = failed = 0
+    with Store(home) as store:
+        handler = HookHandler(store)
+        for entry in spool_entries(home):
+            payload = entry.path.read_bytes().partition(b"\n")[2]
+            before = len(spool_entries(home))
+            handler.handle(payload)
+            entry.path.unlink()
+            if len(spool_entries(home)) > before - 1:
+                failed += 1
+            else:
+                done += 1
+        handler.close()
+    return done, failed

@@ -1,0 +1,270 @@
+"""Claude Code hooks: the stdin JSON of each hook event as onlooker events, and the JSON to answer.
+
+Field names follow Claude Code's hook input (session_id, transcript_path, cwd, hook_event_name and
+the per-event fields); answers use `hookSpecificOutput.additionalContext`, cut at 10,000 characters.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from ...text.clipping import clip, clip_values
+from ...core.events import Compacting, Event, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from ...core.feedback import FEEDBACK_LIMIT
+from .content import result_text
+
+#: Hook events onlooker handles.
+HOOK_EVENTS = (
+    "SessionStart",
+    "UserPromptSubmit",
+    "PostToolUse",
+    "PostToolUseFailure",
+    "Stop",
+    "SubagentStart",
+    "SubagentStop",
+    "PreCompact",
+    "SessionEnd",
+)
+
+#: Events whose answer may carry `additionalContext` that the agent reads and acts on. Stop and
+#: SubagentStop also accept it, but there it makes the agent go on working, so onlooker only
+#: answers them with an explicit block.
+CONTEXT_EVENTS = frozenset(
+    {"SessionStart", "UserPromptSubmit", "PostToolUse", "PostToolUseFailure", "SubagentStart"}
+)
+
+
+#: Events that Claude Code lets a hook block with a reason (`decision: "block"`): the agent is told
+#: the reason (PostToolUse, Stop, SubagentStop), or the prompt is refused (UserPromptSubmit).
+BLOCK_EVENTS = frozenset({"PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"})
+
+
+class HookInputError(ValueError):
+    """The hook input is not what Claude Code sends; the message names the field."""
+
+
+@dataclass(frozen=True, slots=True)
+class HookInput:
+    """The parts of a hook input that locate it: which session, which agent, which project."""
+
+    event_name: str
+    session_id: str
+    cwd: str
+    transcript_path: str = ""
+    agent_id: str = ""
+    """Set when the hook fires inside a subagent (tool hooks) or for SubagentStart/Stop."""
+    agent_type: str = ""
+
+    @property
+    def session_key(self) -> str:
+        """The onlooker session the event belongs to: a subagent's calls form their own session."""
+        if self.agent_id and self.event_name not in ("SubagentStart", "SubagentStop"):
+            return subagent_session_id(self.session_id, self.agent_id)
+        return self.session_id
+
+
+def subagent_session_id(session_id: str, agent_id: str) -> str:
+    return f"{session_id}/{agent_id}"
+
+
+def read_hook_input(raw: bytes | str) -> dict[str, Any]:
+    """The hook input as a JSON object; HookInputError if empty, not JSON or not an object."""
+    if isinstance(raw, bytes):
+        try:
+            raw = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise HookInputError(f"hook input is not UTF-8 text ({exc.reason})") from None
+    if not raw.strip():
+        raise HookInputError("hook input is empty")
+    try:
+        data = json.loads(raw)
+    except json.JSONDecodeError as exc:
+        raise HookInputError(f"hook input is not JSON: {exc.msg} at line {exc.lineno}") from None
+    if not isinstance(data, dict):
+        raise HookInputError(f"hook input must be a JSON object, not {type(data).__name__}")
+    return data
+
+
+def parse_hook_input(data: Mapping[str, Any], now: datetime) -> tuple[HookInput, Event]:
+    """Turn one hook input into where it belongs and the event it stands for."""
+    name = _text(data, "hook_event_name", required=True)
+    parser = _PARSERS.get(name)
+    if parser is None:
+        raise HookInputError(f"hook_event_name {name!r} is not one of: {', '.join(HOOK_EVENTS)}")
+    where = HookInput(
+        event_name=name,
+        session_id=_text(data, "session_id", required=True),
+        cwd=_text(data, "cwd"),
+        transcript_path=_text(data, "transcript_path"),
+        agent_id=_text(data, "agent_id"),
+        agent_type=_text(data, "agent_type"),
+    )
+    return where, parser(data, where, now)
+
+
+def hook_answer(event_name: str, context: str = "", *, block_reason: str = "") -> dict[str, Any]:
+    """The JSON to print: additionalContext for events that take it, a block where allowed."""
+    answer: dict[str, Any] = {}
+    if block_reason and event_name in BLOCK_EVENTS:
+        answer = {"decision": "block", "reason": block_reason[:FEEDBACK_LIMIT]}
+    if not context or event_name not in CONTEXT_EVENTS:
+        return answer
+    answer["hookSpecificOutput"] = {
+        "hookEventName": event_name,
+        "additionalContext": context[:FEEDBACK_LIMIT],
+    }
+    return answer
+
+
+# -- one parser per hook event --------------------------------------------------------------------
+
+
+def _session_start(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return SessionStarted(
+        at=now,
+        source=_text(data, "source") or "startup",
+        cwd=where.cwd,
+        project=os.path.basename(where.cwd.rstrip("/")) if where.cwd else "",
+        agent_type=where.agent_type,
+    )
+
+
+def _user_prompt(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return UserPrompt(at=now, text=_text(data, "prompt"))
+
+
+def _post_tool_use(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    response = data.get("tool_response")
+    return ToolCall(
+        at=now,
+        call_id=_text(data, "tool_use_id"),
+        tool=_text(data, "tool_name", required=True),
+        input=clip_values(_mapping(data, "tool_input")),
+        output=clip(_response_text(response)),
+        ok=True,
+        duration_ms=_number(data, "duration_ms"),
+        result=clip_values(response) if isinstance(response, dict) else None,
+    )
+
+
+def _post_tool_use_failure(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    error = _text(data, "error")
+    if data.get("is_interrupt") is True:
+        error = f"[interrupted] {error}".strip()
+    return ToolCall(
+        at=now,
+        call_id=_text(data, "tool_use_id"),
+        tool=_text(data, "tool_name", required=True),
+        input=clip_values(_mapping(data, "tool_input")),
+        output=clip(error),
+        ok=False,
+        error=clip(error),
+        duration_ms=_number(data, "duration_ms"),
+    )
+
+
+def _stop(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return TurnEnded(at=now, last_message=clip(_text(data, "last_assistant_message")))
+
+
+def _subagent_start(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return SubagentStarted(
+        at=now, agent_id=_text(data, "agent_id", required=True), agent_type=where.agent_type
+    )
+
+
+def _subagent_stop(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return SubagentStopped(
+        at=now,
+        agent_id=_text(data, "agent_id", required=True),
+        agent_type=where.agent_type,
+        transcript_path=_text(data, "agent_transcript_path"),
+        last_message=clip(_text(data, "last_assistant_message")),
+    )
+
+
+def _pre_compact(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return Compacting(at=now, trigger=_text(data, "trigger") or "auto")
+
+
+def _session_end(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
+    return SessionEnded(at=now, reason=_text(data, "reason"))
+
+
+_PARSERS: dict[str, Callable[[Mapping[str, Any], HookInput, datetime], Event]] = {
+    "SessionStart": _session_start,
+    "UserPromptSubmit": _user_prompt,
+    "PostToolUse": _post_tool_use,
+    "PostToolUseFailure": _post_tool_use_failure,
+    "Stop": _stop,
+    "SubagentStart": _subagent_start,
+    "SubagentStop": _subagent_stop,
+    "PreCompact": _pre_compact,
+    "SessionEnd": _session_end,
+}
+
+
+# -- field access that names the field on error ----------------------------------------------------
+
+
+def _text(data: Mapping[str, Any], field: str, *, required: bool = False) -> str:
+    value = data.get(field)
+    if value is None:
+        if required:
+            raise HookInputError(f"hook input has no {field!r}")
+        return ""
+    if not isinstance(value, str):
+        raise HookInputError(
+            f"hook input field {field!r} must be a string, not {type(value).__name__}"
+        )
+    if required and not value:
+        raise HookInputError(f"hook input field {field!r} is empty")
+    return value
+
+
+def _mapping(data: Mapping[str, Any], field: str) -> dict[str, Any]:
+    value = data.get(field)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise HookInputError(
+            f"hook input field {field!r} must be an object, not {type(value).__name__}"
+        )
+    return value
+
+
+def _number(data: Mapping[str, Any], field: str) -> float | None:
+    value = data.get(field)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise HookInputError(
+            f"hook input field {field!r} must be a number, not {type(value).__name__}"
+        )
+    return float(value)
+
+
+def _response_text(response: Any) -> str:
+    """Tool response as the text the agent saw: Bash stdout/stderr, file content, MCP blocks …"""
+    if response is None:
+        return ""
+    if isinstance(response, str):
+        return response
+    if isinstance(response, list):
+        return result_text(response)
+    if isinstance(response, dict):
+        if "stdout" in response or "stderr" in response:
+            parts = [str(response.get("stdout") or ""), str(response.get("stderr") or "")]
+            return "\n".join(part for part in parts if part)
+        file = response.get("file")
+        if isinstance(file, dict) and isinstance(file.get("content"), str):
+            return str(file["content"])
+        content = response.get("content")
+        if isinstance(content, str | list):
+            return result_text(content)
+    return json.dumps(response, sort_keys=True, ensure_ascii=False, default=str)

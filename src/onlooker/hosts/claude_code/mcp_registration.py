@@ -1,0 +1,178 @@
+"""Register `onlooker mcp` with Claude Code: an `onlooker` entry under `mcpServers`.
+
+project scope: `<project>/.mcp.json`; local: `projects.<project path>.mcpServers` in the user
+config (`~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`); user: its top-level
+`mcpServers`; a plugin: `.mcp.json` in the plugin folder. Like the hooks install: backup first,
+idempotent, other servers and keys left alone, uninstall removes exactly the entry it added.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from .install import Change, InstallError, _manifest, _original_text, _parse, _read, _remember_original, _save_manifest, _write
+from .paths import claude_user_config
+
+SERVER_NAME = "onlooker"
+
+
+def mcp_server_entry(python: str | None = None) -> dict[str, Any]:
+    """The stdio server Claude Code starts: this Python running `onlooker mcp`, isolated."""
+    return {
+        "type": "stdio",
+        "command": python or sys.executable,
+        "args": ["-I", "-m", "onlooker", "mcp"],
+        "env": {},
+    }
+
+
+def mcp_config_target(scope: str, project: Path) -> tuple[Path, tuple[str, ...]]:
+    """The file that registers servers for `scope`, and the keys leading to its `mcpServers`."""
+    if scope == "project":
+        return project / ".mcp.json", ("mcpServers",)
+    if scope == "local":
+        return claude_user_config(), ("projects", str(project), "mcpServers")
+    if scope == "user":
+        return claude_user_config(), ("mcpServers",)
+    raise InstallError(f"scope {scope!r} is not one of: project, local, user")
+
+
+def is_onlooker_server(entry: Any) -> bool:
+    """An `mcpServers` entry that runs `onlooker mcp` (any Python, any path)."""
+    if not isinstance(entry, dict):
+        return False
+    words = [str(entry.get("command", "")), *(str(a) for a in entry.get("args", ()) or ())]
+    return "mcp" in words[1:] and any("onlooker" in word for word in words)
+
+
+def install_mcp(
+    path: Path,
+    keys: tuple[str, ...],
+    home: Path,
+    *,
+    entry: dict[str, Any] | None = None,
+    dry_run: bool = False,
+) -> Change:
+    """Add (or refresh) the `onlooker` server under `keys` in the JSON file at `path`."""
+    entry = entry or mcp_server_entry()
+    before = _read(path)
+    data = _parse(path, before)
+    servers = _servers(path, data, keys, create=True)
+    assert servers is not None
+    current = servers.get(SERVER_NAME)
+    if current is not None and not is_onlooker_server(current):
+        where = ".".join((*keys, SERVER_NAME))
+        raise InstallError(
+            f"{path}: {where} is already taken by another server; rename or remove it first"
+        )
+    servers[SERVER_NAME] = entry
+    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    changed = _parse(path, after) != _parse(path, before)
+    backup = None
+    if changed and not dry_run:
+        backup = _remember_original(path, before, home)
+        _write(path, after)
+    return Change(path, before, after if changed else before, (SERVER_NAME,), backup, changed)
+
+
+def uninstall_mcp(
+    path: Path, keys: tuple[str, ...], home: Path, *, dry_run: bool = False
+) -> Change:
+    """Remove the `onlooker` server entry install added; put back containers it created."""
+    before = _read(path)
+    if before is None:
+        return Change(path, None, None, notes=("no config file: nothing to remove",))
+    data = _parse(path, before)
+    servers = _servers(path, data, keys, create=False)
+    if servers is None or not is_onlooker_server(servers.get(SERVER_NAME)):
+        return Change(path, before, before, notes=("no onlooker MCP server found",))
+    del servers[SERVER_NAME]
+    manifest = _manifest(home)
+    recorded = manifest.get(str(path))
+    original_text = _original_text(recorded)
+    original = _parse(path, original_text) if original_text else {}
+    _prune(data, original, keys)
+    notes: list[str] = []
+    known = isinstance(recorded, dict) and (
+        original_text is not None or not recorded.get("existed")
+    )
+    if known and data == original:
+        after = original_text  # nothing else changed: the original bytes (or no file) again
+        notes.append("restored the file as it was before install")
+    else:
+        after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    if not dry_run:
+        if after is None:
+            path.unlink()
+        else:
+            _write(path, after)
+        if not _registered_anywhere(data):  # local and user scope share one file
+            manifest.pop(str(path), None)
+            _save_manifest(home, manifest)
+    return Change(path, before, after, (SERVER_NAME,), changed=True, notes=tuple(notes))
+
+
+def write_plugin_mcp(folder: Path, *, entry: dict[str, Any] | None = None) -> Path:
+    """`.mcp.json` at the root of a plugin folder, registering the `onlooker` server."""
+    target = folder / ".mcp.json"
+    config = {"mcpServers": {SERVER_NAME: entry or mcp_server_entry()}}
+    _write(target, json.dumps(config, indent=2) + "\n")
+    return target
+
+
+def installed_mcp(path: Path, keys: tuple[str, ...]) -> bool:
+    """Whether the file at `path` registers onlooker's server under `keys`."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return False
+    for key in keys:
+        data = data.get(key) if isinstance(data, dict) else None
+    return isinstance(data, dict) and is_onlooker_server(data.get(SERVER_NAME))
+
+
+def _registered_anywhere(data: dict[str, Any]) -> bool:
+    """Whether onlooker's server is still registered at user scope or for any project."""
+    places: list[Any] = [data.get("mcpServers")]
+    projects = data.get("projects")
+    if isinstance(projects, dict):
+        places += [p.get("mcpServers") for p in projects.values() if isinstance(p, dict)]
+    return any(isinstance(p, dict) and is_onlooker_server(p.get(SERVER_NAME)) for p in places)
+
+
+def _servers(
+    path: Path, data: dict[str, Any], keys: tuple[str, ...], *, create: bool
+) -> dict[str, Any] | None:
+    """The object at `keys` in `data` (created on the way when `create`)."""
+    current: Any = data
+    for depth, key in enumerate(keys):
+        found = current.get(key)
+        if found is None and create:
+            found = current[key] = {}
+        if found is None:
+            return None
+        if not isinstance(found, dict):
+            where = ".".join(keys[: depth + 1])
+            raise InstallError(f"{path}: '{where}' must be an object, found {type(found).__name__}")
+        current = found
+    servers: dict[str, Any] = current
+    return servers
+
+
+def _prune(data: dict[str, Any], original: dict[str, Any], keys: tuple[str, ...]) -> None:
+    """Drop the objects along `keys` that install created and that are empty now."""
+    for depth in range(len(keys), 0, -1):
+        parent: Any = data
+        before: Any = original
+        for key in keys[: depth - 1]:
+            parent = parent.get(key) if isinstance(parent, dict) else None
+            before = before.get(key) if isinstance(before, dict) else None
+        key = keys[depth - 1]
+        if not isinstance(parent, dict) or parent.get(key) != {}:
+            return
+        if isinstance(before, dict) and key in before:
+            return
+        del parent[key]

@@ -1,0 +1,151 @@
+"""Memory in a store: pending events in, memories out, forgetting, and what each session was shown.
+
+Memories and their tombstones are journaled like finding changes (the index follows the journals);
+pending events live only in the index, a queue the extraction empties.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from ..text.redact import redact
+from ..store import _memory_index as sql
+from ..store.memory_records import MemoriesForgotten, MemoriesInjected, Memory, MemoryCreated, MemoryFilter, PendingEvent, millis
+from ..store._store import Store
+
+
+@dataclass(frozen=True, slots=True)
+class Extracted:
+    """A memory as extraction found it, before it has an id."""
+
+    title: str
+    content: str
+    timestamp: datetime
+    files: tuple[str, ...] = field(default=())
+
+
+class Memories:
+    """The memory side of one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.index = store.index
+
+    # -- pending events ---------------------------------------------------------------------------
+
+    def add_pending(
+        self,
+        *,
+        session_id: str,
+        project: str,
+        tool_name: str,
+        compressed: str,
+        files: Sequence[str] = (),
+        at: datetime,
+    ) -> int:
+        """Queue one compressed tool event (secrets redacted); its id."""
+        compressed = redact(compressed)
+        now = millis(self.store.clock.now())
+        with self.index.transaction():
+            return sql.add_pending(
+                self.index._conn, session_id, project, tool_name, compressed,
+                [redact(f) for f in files], millis(at), now,
+            )  # fmt: skip
+
+    def pending(self, project: str, session_id: str) -> list[PendingEvent]:
+        """A session's pending events, oldest first."""
+        return self.index._read(lambda c: sql.pending_events(c, project, session_id))
+
+    def pending_count(self, project: str, session_id: str) -> int:
+        return self.index._read(lambda c: sql.count_pending(c, project, session_id))
+
+    def idle_sessions(self, project: str, idle: timedelta) -> list[str]:
+        """Sessions of `project` whose pending events are all older than `idle`: sessions that
+        ended without saying so (a killed terminal sends no SessionEnd)."""
+        before = millis(self.store.clock.now() - idle)
+        return self.index._read(lambda c: sql.idle_sessions(c, project, before))
+
+    def drop_pending(self, ids: Sequence[int]) -> None:
+        """Remove pending events without extracting anything from them."""
+        with self.index.transaction():
+            sql.consume_pending(self.index._conn, ids)
+
+    # -- memories ---------------------------------------------------------------------------------
+
+    def remember(
+        self,
+        found: Sequence[Extracted],
+        *,
+        project: str,
+        session_id: str,
+        consumed: Sequence[int] = (),
+    ) -> list[Memory]:
+        """Store memories (journaled, secrets redacted) and consume the pending events they came
+        from, in one transaction: both happen or neither does."""
+        ids: list[int] = []
+        with self.store._changing(project, session_id) as pending:
+            conn = self.index._conn
+            for item in found:
+                memory_id = sql.last_memory_id(conn) + 1
+                memory = Memory(
+                    id=memory_id,
+                    title=redact(item.title),
+                    content=redact(item.content),
+                    project=project,
+                    session_id=session_id,
+                    timestamp=item.timestamp,
+                    created_at=pending.at,
+                    files=tuple(dict.fromkeys(item.files)),
+                )
+                pending.add(MemoryCreated(memory=memory))
+                ids.append(memory_id)
+            sql.consume_pending(conn, consumed)
+        return self.get(ids)
+
+    def get(self, ids: Sequence[int]) -> list[Memory]:
+        """The memories with these ids, in the order asked (unknown ids left out)."""
+        return self.index._read(lambda c: sql.memories_by_id(c, ids))
+
+    def recent(self, where: MemoryFilter, limit: int, *, not_shown_to: str = "") -> list[Memory]:
+        """Newest first; with `not_shown_to`, only memories that session was not given yet."""
+        return self.index._read(
+            lambda c: sql.recent_memories(c, where, limit, skip_session=not_shown_to)
+        )
+
+    def latest_of_session(self, session_id: str, limit: int = 3) -> list[Memory]:
+        """A session's last `limit` memories, oldest first (context for the next batch)."""
+        return self.index._read(lambda c: sql.session_memories(c, session_id, limit))
+
+    def text_search(self, query: str, where: MemoryFilter, limit: int) -> list[int]:
+        """Ids matching any word of `query`, best first (FTS5 bm25)."""
+        return self.index._read(lambda c: sql.text_search(c, query, where, limit))
+
+    def matching(self, where: MemoryFilter) -> list[int]:
+        """Ids of every memory the filter allows."""
+        return self.index._read(lambda c: sql.matching_ids(c, where))
+
+    def count(self) -> int:
+        return self.index._read(sql.count_memories)
+
+    def forget(self, ids: Sequence[int]) -> list[Memory]:
+        """Remove memories (and their vectors) from the index and journal a tombstone for each;
+        the ones removed."""
+        found = self.get(ids)
+        by_project: dict[str, list[int]] = {}
+        for memory in found:
+            by_project.setdefault(memory.project, []).append(memory.id)
+        for project, memory_ids in by_project.items():
+            with self.store._changing(project, "") as pending:
+                pending.add(MemoriesForgotten(project=project, memory_ids=tuple(memory_ids)))
+        return found
+
+    def mark_shown(
+        self, session_id: str, ids: Sequence[int], *, project: str, reset: bool = False
+    ) -> None:
+        """Record that these memories are in the session's context now (journaled)."""
+        if not ids and not reset:
+            return
+        with self.store._changing(project, session_id) as pending:
+            pending.add(MemoriesInjected(session_id=session_id, memory_ids=tuple(ids), reset=reset))

@@ -1,0 +1,298 @@
+"""The index: SQLite `onlooker.db`, a view of the journals that `onlooker reindex` rebuilds.
+
+Findings (with counts and full-text search), session snapshots, how far each journal is applied,
+and the last summary delivered to each session. Connection, retries and migrations: `Database`.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import datetime
+from typing import Any
+
+from ..core.assessment import Finding, severity_rank
+from ..core.clock import parse_time
+from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash
+from ._database import Database, stamp
+from ._memory_index import MEMORY_TABLES, apply_memory_change
+from .query import ORDER, FindingPage, FindingQuery, countable, where_clause
+
+_COLUMNS = (
+    "id, project, session_id, observer, content, category, evidence, severity, status, "
+    "created_at, acknowledged_at, resolved_at, resolution_note, source_type, source_ref, "
+    "metadata, occurrences, last_seen_at"
+)
+_CHUNK = 500
+
+
+class Index(Database):
+    """The SQLite index of one data home: findings, snapshots, journal offsets, deliveries."""
+
+    # -- changes ---------------------------------------------------------------------------------
+
+    def last_serial(self) -> int:
+        row = self._read(
+            lambda c: c.execute("SELECT value FROM counters WHERE name='serial'").fetchone()
+        )
+        return int(row[0]) if row else 0
+
+    def apply(self, changes: Iterable[Change], *, numbered: bool = True) -> None:
+        """Apply lifecycle changes in order (inside `transaction()`); the index follows them.
+        With `numbered=False` the caller records the highest serial itself (`number`)."""
+        top = 0
+        for change in changes:
+            self._apply(change)
+            top = max(top, change.serial)
+        if numbered:
+            self.number(top)
+
+    def number(self, serial: int) -> None:
+        """Record that changes up to `serial` are applied."""
+        if serial:
+            self._conn.execute(
+                "INSERT INTO counters (name, value) VALUES ('serial', ?) ON CONFLICT(name) "
+                "DO UPDATE SET value = max(value, excluded.value)",
+                (serial,),
+            )
+
+    def _apply(self, change: Change) -> None:
+        if apply_memory_change(self._conn, change):
+            return
+        run = self._conn.execute
+        at = stamp(change.at)
+        if isinstance(change, FindingCreated):
+            f = change.finding
+            created = stamp(f.created_at or change.at)
+            run(
+                f"INSERT OR IGNORE INTO findings ({_COLUMNS}, severity_rank, content_hash, "
+                "serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, NULL, NULL, NULL, ?, ?, ?, 1, "
+                "?, ?, ?, ?)",
+                (
+                    f.id, f.project, f.session_id, f.observer, f.content, f.category, f.evidence,
+                    f.severity, created, f.source_type, f.source_ref,
+                    json.dumps(f.metadata, ensure_ascii=False, sort_keys=True), created,
+                    severity_rank(f.severity), content_hash(f), change.serial,
+                ),
+            )  # fmt: skip
+        elif isinstance(change, FindingSeen):
+            run(
+                "UPDATE findings SET occurrences = occurrences + 1, "
+                "last_seen_at = max(last_seen_at, ?) WHERE id = ?",
+                (at, change.finding_id),
+            )
+        elif isinstance(change, FindingAcknowledged):
+            run(
+                "UPDATE findings SET status = 'acknowledged', acknowledged_at = ? "
+                "WHERE id = ? AND status = 'open'",
+                (at, change.finding_id),
+            )
+        elif isinstance(change, FindingResolved):
+            run(
+                "UPDATE findings SET status = 'resolved', resolved_at = ?, resolution_note = ? "
+                "WHERE id = ? AND status != 'resolved'",
+                (at, change.note, change.finding_id),
+            )
+        elif isinstance(change, FindingsCleared):
+            for chunk in _chunks(change.finding_ids):
+                marks = ",".join("?" * len(chunk))
+                run(f"DELETE FROM findings WHERE status = 'resolved' AND id IN ({marks})", chunk)
+        elif isinstance(change, SummaryDelivered):
+            run(
+                "INSERT INTO deliveries (session_id, digest, delivered_at) VALUES (?, ?, ?) "
+                "ON CONFLICT(session_id) DO UPDATE SET digest = excluded.digest, "
+                "delivered_at = excluded.delivered_at",
+                (change.session_id, change.digest, at),
+            )
+
+    def unresolved_duplicate(self, project: str, digest: str) -> str | None:
+        """The id of an unresolved finding of `project` with this content hash, if any."""
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT id FROM findings WHERE project = ? AND content_hash = ? "
+                "AND status != 'resolved' ORDER BY n LIMIT 1",
+                (project, digest),
+            ).fetchone()
+        )
+        return str(row[0]) if row else None
+
+    def has(self, finding_id: str) -> bool:
+        return bool(
+            self._read(
+                lambda c: c.execute("SELECT 1 FROM findings WHERE id = ?", (finding_id,)).fetchone()
+            )
+        )
+
+    # -- findings --------------------------------------------------------------------------------
+
+    def query(self, query: FindingQuery) -> FindingPage:
+        where, params = where_clause(query)
+        order = ORDER[query.sort_by]
+        limit = "" if query.limit is None else f" LIMIT {int(query.limit)}"
+        if countable(query):
+            counting = (
+                f"SELECT severity, status, observer, n FROM finding_counts{where}"
+                f"{' AND' if where else ' WHERE'} n > 0"
+            )
+        else:
+            matching, _ = where_clause(query, from_text=True)
+            counting = (
+                f"SELECT severity, status, observer, count(*) FROM findings{matching} "
+                "GROUP BY severity, status, observer"
+            )
+
+        def run(c: sqlite3.Connection) -> FindingPage:
+            rows = []
+            if query.limit != 0:
+                rows = c.execute(
+                    f"SELECT {_COLUMNS} FROM findings{where} ORDER BY {order}{limit}", params
+                ).fetchall()
+            groups = c.execute(counting, params).fetchall()
+            return FindingPage(tuple(map(_observation, rows)), tuple(map(tuple, groups)))
+
+        return self._read(run)
+
+    def observations(self, ids: Iterable[str], project: str | None = None) -> list[Observation]:
+        """The findings with these ids (of `project`, when given), in no particular order."""
+        found: list[Observation] = []
+        for chunk in _chunks(tuple(dict.fromkeys(ids))):
+            clause = f"id IN ({','.join('?' * len(chunk))})"
+            params: list[Any] = list(chunk)
+            if project is not None:
+                clause += " AND project = ?"
+                params.append(project)
+            found.extend(
+                map(
+                    _observation,
+                    self._rows(f"SELECT {_COLUMNS} FROM findings WHERE {clause}", params),
+                )
+            )
+        return found
+
+    def _rows(self, sql: str, params: Sequence[Any] = ()) -> list[tuple[Any, ...]]:
+        return self._read(lambda c: c.execute(sql, params).fetchall())
+
+    def count_findings(self) -> int:
+        return int(self._read(lambda c: c.execute("SELECT count(*) FROM findings").fetchone()[0]))
+
+    def ids_with_prefix(self, prefix: str, project: str | None, limit: int = 2) -> list[str]:
+        clause = "id >= ? AND id < ?"
+        params: list[Any] = [prefix, prefix + "\U0010ffff"]
+        if project is not None:
+            clause += " AND project = ?"
+            params.append(project)
+        return self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(f"SELECT id FROM findings WHERE {clause} LIMIT {limit}", params)
+            ]
+        )
+
+    def resolved_ids(self, project: str) -> list[str]:
+        return self._read(
+            lambda c: [
+                r[0]
+                for r in c.execute(
+                    "SELECT id FROM findings WHERE project = ? AND status = 'resolved' ORDER BY n",
+                    (project,),
+                )
+            ]
+        )
+
+    # -- journals, sessions, deliveries ----------------------------------------------------------
+
+    def applied_to(self, journal: str) -> int:
+        """How far into `journal` (bytes) the index has applied."""
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT applied_to FROM journals WHERE path = ?", (journal,)
+            ).fetchone()
+        )
+        return int(row[0]) if row else 0
+
+    def set_applied_to(self, journal: str, offset: int) -> None:
+        self._conn.execute(
+            "INSERT INTO journals (path, applied_to) VALUES (?, ?) ON CONFLICT(path) "
+            "DO UPDATE SET applied_to = max(applied_to, excluded.applied_to)",
+            (journal, offset),
+        )
+
+    def save_session(
+        self,
+        session_id: str,
+        journal: str,
+        seq: int,
+        snapshot: dict[str, Any],
+        offset: int,
+        at: datetime,
+    ) -> None:
+        text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
+        with self.transaction():
+            self._conn.execute(
+                "INSERT INTO sessions (session_id, journal, seq, snapshot, journal_offset, "
+                "saved_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(session_id) DO UPDATE SET "
+                "journal = excluded.journal, seq = excluded.seq, snapshot = excluded.snapshot, "
+                "journal_offset = excluded.journal_offset, saved_at = excluded.saved_at",
+                (session_id, journal, seq, text, offset, stamp(at)),
+            )
+
+    def load_session(self, session_id: str) -> tuple[str, int, dict[str, Any], int] | None:
+        """(journal, seq, snapshot, journal offset) of the saved session, or None."""
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT journal, seq, snapshot, journal_offset FROM sessions WHERE session_id = ?",
+                (session_id,),
+            ).fetchone()
+        )
+        if row is None:
+            return None
+        return str(row[0]), int(row[1]), json.loads(row[2]), int(row[3])
+
+    def session_seqs(self) -> dict[str, int]:
+        return self._read(
+            lambda c: {r[0]: int(r[1]) for r in c.execute("SELECT session_id, seq FROM sessions")}
+        )
+
+    def delivered_digest(self, session_id: str) -> str | None:
+        row = self._read(
+            lambda c: c.execute(
+                "SELECT digest FROM deliveries WHERE session_id = ?", (session_id,)
+            ).fetchone()
+        )
+        return str(row[0]) if row else None
+
+    def clear(self, *, sessions: bool) -> None:
+        """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
+        for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
+                      *MEMORY_TABLES):  # fmt: skip
+            self._conn.execute(f"DELETE FROM {table}")
+        if sessions:
+            self._conn.execute("DELETE FROM sessions")
+
+    def table_rows(self, table: str) -> list[tuple[Any, ...]]:
+        """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
+        order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id",
+                 "memories": "id", "memory_files": "path, memory_id",
+                 "memory_injections": "session_id, memory_id"}[table]  # fmt: skip
+        return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
+
+
+def _observation(row: tuple[Any, ...]) -> Observation:
+    finding = Finding(
+        id=row[0], project=row[1], session_id=row[2], observer=row[3], content=row[4],
+        category=row[5], evidence=row[6], severity=row[7], status=row[8],
+        created_at=_time(row[9]), acknowledged_at=_time(row[10]), resolved_at=_time(row[11]),
+        resolution_note=row[12], source_type=row[13], source_ref=row[14],
+        metadata=json.loads(row[15]),
+    )  # fmt: skip
+    return Observation(finding, int(row[16]), _time(row[17]))
+
+
+def _time(text: str | None) -> datetime | None:
+    return parse_time(text) if text else None
+
+
+def _chunks(items: tuple[str, ...]) -> Iterator[tuple[str, ...]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]

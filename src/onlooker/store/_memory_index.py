@@ -1,0 +1,282 @@
+"""The SQL of memory: applying memory changes to the index, reading memories and pending events,
+and full-text search (FTS5, best first by bm25) with every filter inside the query.
+"""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from .changes import Change
+from .memory_records import MemoriesForgotten, MemoriesInjected, Memory, MemoryCreated, MemoryFilter, PendingEvent, from_millis, millis
+
+MEMORY_TABLES = ("memories", "memory_files", "memory_injections")
+"""Tables the journals rebuild (pending events are not journaled: they are a work queue)."""
+
+_COLUMNS = "m.id, m.title, m.content, m.project, m.session_id, m.timestamp, m.created_at"
+_WORD = re.compile(r"\w+", re.UNICODE)
+_CHUNK = 500
+COMMON_SHARE = 0.05
+"""A word in more than this share of the memories says little about a match (see text_search)."""
+RANK_WINDOW = 2_000
+"""bm25 ranks at most this many matches of one query: the newest ones the filter allows. Ranking
+costs per match, so a query matching 10% of 100k memories would spend ~15 ms on it; the newest
+2,000 cost ~4 ms, and memory search favours recent memories anyway."""
+
+
+def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
+    """Apply a memory change (inside a transaction); False when `change` is not one."""
+    if isinstance(change, MemoryCreated):
+        m = change.memory
+        conn.execute(
+            "INSERT OR IGNORE INTO memories (id, title, content, project, session_id, timestamp, "
+            "created_at, serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (m.id, m.title, m.content, m.project, m.session_id, millis(m.timestamp),
+             millis(m.created_at), change.serial),
+        )  # fmt: skip
+        conn.executemany(
+            "INSERT OR IGNORE INTO memory_files (path, memory_id) VALUES (?, ?)",
+            [(path, m.id) for path in m.files],
+        )
+        conn.execute(
+            "INSERT INTO counters (name, value) VALUES ('memory', ?) ON CONFLICT(name) "
+            "DO UPDATE SET value = max(value, excluded.value)",
+            (m.id,),
+        )
+        return True
+    if isinstance(change, MemoriesForgotten):
+        for chunk in _chunks(change.memory_ids):
+            marks = ",".join("?" * len(chunk))
+            for table, column in (
+                ("memories", "id"), ("memory_files", "memory_id"),
+                ("memory_injections", "memory_id"),
+            ):  # fmt: skip
+                conn.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+            conn.execute(f"DELETE FROM vectors WHERE kind = 'memory' AND id IN ({marks})", chunk)
+        return True
+    if isinstance(change, MemoriesInjected):
+        if change.reset:
+            conn.execute("DELETE FROM memory_injections WHERE session_id = ?", (change.session_id,))
+        conn.executemany(
+            "INSERT OR IGNORE INTO memory_injections (session_id, memory_id) VALUES (?, ?)",
+            [(change.session_id, i) for i in change.memory_ids],
+        )
+        return True
+    return False
+
+
+def last_memory_id(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM counters WHERE name = 'memory'").fetchone()
+    return int(row[0]) if row else 0
+
+
+# -- pending events -------------------------------------------------------------------------------
+
+
+def add_pending(
+    conn: sqlite3.Connection,
+    session_id: str,
+    project: str,
+    tool_name: str,
+    compressed: str,
+    files: Sequence[str],
+    timestamp: int,
+    created_at: int,
+) -> int:
+    cursor = conn.execute(
+        "INSERT INTO pending_events (session_id, project, tool_name, compressed, files, "
+        "timestamp, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (session_id, project, tool_name, compressed, "\n".join(files), timestamp, created_at),
+    )
+    return int(cursor.lastrowid or 0)
+
+
+def pending_events(conn: sqlite3.Connection, project: str, session_id: str) -> list[PendingEvent]:
+    rows = conn.execute(
+        "SELECT id, session_id, project, tool_name, compressed, files, timestamp "
+        "FROM pending_events WHERE project = ? AND session_id = ? ORDER BY id",
+        (project, session_id),
+    ).fetchall()
+    return [
+        PendingEvent(r[0], r[1], r[2], r[3], r[4], tuple(p for p in r[5].split("\n") if p),
+                     from_millis(r[6]))
+        for r in rows
+    ]  # fmt: skip
+
+
+def idle_sessions(conn: sqlite3.Connection, project: str, before: int) -> list[str]:
+    """Sessions of `project` with pending events, none queued at or after `before` (ms)."""
+    rows = conn.execute(
+        "SELECT session_id FROM pending_events WHERE project = ? GROUP BY session_id "
+        "HAVING max(created_at) < ? ORDER BY min(id)",
+        (project, before),
+    )
+    return [str(r[0]) for r in rows]
+
+
+def count_pending(conn: sqlite3.Connection, project: str, session_id: str) -> int:
+    row = conn.execute(
+        "SELECT count(*) FROM pending_events WHERE project = ? AND session_id = ?",
+        (project, session_id),
+    ).fetchone()
+    return int(row[0])
+
+
+def consume_pending(conn: sqlite3.Connection, ids: Sequence[int]) -> None:
+    for chunk in _chunks(tuple(ids)):
+        conn.execute(
+            f"DELETE FROM pending_events WHERE id IN ({','.join('?' * len(chunk))})", chunk
+        )
+
+
+# -- memories -------------------------------------------------------------------------------------
+
+
+def memories_by_id(conn: sqlite3.Connection, ids: Iterable[int]) -> list[Memory]:
+    """The memories with these ids, in the order asked (unknown ids left out)."""
+    wanted = tuple(dict.fromkeys(int(i) for i in ids))
+    found: dict[int, Memory] = {}
+    for chunk in _chunks(wanted):
+        marks = ",".join("?" * len(chunk))
+        rows = conn.execute(f"SELECT {_COLUMNS} FROM memories m WHERE m.id IN ({marks})", chunk)
+        found.update((m.id, m) for m in _memories(conn, rows.fetchall()))
+    return [found[i] for i in wanted if i in found]
+
+
+def recent_memories(
+    conn: sqlite3.Connection, where: MemoryFilter, limit: int, *, skip_session: str = ""
+) -> list[Memory]:
+    """Newest first; with `skip_session`, leave out memories already injected into it."""
+    clause, params = filter_clause(where)
+    if skip_session:
+        clause += (
+            " AND NOT EXISTS (SELECT 1 FROM memory_injections i "
+            "WHERE i.session_id = ? AND i.memory_id = m.id)"
+        )
+        params.append(skip_session)
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM memories m WHERE 1{clause} "
+        "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
+        (*params, limit),
+    ).fetchall()
+    return _memories(conn, rows)
+
+
+def session_memories(conn: sqlite3.Connection, session_id: str, limit: int) -> list[Memory]:
+    """A session's latest memories, oldest of them first."""
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM memories m WHERE m.session_id = ? ORDER BY m.id DESC LIMIT ?",
+        (session_id, limit),
+    ).fetchall()
+    return list(reversed(_memories(conn, rows)))
+
+
+def text_search(conn: sqlite3.Connection, query: str, where: MemoryFilter, limit: int) -> list[int]:
+    """Ids of the memories matching `query`, best first (bm25 over title and content): those with
+    every word first, then those with any of its selective words. Ranking costs per match, so
+    words found in more than COMMON_SHARE of the memories are left out of the second step while
+    a rarer word remains, and each step ranks only its newest RANK_WINDOW matches."""
+    words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(query)))
+    if not words:
+        return []
+    clause, params = filter_clause(where)
+    matches = (
+        "FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid "
+        f"WHERE memories_fts MATCH ?{clause}"
+    )
+
+    def ranked(match: str, wanted: int) -> list[int]:
+        floor = conn.execute(
+            f"SELECT m.id {matches} ORDER BY memories_fts.rowid DESC LIMIT 1 OFFSET ?",
+            (match, *params, RANK_WINDOW - 1),
+        ).fetchone()
+        window = " AND memories_fts.rowid >= ?" if floor else ""
+        # bm25() rather than `rank`: FTS5 would rank every match before the filter applies
+        rows = conn.execute(
+            f"SELECT m.id {matches}{window} ORDER BY bm25(memories_fts), m.id DESC LIMIT ?",
+            (match, *params, *([floor[0]] if floor else []), wanted),
+        ).fetchall()
+        return [int(r[0]) for r in rows]
+
+    found = ranked(" AND ".join(_quoted(words)), limit) if len(words) > 1 else []
+    if len(found) >= limit:
+        return found
+    more = ranked(" OR ".join(_quoted(_selective(conn, words))), limit + len(found))
+    return list(dict.fromkeys(found + more))[:limit]
+
+
+def _selective(conn: sqlite3.Connection, words: list[str]) -> list[str]:
+    """The words found in at most COMMON_SHARE of the memories, or else the rarest one."""
+    total = last_memory_id(conn)
+    if total < 1000 or len(words) == 1:
+        return words
+    counts = {
+        w: int(conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
+                            (f'"{w}"',)).fetchone()[0])
+        for w in words
+    }  # fmt: skip
+    kept = [w for w in words if 0 < counts[w] <= COMMON_SHARE * total]
+    return kept or [min(words, key=lambda w: counts[w] or total + 1)]
+
+
+def _quoted(words: Sequence[str]) -> list[str]:
+    return [f'"{w}"' for w in words]
+
+
+def matching_ids(conn: sqlite3.Connection, where: MemoryFilter) -> list[int]:
+    clause, params = filter_clause(where)
+    return [int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1{clause}", params)]
+
+
+def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:
+    """` AND ...` conditions on the memories alias `m`, and their parameters."""
+    clause = ""
+    params: list[Any] = []
+    if where.projects:
+        clause += f" AND m.project IN ({','.join('?' * len(where.projects))})"
+        params.extend(where.projects)
+    if where.after is not None:
+        clause += " AND m.timestamp >= ?"
+        params.append(millis(where.after))
+    if where.before is not None:
+        clause += " AND m.timestamp < ?"
+        params.append(millis(where.before))
+    if where.files:
+        ends = " OR ".join("(f.path = ? OR f.path LIKE ? ESCAPE '\\')" for _ in where.files)
+        clause += (
+            f" AND EXISTS (SELECT 1 FROM memory_files f WHERE f.memory_id = m.id AND ({ends}))"
+        )
+        for path in where.files:
+            params.extend((path, "%/" + _like_escaped(path.lstrip("/"))))
+    return clause, params
+
+
+def count_memories(conn: sqlite3.Connection) -> int:
+    return int(conn.execute("SELECT count(*) FROM memories").fetchone()[0])
+
+
+def _memories(conn: sqlite3.Connection, rows: list[tuple[Any, ...]]) -> list[Memory]:
+    files: dict[int, list[str]] = {}
+    ids = tuple(int(r[0]) for r in rows)
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        for path, memory_id in conn.execute(
+            f"SELECT path, memory_id FROM memory_files WHERE memory_id IN ({marks})", chunk
+        ):
+            files.setdefault(int(memory_id), []).append(path)
+    return [
+        Memory(int(r[0]), r[1], r[2], r[3], r[4] or "", from_millis(r[5]), from_millis(r[6]),
+               tuple(sorted(files.get(int(r[0]), ()))))
+        for r in rows
+    ]  # fmt: skip
+
+
+def _like_escaped(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def _chunks(items: tuple[Any, ...]) -> Iterable[tuple[Any, ...]]:
+    for start in range(0, len(items), _CHUNK):
+        yield items[start : start + _CHUNK]

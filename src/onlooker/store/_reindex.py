@@ -1,0 +1,119 @@
+"""`onlooker reindex`: rebuild the index from the journals, which hold the truth.
+
+Lifecycle changes from every journal are applied in serial order; session snapshots missing from
+the index (or older than their journal) are rebuilt by replaying the journaled events.
+"""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..core.assessment import Assessment, ObserverFailure
+from ..core.events import Event
+from ..core.session import Session
+from .changes import Change
+from .home import INDEX_FILE, MIRROR_FILE, SNAPSHOT_DIR, journal_paths
+from .journal import Journal, SkippedLine
+from ._store import Store
+
+if TYPE_CHECKING:
+    from ..vectors.sources import VectorSource
+    from ..vectors.index import SyncReport
+
+
+@dataclass(frozen=True, slots=True)
+class ReindexReport:
+    """What a reindex read and rebuilt."""
+
+    journals: int = 0
+    records: int = 0
+    changes: int = 0
+    findings: int = 0
+    sessions: int = 0
+    """Session snapshots rebuilt from their journals."""
+    skipped: tuple[SkippedLine, ...] = field(default=())
+    vectors: tuple[tuple[str, SyncReport], ...] = ()
+    """Per kind: texts embedded anew, vectors kept (text unchanged), vectors of deleted rows."""
+    vectors_skipped: str = ""
+    """Why vectors were not synced (the embeddings extra is missing), or ''."""
+
+
+def remove_index(home: Path) -> None:
+    """Delete `onlooker.db` and its WAL files, and the vector caches beside it (the journals
+    stay)."""
+    for name in (INDEX_FILE, MIRROR_FILE):
+        for suffix in ("", "-wal", "-shm"):
+            (home / f"{name}{suffix}").unlink(missing_ok=True)
+    shutil.rmtree(home / SNAPSHOT_DIR, ignore_errors=True)
+
+
+def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) -> ReindexReport:
+    """Empty the index and apply every journal again, in one transaction; then embed the texts
+    of `vector_sources` that have no vector yet or whose text changed (outside that transaction:
+    embedding is slow, and vectors are derived from the texts, as full-text search is).
+    `vector_sources` defaults to `vector_sources.SOURCES`; imported here, off the hook path."""
+    from ..vectors import embeddings
+    from ..vectors.sources import SOURCES, sync_vectors
+
+    journals = [
+        Journal(path, path.relative_to(store.home).as_posix()) for path in journal_paths(store.home)
+    ]
+    changes: list[tuple[int, str, int, Change]] = []
+    skipped: list[SkippedLine] = []
+    records = rebuilt = 0
+    with store.index.transaction():
+        saved = store.index.session_seqs()
+        store.index.clear(sessions=False)
+        for journal in journals:
+            read = journal.read()
+            skipped.extend(read.skipped)
+            records += len(read.entries)
+            history = []
+            for entry in read.entries:
+                if isinstance(entry.record, Change):
+                    changes.append((entry.record.serial, journal.key, entry.line, entry.record))
+                elif isinstance(entry.record, Event | Assessment | ObserverFailure):
+                    history.append(entry.record)
+            store.index.set_applied_to(journal.key, read.end)
+            session = _replayed(history, saved)
+            if session is not None:
+                store.index.save_session(
+                    session.id, journal.key, session.seq, session.snapshot(), read.end,
+                    store.clock.now(),
+                )  # fmt: skip
+                rebuilt += 1
+        changes.sort(key=lambda item: item[:3])
+        store.index.apply(item[3] for item in changes)
+        findings = store.index.count_findings()
+    missing = embeddings.missing()
+    vectors = (
+        ()
+        if missing
+        else tuple(sync_vectors(store.index, SOURCES if vector_sources is None else vector_sources))
+    )
+    return ReindexReport(
+        len(journals), records, len(changes), findings, rebuilt, tuple(skipped), vectors,
+        f"the embeddings extra is missing ({', '.join(missing)})" if missing else "",
+    )  # fmt: skip
+
+
+def _replayed(history: Sequence[object], saved: dict[str, int]) -> Session | None:
+    """The session replayed from its journal, unless the saved snapshot is as recent."""
+    events = [r for r in history if isinstance(r, Event)]
+    if not events or not events[-1].session_id:
+        return None
+    last = max(e.seq for e in events)
+    if saved.get(events[-1].session_id, -1) >= last:
+        return None
+    session = Session(events[-1].session_id)
+    for item in history:
+        if isinstance(item, Event):
+            if item.seq > session.seq:
+                session.append(item)
+        else:
+            session.record(item)
+    return session

@@ -1,0 +1,111 @@
+"""Observer runs in the index: how each reviewer run went, what it cost, what it has to deliver.
+
+One row per run: status (ok | timeout | error | skipped), error text, duration, model, tokens and
+estimated cost. A background run's report waits here until the session's next delivery point takes
+it, once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from ..core.clock import Clock
+from ._database import Database, stamp
+
+RunStatus = Literal["ok", "timeout", "error", "skipped"]
+RUN_STATUSES: tuple[RunStatus, ...] = ("ok", "timeout", "error", "skipped")
+
+
+@dataclass(frozen=True, slots=True)
+class ObserverCost:
+    """What one observer's runs in a project added up to."""
+
+    observer: str
+    runs: int
+    by_status: dict[str, int]
+    input_tokens: int
+    output_tokens: int
+    cost_usd: float | None
+    """None when no run had a known price."""
+    seconds: float
+    models: tuple[str, ...]
+
+
+class ObserverRuns:
+    """The `observer_runs` table of one index."""
+
+    def __init__(self, db: Database, clock: Clock) -> None:
+        self.db = db
+        self.clock = clock
+
+    def record(self, run: dict[str, Any]) -> int:
+        """Insert one run; `run` holds the columns (see `Store.record_observer_run`)."""
+        if run["status"] not in RUN_STATUSES:
+            allowed = ", ".join(RUN_STATUSES)
+            raise ValueError(f"run status {run['status']!r} is not one of: {allowed}")
+        row = {"started_at": stamp(self.clock.now()), **run}
+        names = ", ".join(row)
+        with self.db.transaction():
+            cursor = self.db._conn.execute(
+                f"INSERT INTO observer_runs ({names}) VALUES ({', '.join('?' * len(row))})",
+                tuple(row.values()),
+            )
+            return int(cursor.lastrowid or 0)
+
+    def take_undelivered(self, session_id: str) -> list[str]:
+        """The reports of this session's runs not yet delivered, oldest first; they are marked
+        delivered, so each is delivered once."""
+        at = stamp(self.clock.now())
+        sql = (
+            "SELECT n, report FROM observer_runs WHERE session_id = ? AND delivered_at IS NULL "
+            "AND report != '' ORDER BY n"
+        )
+        if not self.db._read(lambda c: c.execute(sql + " LIMIT 1", (session_id,)).fetchone()):
+            return []
+        with self.db.transaction():
+            conn = self.db._conn
+            rows = conn.execute(sql, (session_id,)).fetchall()
+            conn.executemany(
+                "UPDATE observer_runs SET delivered_at = ? WHERE n = ?", [(at, r[0]) for r in rows]
+            )
+        return [str(r[1]) for r in rows]
+
+    def costs(self, project: str | None = None) -> list[ObserverCost]:
+        """Per observer: runs by status, tokens, cost and time, most expensive first."""
+        where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
+        rows = self.db._read(
+            lambda c: c.execute(
+                "SELECT observer, status, count(*), sum(input_tokens), sum(output_tokens), "
+                "sum(cost_usd), count(cost_usd), sum(duration), group_concat(DISTINCT model) "
+                f"FROM observer_runs {where} GROUP BY observer, status",
+                params,
+            ).fetchall()
+        )
+        merged: dict[str, ObserverCost] = {}
+        for observer, status, runs, tin, tout, cost, priced, seconds, models in rows:
+            was = merged.get(observer) or ObserverCost(observer, 0, {}, 0, 0, None, 0.0, ())
+            known = [c for c in (was.cost_usd, float(cost) if priced else None) if c is not None]
+            found = {m for m in (models or "").split(",") if m}
+            merged[observer] = ObserverCost(
+                observer=observer,
+                runs=was.runs + int(runs),
+                by_status={**was.by_status, status: int(runs)},
+                input_tokens=was.input_tokens + int(tin or 0),
+                output_tokens=was.output_tokens + int(tout or 0),
+                cost_usd=sum(known) if known else None,
+                seconds=was.seconds + float(seconds or 0.0),
+                models=tuple(sorted(set(was.models) | found)),
+            )
+        return sorted(merged.values(), key=lambda c: (-(c.cost_usd or 0.0), c.observer))
+
+    def last(self, observer: str, session_id: str) -> tuple[str, str | None] | None:
+        """(status, error) of an observer's latest run in a session."""
+        row = self.db._read(
+            lambda c: c.execute(
+                "SELECT status, error FROM observer_runs WHERE observer = ? AND session_id = ? "
+                "ORDER BY n DESC LIMIT 1",
+                (observer, session_id),
+            ).fetchone()
+        )
+        return (str(row[0]), row[1]) if row else None

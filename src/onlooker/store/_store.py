@@ -1,0 +1,333 @@
+"""The store: findings, session journals and snapshots in one data home, behind one class.
+
+Every change is decided and applied under the index's write lock, appended to the acting session's
+journal (the project's manual journal outside a session), and only then committed.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from datetime import datetime
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from ..core.assessment import Finding
+from ..core.clock import Clock, SystemClock
+from ..core.engine import Dispatch
+from ..core.events import Event
+from ..core.records import Record, record_kinds
+from ..text.redact import redact, redact_record
+from ..core.session import Session
+from ..core.slices import Reducer
+from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash
+from ..errors import LifecycleError, UnknownFinding
+from .home import INDEX_FILE, data_home, journal_path
+from ._index import Index
+from ._jobs import JobQueue
+from .journal import Journal
+from .query import UNRESOLVED, FindingPage, FindingQuery
+from ._runs import ObserverRuns, RunStatus
+from ._trajectory_findings import trajectory_findings
+
+
+@dataclass(frozen=True, slots=True)
+class Created:
+    """What `create` did with one finding: stored it anew, or counted one more occurrence."""
+
+    observation: Observation
+    new: bool
+
+
+@dataclass(slots=True)
+class _Pending:
+    """Changes decided inside one write transaction, numbered and applied as they are added."""
+
+    index: Index
+    serial: int
+    at: datetime
+    changes: list[Change] = field(default_factory=list)
+
+    def add(self, change: Change) -> None:
+        self.serial += 1
+        change = dataclasses.replace(change, serial=self.serial, at=self.at)
+        self.index.apply((change,), numbered=False)
+        self.changes.append(change)
+
+
+class Store:
+    """One data home: its journals (the truth) and its index (`onlooker.db`)."""
+
+    def __init__(self, home: str | Path | None = None, *, clock: Clock | None = None) -> None:
+        self.home = Path(home) if home is not None else data_home()
+        self.clock: Clock = clock or SystemClock()
+        self.index = Index(self.home / INDEX_FILE)
+        self._journals: dict[tuple[str, str], Journal] = {}
+        self.jobs = JobQueue(self.index, self.clock)
+        """Work for the detached worker: enqueue, claim, complete, fail."""
+        self.runs = ObserverRuns(self.index, self.clock)
+        """Observer runs: status, usage and cost, and background reports to deliver."""
+
+    def close(self) -> None:
+        self.index.close()
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def journal(self, project: str, session_id: str = "") -> Journal:
+        """The journal of a session, or the project's manual journal when `session_id` is ''."""
+        found = self._journals.get((project, session_id))
+        if found is None:
+            path = journal_path(self.home, project, session_id)
+            found = Journal(path, path.relative_to(self.home).as_posix())
+            if len(self._journals) < 1024:
+                self._journals[project, session_id] = found
+        return found
+
+    # -- findings: changes -----------------------------------------------------------------------
+
+    def create(
+        self, findings: Iterable[Finding], *, project: str, session_id: str = ""
+    ) -> tuple[Created, ...]:
+        """Store findings as open, or count one more occurrence of an equal unresolved one.
+        Secrets in their text are redacted first."""
+        findings = [redact_record(finding) for finding in findings]
+        if not findings:
+            return ()
+        outcome: list[tuple[str, bool]] = []
+        with self._changing(project, session_id) as pending:
+            for finding in findings:
+                finding = dataclasses.replace(
+                    finding,
+                    metadata=_plain(finding.metadata),
+                    project=project,
+                    session_id=finding.session_id or session_id,
+                    status="open",
+                    created_at=finding.created_at or pending.at,
+                    acknowledged_at=None,
+                    resolved_at=None,
+                    resolution_note=None,
+                )
+                same = self.index.unresolved_duplicate(project, content_hash(finding))
+                if same is not None:
+                    pending.add(FindingSeen(finding_id=same, session_id=session_id))
+                    outcome.append((same, False))
+                    continue
+                if self.index.has(finding.id):  # the same Finding value stored twice
+                    finding = dataclasses.replace(finding, id=os.urandom(16).hex())
+                pending.add(FindingCreated(finding=finding))
+                outcome.append((finding.id, True))
+            stored = {o.id: o for o in self.get(tuple({i for i, _ in outcome}))}
+        return tuple(Created(stored[i], new) for i, new in outcome)
+
+    def acknowledge(self, finding_id: str, *, project: str, session_id: str = "") -> Observation:
+        """Mark an open finding acknowledged (already acknowledged: unchanged)."""
+        with self._changing(project, session_id) as pending:
+            current = self._one(finding_id, project)
+            if current.finding.status == "resolved":
+                raise LifecycleError(
+                    f"observation {finding_id} is resolved; only open ones can be acknowledged"
+                )
+            if current.finding.status == "open":
+                pending.add(FindingAcknowledged(finding_id=finding_id))
+            return self._one(finding_id, project)
+
+    def resolve(
+        self, finding_id: str, note: str | None = None, *, project: str, session_id: str = ""
+    ) -> Observation:
+        """Mark a finding resolved with an optional note, secrets redacted (already resolved:
+        unchanged)."""
+        with self._changing(project, session_id) as pending:
+            if self._one(finding_id, project).finding.status != "resolved":
+                pending.add(
+                    FindingResolved(finding_id=finding_id, note=redact(note) if note else note)
+                )
+            return self._one(finding_id, project)
+
+    def clear_resolved(self, *, project: str, session_id: str = "") -> tuple[str, ...]:
+        """Remove the project's resolved findings from the index; return their ids."""
+        with self._changing(project, session_id) as pending:
+            ids = tuple(self.index.resolved_ids(project))
+            if ids:
+                pending.add(FindingsCleared(project=project, finding_ids=ids))
+        return ids
+
+    # -- findings: reads -------------------------------------------------------------------------
+
+    def query(self, query: FindingQuery) -> FindingPage:
+        return self.index.query(query)
+
+    def get(self, ids: Sequence[str], project: str | None = None) -> list[Observation]:
+        """The findings with these ids, in the order asked (unknown ids are left out)."""
+        found = {o.id: o for o in self.index.observations(ids, project)}
+        return [found[i] for i in ids if i in found]
+
+    def find_id(self, prefix: str, project: str | None = None) -> str:
+        """The id equal to `prefix`, or the only one starting with it (4 characters at least)."""
+        if self.get((prefix,), project):
+            return prefix
+        matches = self.index.ids_with_prefix(prefix, project) if len(prefix) >= 4 else []
+        if len(matches) == 1:
+            return matches[0]
+        where = f" in project {project!r}" if project is not None else ""
+        kind = "matches several observations" if matches else "matches no observation"
+        raise UnknownFinding(f"{prefix!r} {kind}{where}")
+
+    def search(self, text: str, project: str | None = None, limit: int = 20) -> list[Observation]:
+        """Full-text search over finding text (every word must appear)."""
+        page = self.query(
+            FindingQuery(project=project, text=text, sort_by="created_at", limit=limit)
+        )
+        return list(page.observations)
+
+    def open_findings(self, project: str, observer: str) -> tuple[Finding, ...]:
+        """An observer's unresolved findings in a project, most severe first."""
+        query = FindingQuery(project=project, statuses=UNRESOLVED, observers=(observer,))
+        return tuple(o.finding for o in self.query(query).observations)
+
+    def findings_for(self, project: str) -> Callable[[str], tuple[Finding, ...]]:
+        """What `Engine(findings=...)` takes: observer name -> its unresolved findings here."""
+        return partial(self.open_findings, project)
+
+    # -- sessions --------------------------------------------------------------------------------
+
+    def append(self, records: Sequence[Record], *, project: str, session_id: str) -> None:
+        """Journal events, assessments or failures of a session, in one write."""
+        self.journal(project, session_id).append(records)
+
+    def record_dispatch(self, dispatch: Dispatch, *, project: str) -> tuple[Created, ...]:
+        """Journal a dispatched event with its assessments and failures; store the findings of
+        assessments at medium or above (see `trajectory_findings`)."""
+        session_id = dispatch.event.session_id
+        records = (dispatch.event, *dispatch.assessments, *dispatch.failures)
+        self.append(records, project=project, session_id=session_id)
+        findings = [f for a in dispatch.assessments for f in trajectory_findings(a, session_id)]
+        return self.create(findings, project=project, session_id=session_id) if findings else ()
+
+    def save_session(self, session: Session, *, project: str) -> None:
+        """Keep the session's snapshot, so the next process resumes it without replaying it."""
+        if not session.id:
+            raise ValueError("a session needs an id to be saved")
+        journal = self.journal(project, session.id)
+        with self.index.transaction():
+            self._catch_up(journal)
+            self.index.save_session(
+                session.id, journal.key, session.seq, session.snapshot(), journal.size(),
+                self.clock.now(),
+            )  # fmt: skip
+
+    def load_session(
+        self,
+        session_id: str,
+        *,
+        windows: Mapping[str, int] | None = None,
+        reducers: Mapping[type[Event], tuple[tuple[type[Any], Reducer], ...]] | None = None,
+    ) -> Session | None:
+        """The saved session, plus any journaled events newer than its snapshot; None if unknown."""
+        saved = self.index.load_session(session_id)
+        if saved is None:
+            return None
+        key, _seq, snapshot, offset = saved
+        session = Session.restore(snapshot, windows=windows, reducers=reducers)
+        journal = Journal(self.home / key, key)
+        if journal.size() > offset:
+            for record in journal.read(offset, kinds=_event_kinds()).records:
+                if isinstance(record, Event) and record.seq > session.seq:
+                    session.append(record)
+        return session
+
+    def mark_delivered(self, session_id: str, digest: str, *, project: str) -> bool:
+        """Remember that a text with `digest` reached the session; False if it was the last one
+        (the digest '' stands for nothing delivered)."""
+        if (self.index.delivered_digest(session_id) or "") == digest:
+            return False
+        with self._changing(project, session_id) as pending:
+            if (self.index.delivered_digest(session_id) or "") == digest:
+                return False
+            pending.add(SummaryDelivered(session_id=session_id, digest=digest))
+        return True
+
+    # -- jobs and observer runs ------------------------------------------------------------------
+
+    def enqueue(
+        self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
+    ) -> int:
+        """Queue a job for the worker (`onlooker.daemon.worker.ensure_worker` starts one); its id."""
+        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
+
+    def record_observer_run(
+        self,
+        observer: str,
+        *,
+        session_id: str,
+        project: str,
+        status: RunStatus,
+        error: str | None = None,
+        duration: float = 0.0,
+        model: str = "",
+        input_tokens: int = 0,
+        output_tokens: int = 0,
+        cost_usd: float | None = None,
+        report: str = "",
+    ) -> int:
+        """Record one observer run (ok | timeout | error | skipped) with its usage and cost; a
+        non-empty `report` is delivered to the session at its next delivery point."""
+        return self.runs.record(
+            {
+                "observer": observer, "session_id": session_id, "project": project,
+                "status": status, "error": error, "duration": float(duration), "model": model,
+                "input_tokens": int(input_tokens), "output_tokens": int(output_tokens),
+                "cost_usd": cost_usd, "report": report,
+            }
+        )  # fmt: skip
+
+    # -- internals -------------------------------------------------------------------------------
+
+    @contextmanager
+    def _changing(self, project: str, session_id: str) -> Iterator[_Pending]:
+        journal = self.journal(project, session_id)
+        with self.index.transaction():
+            self._catch_up(journal)
+            pending = _Pending(self.index, self.index.last_serial(), self.clock.now())
+            yield pending
+            if pending.changes:
+                self.index.number(pending.serial)
+                _, end = journal.append(pending.changes)
+                self.index.set_applied_to(journal.key, end)
+
+    def _catch_up(self, journal: Journal) -> None:
+        """Apply changes a writer journaled but died before committing (inside a transaction)."""
+        start = self.index.applied_to(journal.key)
+        if journal.size() <= start:
+            return
+        read = journal.read(start, kinds=_change_kinds())
+        self.index.apply(r for r in read.records if isinstance(r, Change))
+        self.index.set_applied_to(journal.key, read.end)
+
+    def _one(self, finding_id: str, project: str) -> Observation:
+        found = self.get((finding_id,), project)
+        if not found:
+            raise UnknownFinding(f"no observation {finding_id!r} in project {project!r}")
+        return found[0]
+
+
+def _plain(metadata: dict[str, Any]) -> dict[str, Any]:
+    """Metadata as JSON keeps it: values JSON cannot hold become their text."""
+    plain: dict[str, Any] = json.loads(json.dumps(metadata, default=str))
+    return plain
+
+
+def _change_kinds() -> frozenset[str]:
+    return frozenset(k for k, cls in record_kinds().items() if issubclass(cls, Change))
+
+
+def _event_kinds() -> frozenset[str]:
+    return frozenset(k for k, cls in record_kinds().items() if issubclass(cls, Event))

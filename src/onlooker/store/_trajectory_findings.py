@@ -1,0 +1,42 @@
+"""What a trajectory Assessment becomes in the store: findings at medium severity or above.
+
+An assessment below medium is only journaled. At medium or above, each of its findings is stored
+(one without findings stores its summary); a finding left at `info` takes the assessment's severity.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from ..core.assessment import Assessment, Finding, is_warning
+from ..core.events import EPOCH
+
+
+def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Finding]:
+    """The findings to store for one assessment (source_type conversation, no source_ref, so a
+    repeat of the same finding later in the session counts as an occurrence)."""
+    if not is_warning(assessment.severity):
+        return []
+    metadata: dict[str, Any] = {"call_index": assessment.call_index}
+    if assessment.suggestions:
+        metadata["suggestions"] = list(assessment.suggestions)
+    created = assessment.timestamp if assessment.timestamp != EPOCH else None
+    found = assessment.findings or (
+        Finding(content=assessment.summary, severity=assessment.severity),
+    )
+    stored = []
+    for finding in found:
+        level = assessment.severity if finding.severity == "info" else finding.severity
+        stored.append(
+            dataclasses.replace(
+                finding,
+                observer=finding.observer or assessment.observer_name,
+                severity=level,
+                source_type="conversation",
+                session_id=session_id,
+                created_at=created,
+                metadata={**metadata, **finding.metadata},
+            )
+        )
+    return [f for f in stored if is_warning(f.severity)]
