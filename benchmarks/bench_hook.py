@@ -17,9 +17,9 @@ import time
 from pathlib import Path
 
 from benchmarks.measure import Result
-from onlooker.hosts.claude_code.install import hook_command
 from onlooker.daemon.client import RUN_DIR, ask
 from onlooker.daemon.hookd import running_pid
+from onlooker.hosts.claude_code.install import hook_command
 
 ROUNDS = 60
 LONG_SESSION = 5000

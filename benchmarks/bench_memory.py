@@ -9,12 +9,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
 from onlooker.core.events import ToolCall, UserPrompt
+from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
+from onlooker.memory._store import Memories
 from onlooker.memory.capture import capture
 from onlooker.memory.extract import extract_session, extraction_due
 from onlooker.store import Store
-from onlooker.memory._store import Memories
 from onlooker.testing import ScriptedModel
 
 from .measure import Result

@@ -12,8 +12,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from onlooker.hosts.recorded.transcripts import Tally, Transcript, iter_claude_code
 from onlooker.hosts.recorded.replay import observers_named, replay_session
+from onlooker.hosts.recorded.transcripts import Tally, Transcript, iter_claude_code
 
 from .measure import Result
 

@@ -16,12 +16,12 @@ from pathlib import Path
 
 from onlooker import Session
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers.execution import Execution
-from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers._run import ModelCache, run_parallel
-from onlooker.testing.openai_endpoint import ScriptedEndpoint
-from onlooker.store import Store
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import ConversationTarget, files_state
+from onlooker.store import Store
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 from .measure import Result, report
 

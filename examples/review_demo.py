@@ -14,11 +14,11 @@ from pathlib import Path
 
 from onlooker import Session
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers.execution import Execution
-from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers._run import ModelCache, run_parallel
-from onlooker.store import Store
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import FilesTarget
+from onlooker.store import Store
 
 PROJECT = Path(__file__).parent / "review"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from onlooker.text.clipping import MARGIN, clip, clip_values, head, tail
 from onlooker.core.events import clip as plain_clip
+from onlooker.text.clipping import MARGIN, clip, clip_values, head, tail
 from onlooker.text.redact import redact
 
 TOKEN = "ghp_" + "AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"

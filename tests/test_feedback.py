@@ -2,8 +2,16 @@
 
 from __future__ import annotations
 
-from onlooker import FEEDBACK_LIMIT, Assessment, Engine, FixedClock, ObserverContext, Session, ToolCall
-from onlooker.core import observer
+from onlooker import (
+    FEEDBACK_LIMIT,
+    Assessment,
+    Engine,
+    FixedClock,
+    ObserverContext,
+    Session,
+    ToolCall,
+    observer,
+)
 from onlooker.core.feedback import compose, immediate_feedback
 
 

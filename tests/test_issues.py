@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.core.assessment import Finding
 from onlooker.config import IssueFiling, ProjectConfig, load_project
-from onlooker.reviewers.issues import MARK, OPENING, PENDING, file_at_hook, file_project_issues
+from onlooker.core.assessment import Finding
 from onlooker.reviewers.config import ReviewerConfig
-from onlooker.store import Store
 from onlooker.reviewers.watch import FilesTarget
+from onlooker.runtime.issues import MARK, OPENING, PENDING, file_at_hook, file_project_issues
+from onlooker.store import Store
 
 PROJECT = "app"
 ONLOOKER = Path(sys.executable).with_name("onlooker")

@@ -11,51 +11,46 @@ PACKAGE = Path(onlooker.__file__).parent
 
 #: module (dotted, relative to onlooker) or package prefix -> layer
 LAYERS: dict[str, int] = {
+    # 1 foundation
     "errors": 1,
-    "clock": 1,
-    "records": 1,
-    "events": 1,
-    "slices": 2,
-    "plan": 2,
-    "session": 2,
-    "triggers": 2,
-    "watch": 2,
-    "gitignore": 2,
-    "execution": 2,
-    "assessment": 2,
-    "observer": 2,
-    "engine": 2,
-    "feedback": 2,
-    "redact": 2,
-    "clipping": 2,
+    "core.clock": 1,
+    "core.records": 1,
+    "core.events": 1,
+    # 2 core: the pipeline in memory, and text handling
+    "core": 2,
+    "text": 2,
+    # 3 services
     "store": 3,
+    "vectors": 3,
     "llm": 3,
+    # 4 features
     "observers": 4,
     "memory": 4,
-    "improve": 4,
-    "adapters": 5,
-    "replay": 5,
-    "hook": 5,
+    "reviewers": 4,
+    # 5 settings and rendering
     "config": 5,
-    "issues": 5,
     "display": 5,
-    "cli": 5,
-    "mcp": 5,
-    "worker": 5,
-    "testing": 5,
-    "scripted_endpoint": 5,
-    "__init__": 5,
-    "__main__": 5,
+    # 6 the runtime every host runs on
+    "runtime": 6,
+    # 7 edges
+    "hosts": 7,
+    "daemon": 7,
+    "hook": 7,
+    "cli": 7,
+    "mcp": 7,
+    "testing": 7,
+    "__init__": 7,
+    "__main__": 7,
 }
 
 
 #: modules of layers 3-4 that import third-party packages inside functions (never at module level)
 LAZY_THIRD_PARTY = {
-    "store.embeddings",
-    "store.vectors",
-    "store.vector_search",
-    "store.vector_snapshot",
-    "store.vec_mirror",
+    "vectors.embeddings",
+    "vectors.index",
+    "vectors._search",
+    "vectors._snapshot",
+    "vectors._sqlite_vec",
 }
 
 
@@ -151,7 +146,73 @@ def _type_checking(node: ast.stmt) -> bool:
 
 def test_the_layer_check_catches_an_upward_import(tmp_path: Path) -> None:
     bad = tmp_path / "session.py"
-    bad.write_text("from .cli import main\nfrom onlooker.store import journal\n")
-    targets = imported_modules(bad, "session")
+    bad.write_text("from ..cli import main\nfrom onlooker.store import journal\n")
+    targets = imported_modules(bad, "core.session")
     assert {"cli", "store.journal"} <= targets or {"cli", "store"} <= targets
-    assert any(layer_of(t) > layer_of("session") for t in targets)
+    assert any(layer_of(t) > layer_of("core.session") for t in targets)
+
+
+def import_graph() -> dict[str, set[str]]:
+    """module -> the modules importing it runs: its targets and their packages' `__init__`s
+    (TYPE_CHECKING and lazy imports included; the root package, always loaded first, left out)."""
+    graph: dict[str, set[str]] = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        module = module_name(path)
+        own_packages = set(_ancestors(module)) | {module}
+        edges: set[str] = set()
+        for target in imported_modules(path, module):
+            edges.add(target)
+            edges.update(p for p in _ancestors(target) if p not in own_packages)
+        edges.discard(module)
+        graph[module] = edges
+    return graph
+
+
+def _ancestors(module: str) -> list[str]:
+    parts = module.split(".")
+    return [".".join(parts[:end]) for end in range(1, len(parts))]
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan), each sorted."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for target in graph.get(node, ()):
+            if target not in index:
+                visit(target)
+                low[node] = min(low[node], low[target])
+            elif target in on_stack:
+                low[node] = min(low[node], index[target])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                cycles.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return cycles
+
+
+def test_no_import_cycle() -> None:
+    cycles = import_cycles(import_graph())
+    assert not cycles, "import cycles:\n" + "\n".join(" <-> ".join(c) for c in cycles)
+
+
+def test_the_cycle_check_finds_a_cycle() -> None:
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert import_cycles(graph) == [["a", "b", "c"]]

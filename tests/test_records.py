@@ -7,7 +7,23 @@ from datetime import UTC, datetime
 
 import pytest
 
-from onlooker import Assessment, AssistantMessage, Compacting, Finding, Marker, PlanStep, PlanUpdated, RecordError, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from onlooker import (
+    Assessment,
+    AssistantMessage,
+    Compacting,
+    Finding,
+    Marker,
+    PlanStep,
+    PlanUpdated,
+    RecordError,
+    SessionEnded,
+    SessionStarted,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
 from onlooker.core.records import Record, decode_record
 
 AT = datetime(2026, 2, 12, 16, 2, 25, 284000, tzinfo=UTC)

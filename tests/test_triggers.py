@@ -4,8 +4,19 @@ from __future__ import annotations
 
 import pytest
 
-from onlooker import Engine, FixedClock, Marker, Observer, ObserverContext, Session, ToolCall, Trigger, TurnEnded, UserPrompt
-from onlooker.core import observer
+from onlooker import (
+    Engine,
+    FixedClock,
+    Marker,
+    Observer,
+    ObserverContext,
+    Session,
+    ToolCall,
+    Trigger,
+    TurnEnded,
+    UserPrompt,
+    observer,
+)
 
 
 def runs_of(engine: Engine, name: str) -> int:

@@ -7,7 +7,15 @@ from pathlib import Path
 
 from onlooker import Session
 from onlooker.core.events import AssistantMessage, ToolCall, UserPrompt
-from onlooker.reviewers.watch import ConversationTarget, FilesTarget, WatchState, conversation_state, files_state, watch_state, watched_files
+from onlooker.reviewers.watch import (
+    ConversationTarget,
+    FilesTarget,
+    WatchState,
+    conversation_state,
+    files_state,
+    watch_state,
+    watched_files,
+)
 
 
 def tree(root: Path, files: dict[str, str]) -> None:

@@ -7,14 +7,28 @@ isolation; their Assessments are recorded and rendered back into the agent's con
 from .core.assessment import SEVERITIES, Assessment, Finding, ObserverFailure, Severity, severity
 from .core.clock import Clock, Deadline, FixedClock, ReplayClock, SystemClock
 from .core.engine import Dispatch, Engine, ObserverSpec
-from .errors import ConfigError, ObserverTimeout, OnlookerError, RecordError, TranscriptError
-from .core.events import AssistantMessage, Compacting, Event, Marker, PlanStep, PlanUpdated, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from .core.events import (
+    AssistantMessage,
+    Compacting,
+    Event,
+    Marker,
+    PlanStep,
+    PlanUpdated,
+    SessionEnded,
+    SessionStarted,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
 from .core.feedback import FEEDBACK_LIMIT, immediate_feedback
 from .core.observer import FunctionObserver, Observer, ObserverContext, observer
 from .core.plan import Plan
 from .core.records import Record
 from .core.session import Session, SessionInfo, TaskContext
 from .core.triggers import Trigger, TriggerState
+from .errors import ConfigError, ObserverTimeout, OnlookerError, RecordError, TranscriptError
 
 __version__ = "0.1.0"
 

@@ -7,7 +7,12 @@ from datetime import UTC, datetime
 import pytest
 
 from onlooker import SessionStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
-from onlooker.hosts.claude_code.hook_input import HookInputError, hook_answer, parse_hook_input, read_hook_input
+from onlooker.hosts.claude_code.hook_input import (
+    HookInputError,
+    hook_answer,
+    parse_hook_input,
+    read_hook_input,
+)
 
 NOW = datetime(2026, 5, 1, tzinfo=UTC)
 BASE = {"session_id": "s1", "transcript_path": "/t.jsonl", "cwd": "/work/app"}

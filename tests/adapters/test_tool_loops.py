@@ -12,9 +12,9 @@ from openai.types.chat import ChatCompletionMessageFunctionToolCall
 from openai.types.chat.chat_completion_message_function_tool_call import Function
 
 from onlooker import Engine, FixedClock, Session, ToolCall
+from onlooker.hosts.sdk._tool_loop import tool_arguments
 from onlooker.hosts.sdk.anthropic_messages import atool_result_block, tool_result_block
 from onlooker.hosts.sdk.openai_chat import atool_message, tool_message
-from onlooker.hosts.sdk._tool_loop import tool_arguments
 from onlooker.observers import builtin_observers
 
 STALL = "[Trajectory Assessment - Stall]"

@@ -9,9 +9,25 @@ from pathlib import Path
 
 import pytest
 
-from onlooker import AssistantMessage, Plan, Session, SessionStarted, ToolCall, TranscriptError, UserPrompt
-from onlooker.hosts.recorded.transcripts import Tally, Transcript, iter_claude_code, read_claude_code, read_openai_messages, read_transcript, transcript_paths
+from onlooker import (
+    AssistantMessage,
+    Plan,
+    Session,
+    SessionStarted,
+    ToolCall,
+    TranscriptError,
+    UserPrompt,
+)
 from onlooker.core.events import OUTPUT_LIMIT
+from onlooker.hosts.recorded.transcripts import (
+    Tally,
+    Transcript,
+    iter_claude_code,
+    read_claude_code,
+    read_openai_messages,
+    read_transcript,
+    transcript_paths,
+)
 
 SESSION_ID = "0b6d1d0e-7f55-4a3e-9a51-3c1f1d2b8e11"
 

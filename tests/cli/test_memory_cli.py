@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner, Result
 
 from onlooker.cli import build_group
-from onlooker.store import Store
 from onlooker.memory._store import Extracted, Memories
+from onlooker.store import Store
 
 
 @pytest.fixture

@@ -12,12 +12,12 @@ import pytest
 from onlooker import FixedClock, Session
 from onlooker.config import ProjectConfigs, load_config
 from onlooker.core.events import AssistantMessage, ToolCall, UserPrompt
-from onlooker.reviewers.issues import file_project_issues
 from onlooker.llm import Model
 from onlooker.reviewers._run import due_reviewers, run_parallel
+from onlooker.reviewers.watch import FilesTarget
+from onlooker.runtime.issues import file_project_issues
 from onlooker.store import FindingQuery, Store
 from onlooker.testing import ScriptedModel
-from onlooker.reviewers.watch import FilesTarget
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "config"
 PATTERNS = sorted(p for p in EXAMPLES.glob("*.yaml") if p.stem != "trajectory")

@@ -8,8 +8,8 @@ import pytest
 
 from onlooker.config import ConfigInvalid, load_config, load_project, project_root
 from onlooker.errors import ConfigError
-from onlooker.reviewers.execution import Execution
 from onlooker.observers import DeadlineObserver, StallObserver
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import ConversationTarget, FilesTarget
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "config"

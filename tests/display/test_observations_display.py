@@ -9,7 +9,12 @@ import pytest
 from rich.console import Console
 
 from onlooker import ConfigError, Finding, FixedClock
-from onlooker.display.observations import DisplayOptions, ObservationsDisplay, render_text, status_counts
+from onlooker.display.observations import (
+    DisplayOptions,
+    ObservationsDisplay,
+    render_text,
+    status_counts,
+)
 from onlooker.store import FindingPage, FindingQuery, ObservationsTool, Store
 
 

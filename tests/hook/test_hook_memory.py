@@ -12,9 +12,9 @@ from hook_runner import answer
 
 from onlooker import FixedClock
 from onlooker.memory import search
-from onlooker.testing.openai_endpoint import ScriptedEndpoint
-from onlooker.store import Store
 from onlooker.memory._store import Extracted, Memories
+from onlooker.store import Store
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 
 def hook(event: str, cwd: Path, session: str, **fields: Any) -> dict[str, Any]:

@@ -18,10 +18,10 @@ from typing import Any
 import pytest
 from hook_runner import answer
 
-from onlooker.testing.openai_endpoint import ScriptedEndpoint
-from onlooker.store import Store
-from onlooker.memory._store import Memories
 from onlooker.daemon.worker import worker_pid
+from onlooker.memory._store import Memories
+from onlooker.store import Store
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 
 def extracted(body: dict[str, Any]) -> dict[str, Any]:

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from hook_runner import answer, make_project
 
-from onlooker.testing.openai_endpoint import ScriptedEndpoint
 from onlooker.store import Store
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 CONFIG = """\
 behaviors:

@@ -11,14 +11,14 @@ import pytest
 from hook_runner import make_project
 
 from onlooker import FixedClock
-from onlooker.reviewers.execution import Execution
+from onlooker.core.triggers import Trigger
 from onlooker.hosts.claude_code.hook import HookHandler
-from onlooker.reviewers.handoff import configured_reviewers, no_reviewers
 from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.handoff import configured_reviewers, no_reviewers
+from onlooker.reviewers.watch import FilesTarget
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel
-from onlooker.core.triggers import Trigger
-from onlooker.reviewers.watch import FilesTarget
 
 ISSUE = {"content": "Password compared with ==", "severity": "high", "source_ref": "src/a.py:1"}
 

@@ -11,10 +11,10 @@ import pytest
 
 import onlooker
 from onlooker.llm import Model, ProviderSetupError, model_from_string
+from onlooker.llm._openai import OpenAIChatModel
 from onlooker.llm.call import merge_system, with_json_instruction
 from onlooker.llm.local import LocalWeights
 from onlooker.llm.model import Message
-from onlooker.llm._openai import OpenAIChatModel
 
 SRC = Path(onlooker.__file__).parent.parent
 

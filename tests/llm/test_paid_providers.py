@@ -10,7 +10,13 @@ from typing import Any
 import pytest
 from llm_wire import ASK, VERDICT, CannedServer, Reply, anthropic_message, chat_completion
 
-from onlooker.llm import InvalidOutput, ModelTimeout, ModelUnavailable, ProviderSetupError, model_from_string
+from onlooker.llm import (
+    InvalidOutput,
+    ModelTimeout,
+    ModelUnavailable,
+    ProviderSetupError,
+    model_from_string,
+)
 
 
 def ask(spec: str, base_url: str, **call: Any) -> Any:

@@ -8,9 +8,9 @@ from pathlib import Path
 from mcp_harness import McpServer, running_server
 
 from onlooker.memory import Memories
+from onlooker.memory._store import Extracted
 from onlooker.memory._vector_search import memory_vectors
 from onlooker.store import ObservationsTool, Store
-from onlooker.memory._store import Extracted
 
 DAY = datetime(2026, 3, 10, 12, 0, tzinfo=UTC)
 

@@ -12,9 +12,9 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.llm.model import Model, ModelUnavailable
+from onlooker.memory._store import Memories
 from onlooker.memory.extract import SCHEMA, ExtractionFailed, batch_sizes, extract_session, handle
 from onlooker.store import Store
-from onlooker.memory._store import Memories
 from onlooker.testing import ScriptedModel, ScriptedRequest
 
 

@@ -17,10 +17,10 @@ import pytest
 from onlooker import FixedClock
 from onlooker.llm import model_from_string
 from onlooker.llm.model import Model
+from onlooker.memory._store import Memories
 from onlooker.memory.extract import CONTENT_LIMIT, TITLE_LIMIT, handle
 from onlooker.store import Store
 from onlooker.store._jobs import Job
-from onlooker.memory._store import Memories
 
 pytestmark = pytest.mark.skipif(
     importlib.util.find_spec("llama_cpp") is None

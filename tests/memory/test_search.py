@@ -10,10 +10,10 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.memory import SearchError, fuse, get_memories, search
+from onlooker.memory._store import Extracted, Memories
 from onlooker.memory._vector_search import MemoryVectors
 from onlooker.store import Store
 from onlooker.vectors import embeddings
-from onlooker.memory._store import Extracted, Memories
 
 FACTS = [
     ("shop", "Login returns 401 after token expiry", "The auth middleware rejects expired JWTs; the client must refresh the session first.", "/shop/auth.py"),

@@ -15,12 +15,12 @@ import pytest
 
 from onlooker import Session
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers.execution import Execution
-from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers._prompt import CONTENT_LIMIT, MAX_FINDINGS
 from onlooker.reviewers._run import ModelCache, run_parallel
-from onlooker.store import Store
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import ConversationTarget, FilesTarget
+from onlooker.store import Store
 
 pytest.importorskip("llama_cpp")
 try:

@@ -20,13 +20,13 @@ import pytest
 from onlooker import Session
 from onlooker.core.assessment import ObserverFailure
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers.execution import Execution
-from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers._prompt import OUTPUT_SCHEMA
 from onlooker.reviewers._run import ModelCache, ReviewRun, run_parallel
-from onlooker.testing.openai_endpoint import EndpointReply, ScriptedEndpoint
-from onlooker.store import Store
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import ConversationTarget
+from onlooker.store import Store
+from onlooker.testing.openai_endpoint import EndpointReply, ScriptedEndpoint
 
 pytest.importorskip("openai")
 

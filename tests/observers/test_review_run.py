@@ -11,13 +11,13 @@ from typing import Any
 from onlooker import FixedClock, Session
 from onlooker.core.assessment import ObserverFailure
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers.execution import Execution
 from onlooker.llm import Completion, Message, Model
-from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
 from onlooker.reviewers._run import due_reviewers, remember, run_parallel
+from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
+from onlooker.reviewers.execution import Execution
+from onlooker.reviewers.watch import ConversationTarget, FilesTarget
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel
-from onlooker.reviewers.watch import ConversationTarget, FilesTarget
 
 ISSUE = {"content": "Unbounded retry loop", "severity": "high", "source_ref": "src/a.py:1"}
 

@@ -9,7 +9,15 @@ from pathlib import Path
 import pytest
 
 from onlooker import Assessment, Finding, ObserverFailure, ToolCall
-from onlooker.store import FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Journal, SummaryDelivered
+from onlooker.store import (
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Journal,
+    SummaryDelivered,
+)
 
 AT = datetime(2026, 1, 1, 12, 0, tzinfo=UTC)
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from onlooker import Finding, FixedClock, Session, SessionStarted, ToolCall
-from onlooker.store import FindingQuery, ObservationsTool, Store, next_turn_observations, _reindex as reindex, remove_index
+from onlooker.runtime import reindex, remove_index
+from onlooker.runtime.next_turn import next_turn_observations
+from onlooker.store import FindingQuery, ObservationsTool, Store
 
 
 def busy_history(store: Store, clock: FixedClock) -> None:

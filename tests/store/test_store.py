@@ -7,8 +7,17 @@ from pathlib import Path
 
 import pytest
 
-from onlooker import Assessment, Engine, Finding, FixedClock, ObserverContext, Session, SessionStarted, ToolCall
-from onlooker.core import observer
+from onlooker import (
+    Assessment,
+    Engine,
+    Finding,
+    FixedClock,
+    ObserverContext,
+    Session,
+    SessionStarted,
+    ToolCall,
+    observer,
+)
 from onlooker.store import FindingAcknowledged, FindingQuery, Store, StoreError, UnknownFinding
 
 

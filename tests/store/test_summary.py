@@ -7,7 +7,12 @@ from typing import Any
 import pytest
 
 from onlooker import FixedClock
-from onlooker.store import ObservationsTool, Store, format_observations_summary, next_turn_observations, observations_injection
+from onlooker.runtime.next_turn import (
+    format_observations_summary,
+    next_turn_observations,
+    observations_injection,
+)
+from onlooker.store import ObservationsTool, Store
 
 
 def obs(observer: str, severity: str, content: str) -> dict[str, Any]:

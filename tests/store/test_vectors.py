@@ -171,7 +171,7 @@ def test_without_numpy_auto_means_sqlite_vec_where_it_loads_else_pure_python(
 def test_the_sqlite_vec_mirror_is_its_own_file_and_goes_with_the_index(
     store: Store, onlooker_home: Path
 ) -> None:
-    from onlooker.store import remove_index
+    from onlooker.runtime import remove_index
 
     index = VectorIndex(store.index, "memory", backend="sqlite-vec", model="test")
     index.add(random_vectors(5))
@@ -186,8 +186,9 @@ def test_the_sqlite_vec_mirror_is_its_own_file_and_goes_with_the_index(
 def test_a_new_process_starts_from_the_saved_matrix(
     store: Store, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from onlooker.store import remove_index
-    from onlooker.vectors import _snapshot as vector_snapshot, index as vectors
+    from onlooker.runtime import remove_index
+    from onlooker.vectors import _snapshot as vector_snapshot
+    from onlooker.vectors import index as vectors
 
     monkeypatch.setattr(vector_snapshot, "MIN_ROWS", 50)
     saved = random_vectors(120)

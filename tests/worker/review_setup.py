@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import FilesTarget
 
 

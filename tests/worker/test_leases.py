@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 
 from onlooker import FixedClock
+from onlooker.daemon.worker import HANDLERS, serve
+from onlooker.daemon.worker import _process as process
 from onlooker.store import Store
 from onlooker.store._jobs import LEASE
-from onlooker.daemon.worker import HANDLERS, _process as process, serve
 
 
 def test_a_handler_that_outlives_its_lease_runs_once(

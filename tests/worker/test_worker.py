@@ -16,11 +16,11 @@ from hook_runner import answer, make_project
 from processes import alive, wait_for
 
 from onlooker.daemon.hookd import running_pid
-from onlooker.testing.openai_endpoint import ScriptedEndpoint
-from onlooker.store import Store
-from onlooker.store._jobs import Job
 from onlooker.daemon.worker import WorkerContext, ensure_worker, run_job, worker_pid
 from onlooker.daemon.worker._launch import _started
+from onlooker.store import Store
+from onlooker.store._jobs import Job
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 pytest.importorskip("openai")
 

@@ -8,8 +8,21 @@ from pathlib import Path
 
 import click
 
-from ..hosts.claude_code.install import SCOPES, Change, InstallError, install, settings_path, uninstall, write_plugin
-from ..hosts.claude_code.mcp_registration import install_mcp, mcp_config_target, uninstall_mcp, write_plugin_mcp
+from ..hosts.claude_code.install import (
+    SCOPES,
+    Change,
+    InstallError,
+    install,
+    settings_path,
+    uninstall,
+    write_plugin,
+)
+from ..hosts.claude_code.mcp_registration import (
+    install_mcp,
+    mcp_config_target,
+    uninstall_mcp,
+    write_plugin_mcp,
+)
 from ..store.home import data_home
 
 _scope = click.option(

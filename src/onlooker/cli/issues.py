@@ -8,7 +8,7 @@ import click
 
 from ..config import load_project
 from ..errors import ConfigError
-from ..reviewers.issues import file_project_issues
+from ..runtime.issues import file_project_issues
 from .store_options import current_project, open_store, print_json
 
 

@@ -9,8 +9,8 @@ from typing import cast
 import click
 
 from ..memory import MODES, Memory, SearchError, get_memories, search
-from ..memory.search import Mode
 from ..memory._store import Memories
+from ..memory.search import Mode
 from .store_options import current_project, fail, open_store, print_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

@@ -13,7 +13,15 @@ import click
 
 from ..core.assessment import SEVERITIES
 from ..store import STATUSES, Created, FindingQuery, Observation, ObservationsTool, Store
-from .store_options import current_project, fail, open_store, print_json, project_display, project_options, read_request
+from .store_options import (
+    current_project,
+    fail,
+    open_store,
+    print_json,
+    project_display,
+    project_options,
+    read_request,
+)
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
 

@@ -16,7 +16,13 @@ from typing import Any
 import click
 
 from ..errors import ConfigError, TranscriptError
-from ..hosts.recorded.replay import Injection, ObserverFactory, SessionReplay, observers_named, replay_paths
+from ..hosts.recorded.replay import (
+    Injection,
+    ObserverFactory,
+    SessionReplay,
+    observers_named,
+    replay_paths,
+)
 
 #: Above this many bytes in all, a single input shows a progress bar too.
 BIG_INPUT = 4_000_000

@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
 
+from ..core.observer import Observer
 from ..errors import ConfigError
 from ..memory.settings import MemorySettings
-from ..core.observer import Observer
 from ..reviewers.config import ReviewSetup
 from ..store.home import project_root
 from .loading import CONFIG_FILES, load_config

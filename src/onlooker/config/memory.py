@@ -3,6 +3,7 @@ them) read with the same file:line:key problems as the rest of the file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..memory.settings import MemorySettings
@@ -11,14 +12,17 @@ from .document import Reader
 if TYPE_CHECKING:
     import yaml
 
-    from .schema import _Schema
-
 MEMORY_KEYS = ("enabled", "maxObservations", "maxTokens", "recencyDays", "projectOnly", "model")
 
 
-def read_memory(schema: _Schema, node: yaml.Node, key: str) -> MemorySettings | None:
+ModelField = Callable[["yaml.Node | None", str], "str | None"]
+"""Reads a model-string field (the schema's check of model strings); None when it is wrong."""
+
+
+def read_memory(
+    reader: Reader, node: yaml.Node, key: str, model: ModelField
+) -> MemorySettings | None:
     """The settings a `memory` section sets (defaults for the rest); problems go to the reader."""
-    reader: Reader = schema.r
     config = reader.mapping(node, key, MEMORY_KEYS)
     if config is None:
         return None
@@ -37,7 +41,7 @@ def read_memory(schema: _Schema, node: yaml.Node, key: str) -> MemorySettings | 
         "project_only": reader.boolean(
             config.get("projectOnly"), f"{key}.projectOnly", default.project_only
         ),
-        "model": schema.model(config.get("model"), f"{key}.model") or "",
+        "model": model(config.get("model"), f"{key}.model") or "",
     }
     if any(value is None for value in values.values()):
         return None

@@ -14,13 +14,13 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
-from ..display.observations import DisplayOptions
-from ..reviewers.execution import Execution
-from ..memory.settings import MemorySettings
 from ..core.observer import Observer
+from ..core.triggers import Trigger
+from ..display.observations import DisplayOptions
+from ..memory.settings import MemorySettings
 from ..observers import builtin_observers
 from ..reviewers.config import ReviewerConfig, ReviewSetup
-from ..core.triggers import Trigger
+from ..reviewers.execution import Execution
 from ..reviewers.watch import FilesTarget
 
 #: Seed 000's hook names (and onlooker's extra ones) -> the event kind that fires them.

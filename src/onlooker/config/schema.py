@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.assessment import SEVERITIES
 from ..display.observations import STYLES, DisplayOptions
-from ..reviewers.execution import Execution
 from ..observers import BUILTIN
 from ..reviewers.config import ReviewerConfig
+from ..reviewers.execution import Execution
 from ..reviewers.watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
 from .memory import read_memory
@@ -82,7 +82,7 @@ class _Schema:
         if "trajectory" in top:
             self.parts["trajectory"] = read_trajectory(self.r, top["trajectory"], "trajectory")
         if "memory" in top:
-            self.parts["memory"] = read_memory(self, top["memory"], "memory")
+            self.parts["memory"] = read_memory(self.r, top["memory"], "memory", self.model)
         parts = {k: v for k, v in self.parts.items() if v is not None}
         return ProjectConfig(root=root, path=path, tools=tools, behaviors=behaviors, **parts)
 

@@ -7,8 +7,8 @@ import dataclasses
 from typing import TYPE_CHECKING, Any
 
 from ..core.observer import Observer
-from ..observers import BUILTIN
 from ..core.triggers import Trigger
+from ..observers import BUILTIN
 from .document import Reader, did_you_mean
 from .project import TrajectoryOptions
 

@@ -18,9 +18,9 @@ from datetime import datetime
 from pathlib import PurePath
 from typing import Any, TypeVar
 
+from ..errors import ObserverTimeout
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
-from ..errors import ObserverTimeout
 from .events import Event
 from .feedback import FEEDBACK_LIMIT, immediate_feedback
 from .observer import Observer, ObserverContext, ObserveResult

@@ -180,7 +180,8 @@ class Marker(Event):
 
 def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
     """Keep the head and tail of a long text, saying how much was cut in between. (Text from
-    outside goes through `onlooker.text.clipping.clip`, which keeps secrets from straddling a cut.)"""
+    outside goes through `onlooker.text.clipping.clip`, which keeps secrets from straddling a
+    cut.)"""
     if len(text) <= limit:
         return text
     half = limit // 2

@@ -14,8 +14,8 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any, ClassVar, TypeVar
 
-from .clock import parse_time
 from ..errors import RecordError
+from .clock import parse_time
 
 R = TypeVar("R", bound="Record")
 
@@ -28,6 +28,8 @@ class Record:
 
     __slots__ = ()
     kind: ClassVar[str] = ""
+    window: ClassVar[int | None] = None
+    """How many records of this kind a session keeps (None: the session's default window)."""
 
     def to_dict(self) -> dict[str, Any]:
         data = encode(self)

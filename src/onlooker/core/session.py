@@ -17,7 +17,6 @@ from .events import Event, PlanUpdated, SessionStarted, ToolCall, UserPrompt
 from .plan import Plan, reduce_plan
 from .records import Record, decode_record, encode, record, record_kinds
 from .slices import Append, Op, Reduced, Reducer, Replace, Request, Slice
-from ..reviewers.watch import WatchState
 
 T = TypeVar("T")
 
@@ -85,7 +84,6 @@ DEFAULT_WINDOWS: Mapping[str, int] = {
     "plan": 1,
     "trigger_state": 1,
     "delivered": 1,
-    WatchState.kind: 1,
 }
 
 
@@ -105,16 +103,29 @@ class Session:
         self._reducers = DEFAULT_REDUCERS if reducers is None else reducers
         self._slices: dict[type[Any], Slice[Any]] = {}
         self._requests: list[str] = []
+        self._undecoded: dict[str, Mapping[str, Any]] = {}
+        """Restored slices of record kinds this process has not loaded, decoded on first use
+        and otherwise written back as they were (a feature's state survives a process without
+        that feature)."""
 
     def __getitem__(self, kind: type[T]) -> Slice[T]:
         found = self._slices.get(kind)
         if found is None:
-            found = self._slices[kind] = Slice(self._window_for(kind))
+            stored = self._undecoded.pop(getattr(kind, "kind", ""), None)
+            found = self._slices[kind] = (
+                Slice(self._window_for(kind))
+                if stored is None
+                else _restored_slice(stored, self._window_for(kind))
+            )
         return found
 
     def _window_for(self, kind: type[Any]) -> int:
+        """The slice's window: the session's setting, else the record's own, else the default."""
         name = getattr(kind, "kind", "") or kind.__name__
-        return self._windows.get(name, DEFAULT_WINDOW)
+        window = self._windows.get(name)
+        if window is None:
+            window = getattr(kind, "window", None)
+        return DEFAULT_WINDOW if window is None else window
 
     @property
     def tool_call_count(self) -> int:
@@ -176,6 +187,8 @@ class Session:
             if not name or (not len(found) and not found.total):
                 continue
             slices[name] = {"total": found.total, "items": [encode(i) for i in found.all()]}
+        for name, stored in self._undecoded.items():
+            slices.setdefault(name, dict(stored))
         return {
             "version": SNAPSHOT_VERSION,
             "session_id": self.id,
@@ -200,9 +213,12 @@ class Session:
         for name, stored in dict(data.get("slices", {})).items():
             kind = kinds.get(name)
             if kind is None:
-                raise RecordError(f"session snapshot has an unknown slice {name!r}")
-            items = tuple(decode_record(item) for item in stored.get("items", ()))
-            session._slices[kind] = Slice(
-                session._window_for(kind), items, int(stored.get("total", 0))
-            )
+                session._undecoded[name] = stored
+                continue
+            session._slices[kind] = _restored_slice(stored, session._window_for(kind))
         return session
+
+
+def _restored_slice(stored: Mapping[str, Any], window: int) -> Slice[Any]:
+    items = tuple(decode_record(item) for item in stored.get("items", ()))
+    return Slice(window, items, int(stored.get("total", 0)))

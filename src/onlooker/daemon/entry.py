@@ -1,4 +1,4 @@
-"""The file every installed Claude Code hook runs: `python -I -S .../onlooker/hook/entry.py`.
+"""The file every installed Claude Code hook runs: `python -I -S .../onlooker/daemon/entry.py`.
 
 Kept tiny because a script run by path is compiled each time; the client it imports comes from
 its cached bytecode. Isolated mode leaves this folder off sys.path, so it is added here.

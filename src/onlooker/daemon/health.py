@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ..hosts.claude_code.hook import HookHandler
 from ..hosts.claude_code.install import installed_hooks, settings_path
 from ..store import Store
 from .client import SPOOL_DIR
-from ..hosts.claude_code.hook import HookHandler
 from .hookd import running_pid
 
 LOG_FILE = Path("logs") / "hookd.log"

@@ -8,68 +8,48 @@ seconds without a hook (default 900).
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import logging
 import os
 import signal
 import socket
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 from types import FrameType
 
+from ..hosts.claude_code.hook import HookHandler
 from ..store import Store
 from ..store.home import data_home
-from .client import RUN_DIR, SOCKET_NAME, frame, read_frame
-from ..hosts.claude_code.hook import HookHandler
+from ._lock import AlreadyRunning, holder, single_instance
+from .client import ANSWER_TIMEOUT, RUN_DIR, SOCKET_NAME, frame, read_frame
 
 log = logging.getLogger("onlooker.hook")
 
 IDLE_SECONDS = 900.0
 #: Seconds the service waits for one hook to send its input.
 READ_TIMEOUT = 5.0
-LOCK_NAME = "hookd.lock"
-PID_NAME = "hookd.pid"
+LOCK = "hookd"
+"""The service's single-instance lock (`run/hookd.lock`, its pid in `run/hookd.pid`)."""
+HOOK_MARGIN = 3.0
+"""Seconds of a hook's wait kept for the rest of its work (storing, answering) after reviewers."""
 
 
-class AlreadyRunning(Exception):
-    """Another service holds this data home's lock."""
-
-
-@contextlib.contextmanager
-def service_lock(run_dir: Path) -> Iterator[int]:
-    """Hold the data home's service lock, or raise AlreadyRunning."""
-    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(run_dir / LOCK_NAME, os.O_CREAT | os.O_RDWR, 0o600)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise AlreadyRunning(str(run_dir)) from None
-        yield fd
-    finally:
-        os.close(fd)
+def parallel_budget() -> float:
+    """Seconds parallel reviewers may take in one hook: the hook client's wait for an answer
+    ($ONLOOKER_HOOK_TIMEOUT, 20 s) less HOOK_MARGIN. A reviewer still running then has timed out,
+    so `on_timeout: fail` can still block before the client gives up."""
+    return max(1.0, ANSWER_TIMEOUT - HOOK_MARGIN)
 
 
 def running_pid(home: Path) -> int | None:
-    """The pid of the service running for `home`, if one is."""
-    run_dir = home / RUN_DIR
-    try:
-        pid = int((run_dir / PID_NAME).read_text().strip())
-    except (OSError, ValueError):
-        return None
-    try:
-        with service_lock(run_dir):
-            return None  # nobody holds the lock: the pid file is stale
-    except AlreadyRunning:
-        return pid
+    """The pid of the service running for `home`, if one is (-1: starting, pid not written yet)."""
+    return holder(home, LOCK)
 
 
 def serve(home: Path, *, idle_seconds: float = IDLE_SECONDS) -> int:
     """Answer hooks until idle for `idle_seconds` or SIGTERM; 0 also if one already runs."""
     run_dir = home / RUN_DIR
     try:
-        with service_lock(run_dir):
+        with single_instance(home, LOCK):
             return _serve_locked(home, run_dir, idle_seconds)
     except AlreadyRunning:
         log.info("a hook service already runs for %s", home)
@@ -85,7 +65,6 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     os.chmod(SOCKET_NAME, 0o600)
     listener.listen(128)
     listener.settimeout(idle_seconds)
-    (run_dir / PID_NAME).write_text(str(os.getpid()))
     stopping: list[int] = []
 
     def stop(signum: int, frame_: FrameType | None) -> None:
@@ -95,7 +74,7 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     signal.signal(signal.SIGTERM, stop)
     log.info("hook service %d listening for %s", os.getpid(), home)
     store = Store(home)
-    from ..reviewers.handoff import configured_reviewers, parallel_budget
+    from ..reviewers.handoff import configured_reviewers
 
     handler = HookHandler(store, reviewers=configured_reviewers(), review_budget=parallel_budget())
     try:
@@ -112,8 +91,6 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(SOCKET_NAME)
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(PID_NAME)
         listener.close()
         handler.close()
         store.close()

@@ -4,7 +4,17 @@ Provider SDKs (openai, anthropic, llama-cpp-python) are extras, imported only wh
 built.
 """
 
-from .model import Completion, InvalidOutput, Message, Model, ModelError, ModelTimeout, ModelUnavailable, ProviderSetupError, Usage
+from .model import (
+    Completion,
+    InvalidOutput,
+    Message,
+    Model,
+    ModelError,
+    ModelTimeout,
+    ModelUnavailable,
+    ProviderSetupError,
+    Usage,
+)
 from .pricing import estimate_cost
 from .providers import model_from_string
 

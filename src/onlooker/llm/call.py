@@ -10,7 +10,15 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from ..text.redact import redact
-from .model import Completion, InvalidOutput, Message, ModelError, ModelTimeout, ModelUnavailable, Usage
+from .model import (
+    Completion,
+    InvalidOutput,
+    Message,
+    ModelError,
+    ModelTimeout,
+    ModelUnavailable,
+    Usage,
+)
 from .pricing import estimate_cost
 from .schema import parse_json
 

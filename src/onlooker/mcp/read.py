@@ -6,10 +6,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..hosts.claude_code.transcript_markdown import line_markdown
 from ..text.redact import redact
 from .tool_specs import DEFAULT_READ_LINES, MAX_READ_LINES
 from .transcript_roots import Root, resolve_transcript
-from ..hosts.claude_code.transcript_markdown import line_markdown
 
 CHARACTER_BUDGET = 60_000
 """Most characters one answer carries; the rest is left for the next call (next_start_line)."""

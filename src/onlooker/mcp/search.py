@@ -13,10 +13,10 @@ from datetime import datetime
 from typing import Any
 
 from ..core.clock import utc
+from ..core.records import encode
 from ..memory import SearchError, VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
-from ..core.records import encode
 from ..store import FindingQuery, Observation, Store, journal_path
 from .arguments import BadArguments
 from .tool_specs import MAX_INTEGER

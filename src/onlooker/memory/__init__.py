@@ -2,8 +2,8 @@
 session end, search them (text, vectors, both), and inject recent ones at session start.
 """
 
-from ._store import Extracted, Memories
 from ..store.memory_records import Memory, MemoryFilter, PendingEvent
+from ._store import Extracted, Memories
 from .capture import capture
 from .compress import SKIPPED_TOOLS, Compressed, compress
 from .extract import JOB_KIND, ExtractionFailed, ExtractionReport, extract_session

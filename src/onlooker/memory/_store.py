@@ -10,10 +10,18 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from ..text.redact import redact
 from ..store import _memory_index as sql
-from ..store.memory_records import MemoriesForgotten, MemoriesInjected, Memory, MemoryCreated, MemoryFilter, PendingEvent, millis
 from ..store._store import Store
+from ..store.memory_records import (
+    MemoriesForgotten,
+    MemoriesInjected,
+    Memory,
+    MemoryCreated,
+    MemoryFilter,
+    PendingEvent,
+    millis,
+)
+from ..text.redact import redact
 
 
 @dataclass(frozen=True, slots=True)

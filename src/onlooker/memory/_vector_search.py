@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ..store import Store
+from ..store.memory_records import MemoryFilter
 from ..vectors import embeddings
 from ..vectors.embeddings import Embedder
-from ._store import Memories
-from ..store.memory_records import MemoryFilter
-from ..vectors.sources import SOURCES, embed_ids
 from ..vectors.index import Backend, VectorIndex
+from ..vectors.sources import SOURCES, embed_ids
+from ._store import Memories
 
 SOURCE = next(source for source in SOURCES if source.table == "memories")
 

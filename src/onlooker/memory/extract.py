@@ -20,11 +20,12 @@ from datetime import timedelta
 from typing import Any
 
 from ..llm.model import Message, Model, ModelError
-from ..store._jobs import Job, JobContext
-from ._store import Extracted, Memories
+from ..store._jobs import Job
+from ..store._store import JobContext
 from ..store.memory_records import Memory, PendingEvent
-from .settings import DEFAULT_MODEL
+from ._store import Extracted, Memories
 from ._vector_search import memory_vectors
+from .settings import DEFAULT_MODEL
 
 log = logging.getLogger("onlooker.memory")
 

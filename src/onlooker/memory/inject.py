@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from ._store import Memories
 from ..store.memory_records import Memory, MemoryFilter
+from ._store import Memories
 from .settings import MemorySettings
 
 HEADER = "# [{project}] recent context (conversation-memory)"

@@ -15,8 +15,8 @@ from typing import Literal, Protocol
 
 from ..errors import OnlookerError
 from ..store import Store
-from ._store import Memories
 from ..store.memory_records import Memory, MemoryFilter
+from ._store import Memories
 
 Mode = Literal["vector", "text", "both"]
 MODES: tuple[Mode, ...] = ("vector", "text", "both")

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from ..errors import ConfigError
 from ..core.observer import Observer
+from ..errors import ConfigError
 from .cascade import ErrorCascadeObserver
 from .deadline import DeadlineObserver
 from .drift import DriftObserver

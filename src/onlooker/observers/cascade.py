@@ -15,7 +15,16 @@ from ..core.assessment import Assessment, Finding
 from ..core.events import ToolCall
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
-from .episodes import Escalation, Report, assessment_of, cite, describe, episode, require_counts, require_order
+from .episodes import (
+    Escalation,
+    Report,
+    assessment_of,
+    cite,
+    describe,
+    episode,
+    require_counts,
+    require_order,
+)
 
 REJECTIONS = (
     "The user doesn't want to",

@@ -18,7 +18,16 @@ from ..core.assessment import Assessment, Finding
 from ..core.events import ToolCall, UserPrompt
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
-from .episodes import Escalation, Report, assessment_of, cite, describe, episode, require_counts, require_order
+from .episodes import (
+    Escalation,
+    Report,
+    assessment_of,
+    cite,
+    describe,
+    episode,
+    require_counts,
+    require_order,
+)
 
 READ_TOOLS = frozenset({"Read", "NotebookRead"})
 WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})

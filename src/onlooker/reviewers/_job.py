@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .execution import Execution
-from .config import reviewer_from_dict
-from ._run import run_parallel
 from ..core.session import Session
-from ..store._jobs import Job, JobContext
+from ..store._jobs import Job
+from ..store._store import JobContext
+from ._run import run_parallel
+from .config import reviewer_from_dict
+from .execution import Execution
 
 
 def handle(job: Job, ctx: JobContext) -> None:

@@ -10,9 +10,9 @@ import json
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..core.session import Session
 from ..text.clipping import head, tail
 from ..text.redact import redact
-from ..core.session import Session
 from .watch import ConversationTarget, FilesTarget, WatchTarget, conversation_messages
 from .watch import watched_files as find_files
 

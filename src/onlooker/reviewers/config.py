@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from .execution import Execution
 from ..core.triggers import Trigger
+from .execution import Execution
 from .watch import ConversationTarget, FilesTarget, WatchTarget
 
 

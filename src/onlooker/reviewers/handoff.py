@@ -1,7 +1,7 @@
-"""Reviewer observers on the hook path: deliver background results, run or queue due reviewers.
+"""Reviewers at a delivery point: deliver background results, run or queue the due reviewers.
 
-At each hook: reports of background runs not yet delivered to this session go into the answer
-(PostToolUse, UserPromptSubmit), once. When the project's review trigger fires, reviewers whose
+At each event: reports of background runs not yet delivered to this session go into the answer
+(after a tool call, at a prompt), once. When the project's review trigger fires, reviewers whose
 targets changed are due: `parallel` (and `inline`) runs them now, within their bounds, and
 delivers what they found; `background` queues one `review.run` job each and makes sure a
 detached worker runs. With `on_timeout: fail`, a timed-out reviewer blocks with the reason.
@@ -16,18 +16,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.events import Event
-from ..llm.model import Model
-from .config import ReviewSetup, reviewer_to_dict
-from ._run import due_reviewers, remember, run_parallel
+from ..core.events import Event, ToolCall, UserPrompt
 from ..core.session import Session
+from ..llm.model import Model
 from ..store import Store
+from ._run import due_reviewers, remember, run_parallel
+from .config import ReviewSetup, reviewer_to_dict
 
 log = logging.getLogger("onlooker.hook")
 
 REVIEW_JOB = "review.run"
-#: Hook events whose answer can carry background results.
-DELIVERY_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure", "UserPromptSubmit"})
 
 ReviewSetupFor = Callable[[str], ReviewSetup | None]
 """Project root -> its reviewers and execution settings (None: no reviewers)."""
@@ -36,19 +34,6 @@ ReviewSetupFor = Callable[[str], ReviewSetup | None]
 SETUP_VARIABLE = "ONLOOKER_REVIEW_SETUP"
 """`module:function` of a Python function (project root -> ReviewSetup | None) that supplies the
 reviewers, for embedding onlooker in a harness (and for tests)."""
-
-
-HOOK_MARGIN = 3.0
-"""Seconds of a hook's wait kept for the rest of its work (storing, answering) after reviewers."""
-
-
-def parallel_budget() -> float:
-    """Seconds parallel reviewers may take in one hook: the hook client's wait for an answer
-    ($ONLOOKER_HOOK_TIMEOUT, 20 s) less HOOK_MARGIN. A reviewer still running then has timed out,
-    so `on_timeout: fail` can still block before the client gives up."""
-    from ..daemon.client import ANSWER_TIMEOUT
-
-    return max(1.0, ANSWER_TIMEOUT - HOOK_MARGIN)
 
 
 def no_reviewers(root: str) -> ReviewSetup | None:
@@ -83,10 +68,9 @@ class ReviewAnswer:
     """The session's watch state changed (save it)."""
 
 
-def review_at_hook(
+def review_at(
     store: Store,
     *,
-    event_name: str,
     event: Event,
     session: Session,
     project: str,
@@ -94,21 +78,28 @@ def review_at_hook(
     setup: ReviewSetup | None,
     model_for: Callable[[str], Model],
     budget: float | None = None,
+    wake_worker: Callable[[Path], None] | None = None,
 ) -> ReviewAnswer:
     """Deliver waiting background results and run or queue the reviewers this event makes due;
-    parallel reviewers get `budget` seconds in all (see `parallel_budget`). Waiting results are
-    taken last, once the rest has worked: a failure here leaves them for the next hook."""
+    parallel reviewers get `budget` seconds in all (a hook's time limit). Waiting results are
+    taken last, once the rest has worked: a failure here leaves them for the next delivery point
+    (a tool call or a prompt). `wake_worker` makes sure a worker runs the queued jobs."""
     answer = _due_reviews(
         store, event=event, session=session, project=project, root=root, setup=setup,
-        model_for=model_for, budget=budget,
+        model_for=model_for, budget=budget, wake_worker=wake_worker,
     )  # fmt: skip
-    if event_name not in DELIVERY_EVENTS:
+    if not delivers_results(event):
         return answer
     waiting = store.runs.take_undelivered(session.id)
     if not waiting:
         return answer
     context = "\n\n".join(p for p in (*waiting, answer.context) if p)
     return ReviewAnswer(context, answer.block, answer.changed)
+
+
+def delivers_results(event: Event) -> bool:
+    """Whether background results are delivered at this event: after a tool call, at a prompt."""
+    return isinstance(event, ToolCall | UserPrompt)
 
 
 def _due_reviews(
@@ -121,6 +112,7 @@ def _due_reviews(
     setup: ReviewSetup | None,
     model_for: Callable[[str], Model],
     budget: float | None,
+    wake_worker: Callable[[Path], None] | None,
 ) -> ReviewAnswer:
     """Run or queue the reviewers this event makes due; their reports when they ran here."""
     parts: list[str] = []
@@ -146,9 +138,8 @@ def _due_reviews(
                 "call_index": session.tool_call_count,
             }
             store.enqueue(REVIEW_JOB, payload, project=project, session_id=session.id)
-        from ..daemon.worker import ensure_worker
-
-        ensure_worker(store.home)
+        if wake_worker is not None:
+            wake_worker(store.home)
     else:
         runs = run_parallel(
             [reviewer for reviewer, _ in due], execution, store=store, project=project,

@@ -15,11 +15,11 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core.events import AssistantMessage, ToolCall, UserPrompt
-from ..text.ignore import IGNORE_FILE, IgnoreRules, glob_regex
 from ..core.records import Record, record
+from ..text.ignore import IGNORE_FILE, IgnoreRules, glob_regex
 
 if TYPE_CHECKING:
     from ..core.session import Session
@@ -51,6 +51,7 @@ WatchTarget = FilesTarget | ConversationTarget
 class WatchState(Record):
     """The target hash each reviewer last ran on (observer name -> hash) in a session."""
 
+    window: ClassVar[int | None] = 1
     hashes: dict[str, str] = field(default_factory=dict)
 
     def changed(self, observer: str, digest: str) -> bool:

@@ -1,20 +1,29 @@
 """The store: per-session JSONL journals (the truth) and a SQLite index rebuilt from them.
 
-`Store` owns both; `ObservationsTool` is seed 000's observations tool over a store; `reindex`
-rebuilds the index; `next_turn_observations` is the summary injected at the next turn.
+`Store` owns both; `ObservationsTool` is the observations tool over a store (create_batch, list,
+get, acknowledge, resolve, clear_resolved). Rebuilding the index is `onlooker.runtime.reindex`.
 """
 
-from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash, normalized
 from ..errors import LifecycleError, StoreError, UnknownFinding
-from .home import data_home, journal_path, project_for
 from ._index import Index
+from ._store import Created, JobContext, Store
+from ._trajectory_findings import trajectory_findings
+from .changes import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Observation,
+    SummaryDelivered,
+    content_hash,
+    normalized,
+)
+from .home import data_home, journal_path, project_for
 from .journal import Journal, JournalRead, SkippedLine
 from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
-from ._reindex import ReindexReport, reindex, remove_index
-from ._store import Created, Store
-from ..runtime.next_turn import format_observations_summary, next_turn_observations, observations_injection, open_observations_text
 from .tool import ObservationsTool
-from ._trajectory_findings import trajectory_findings
 
 __all__ = [
     "STATUSES",
@@ -29,12 +38,12 @@ __all__ = [
     "FindingSeen",
     "FindingsCleared",
     "Index",
+    "JobContext",
     "Journal",
     "JournalRead",
     "LifecycleError",
     "Observation",
     "ObservationsTool",
-    "ReindexReport",
     "SkippedLine",
     "Store",
     "StoreError",
@@ -42,14 +51,8 @@ __all__ = [
     "UnknownFinding",
     "content_hash",
     "data_home",
-    "format_observations_summary",
     "journal_path",
-    "next_turn_observations",
     "normalized",
-    "observations_injection",
-    "open_observations_text",
     "project_for",
-    "reindex",
-    "remove_index",
     "trajectory_findings",
 ]

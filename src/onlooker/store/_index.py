@@ -14,9 +14,19 @@ from typing import Any
 
 from ..core.assessment import Finding, severity_rank
 from ..core.clock import parse_time
-from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash
 from ._database import Database, stamp
 from ._memory_index import MEMORY_TABLES, apply_memory_change
+from .changes import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Observation,
+    SummaryDelivered,
+    content_hash,
+)
 from .query import ORDER, FindingPage, FindingQuery, countable, where_clause
 
 _COLUMNS = (

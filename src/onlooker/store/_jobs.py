@@ -13,14 +13,10 @@ import json
 import sqlite3
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import Any, Literal
 
 from ..core.clock import Clock, parse_time
 from ._database import Database, stamp
-
-if TYPE_CHECKING:
-    from ..llm.model import Model
-    from ._store import Store
 
 JobStatus = Literal["queued", "running", "done", "failed"]
 LEASE = 300.0
@@ -53,20 +49,6 @@ class Job:
     created_at: datetime | None = None
     worker: str = ""
     """Who holds (or last held) the claim, `host:pid`; empty until first claimed."""
-
-
-class JobContext(Protocol):
-    """What a job handler may use (the worker's WorkerContext)."""
-
-    @property
-    def store(self) -> Store: ...
-
-    @property
-    def clock(self) -> Clock: ...
-
-    def model(self, spec: str) -> Model:
-        """The model for a model string (`openai:gpt-4o-mini`, `local:smollm2`), built once."""
-        ...
 
 
 class JobQueue:

@@ -10,7 +10,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from .changes import Change
-from .memory_records import MemoriesForgotten, MemoriesInjected, Memory, MemoryCreated, MemoryFilter, PendingEvent, from_millis, millis
+from .memory_records import (
+    MemoriesForgotten,
+    MemoriesInjected,
+    Memory,
+    MemoryCreated,
+    MemoryFilter,
+    PendingEvent,
+    from_millis,
+    millis,
+)
 
 MEMORY_TABLES = ("memories", "memory_files", "memory_injections")
 """Tables the journals rebuild (pending events are not journaled: they are a work queue)."""

@@ -15,25 +15,38 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.assessment import Finding
 from ..core.clock import Clock, SystemClock
 from ..core.engine import Dispatch
 from ..core.events import Event
 from ..core.records import Record, record_kinds
-from ..text.redact import redact, redact_record
 from ..core.session import Session
 from ..core.slices import Reducer
-from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash
 from ..errors import LifecycleError, UnknownFinding
-from .home import INDEX_FILE, data_home, journal_path
+from ..text.redact import redact, redact_record
 from ._index import Index
 from ._jobs import JobQueue
-from .journal import Journal
-from .query import UNRESOLVED, FindingPage, FindingQuery
 from ._runs import ObserverRuns, RunStatus
 from ._trajectory_findings import trajectory_findings
+from .changes import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Observation,
+    SummaryDelivered,
+    content_hash,
+)
+from .home import INDEX_FILE, data_home, journal_path
+from .journal import Journal
+from .query import UNRESOLVED, FindingPage, FindingQuery
+
+if TYPE_CHECKING:
+    from ..llm.model import Model
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,7 +273,8 @@ class Store:
     def enqueue(
         self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
     ) -> int:
-        """Queue a job for the worker (`onlooker.daemon.worker.ensure_worker` starts one); its id."""
+        """Queue a job for the worker (`onlooker.daemon.worker.ensure_worker` starts one); its
+        id."""
         return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
 
     def record_observer_run(
@@ -317,6 +331,20 @@ class Store:
         if not found:
             raise UnknownFinding(f"no observation {finding_id!r} in project {project!r}")
         return found[0]
+
+
+class JobContext(Protocol):
+    """What a job handler may use (the worker's WorkerContext)."""
+
+    @property
+    def store(self) -> Store: ...
+
+    @property
+    def clock(self) -> Clock: ...
+
+    def model(self, spec: str) -> Model:
+        """The model for a model string (`openai:gpt-4o-mini`, `local:smollm2`), built once."""
+        ...
 
 
 def _plain(metadata: dict[str, Any]) -> dict[str, Any]:

@@ -10,8 +10,8 @@ from datetime import datetime
 from typing import Any
 
 from ..core.assessment import SEVERITIES
-from .changes import Observation
 from ._database import stamp
+from .changes import Observation
 
 STATUSES = ("open", "acknowledged", "resolved")
 UNRESOLVED = ("open", "acknowledged")

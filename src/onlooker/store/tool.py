@@ -10,10 +10,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.assessment import SEVERITIES, Finding, severity
-from .changes import Observation
 from ..errors import LifecycleError, StoreError, UnknownFinding
-from .query import ORDER, STATUSES, FindingQuery
 from ._store import Store
+from .changes import Observation
+from .query import ORDER, STATUSES, FindingQuery
 
 SOURCE_TYPES = ("file", "conversation", "mixed")
 ITEM_FIELDS = (

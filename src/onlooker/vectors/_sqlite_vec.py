@@ -16,8 +16,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-from ..store._database import Database
 from ..errors import StoreError
+from ..store._database import Database
 from ..store.home import MIRROR_FILE
 from ._search import Hit
 

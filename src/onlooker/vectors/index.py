@@ -20,11 +20,11 @@ from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
-from . import _snapshot as vector_snapshot
-from ..store._database import Database
-from .embeddings import MODEL, Embedder, shared_embedder
 from ..errors import StoreError
+from ..store._database import Database
+from . import _snapshot as vector_snapshot
 from ._search import Hit, NumpyRows, PythonRows, Rows
+from .embeddings import MODEL, Embedder, shared_embedder
 
 if TYPE_CHECKING:
     from ._sqlite_vec import SqliteVecMirror

@@ -1,4 +1,5 @@
-"""`python -m onlooker.daemon.worker [--home PATH] [--idle SECONDS]`: drain the job queue until idle."""
+"""`python -m onlooker.daemon.worker [--home PATH] [--idle SECONDS]`: drain the job queue until
+idle."""
 
 from __future__ import annotations
 

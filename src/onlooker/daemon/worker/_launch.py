@@ -6,13 +6,13 @@ is cheap: the lock file says so, and a worker started in a race exits at once.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import subprocess
 import sys
 from pathlib import Path
 
-from ._process import LOCK_NAME, PID_NAME, RUN_DIR
+from .._lock import holder
+from ._process import LOCK
 
 LOG_DIR = "logs"
 LOG_NAME = "worker.log"
@@ -44,22 +44,8 @@ def ensure_worker(home: Path) -> None:
 
 
 def worker_pid(home: Path) -> int | None:
-    """The pid of the worker running for `home`, or None when none holds the lock."""
-    run_dir = home / RUN_DIR
-    try:
-        fd = os.open(run_dir / LOCK_NAME, os.O_RDWR | os.O_CLOEXEC)
-    except FileNotFoundError:
-        return None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        try:
-            return int((run_dir / PID_NAME).read_text().strip())
-        except (OSError, ValueError):
-            return -1  # held, pid not written yet
-    finally:
-        os.close(fd)
-    return None
+    """The pid of the worker running for `home` (-1: starting, pid not written yet), or None."""
+    return holder(home, LOCK)
 
 
 def _reap() -> None:

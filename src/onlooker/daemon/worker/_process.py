@@ -7,15 +7,13 @@ expire, and the jobs are claimed again.
 
 from __future__ import annotations
 
-import contextlib
-import fcntl
 import importlib
 import logging
 import os
 import socket
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -26,6 +24,7 @@ from ...llm.model import Model
 from ...reviewers._run import ModelCache
 from ...store import Store
 from ...store._jobs import LEASE, Job
+from .._lock import AlreadyRunning, single_instance
 from ._heartbeat import Heartbeat
 
 log = logging.getLogger("onlooker.daemon.worker")
@@ -37,17 +36,13 @@ HANDLERS: dict[str, str] = {
 """Job kind -> the handler that runs it, as "module:function"."""
 
 RUN_DIR = "run"
-LOCK_NAME = "worker.lock"
-PID_NAME = "worker.pid"
+LOCK = "worker"
+"""The worker's single-instance lock (`run/worker.lock`, its pid in `run/worker.pid`)."""
 IDLE_SECONDS = 60.0
 """Seconds without a job after which the worker exits ($ONLOOKER_WORKER_IDLE)."""
 POLL_SECONDS = 0.2
 THREADS = 4
 """Jobs run at once ($ONLOOKER_WORKER_THREADS)."""
-
-
-class AlreadyRunning(Exception):
-    """Another worker holds this data home's worker lock."""
 
 
 @dataclass
@@ -65,23 +60,6 @@ class WorkerContext:
     def model(self, spec: str) -> Model:
         """The model for a model string, built once."""
         return self._models(spec)
-
-
-@contextlib.contextmanager
-def worker_lock(home: Path) -> Iterator[None]:
-    """Hold the data home's worker lock, or raise AlreadyRunning."""
-    run_dir = home / RUN_DIR
-    run_dir.mkdir(mode=0o700, parents=True, exist_ok=True)
-    fd = os.open(run_dir / LOCK_NAME, os.O_CREAT | os.O_RDWR | os.O_CLOEXEC, 0o600)
-    try:
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise AlreadyRunning(str(home)) from None
-        (run_dir / PID_NAME).write_text(str(os.getpid()))
-        yield
-    finally:
-        os.close(fd)
 
 
 def run_job(job: Job, ctx: WorkerContext) -> None:
@@ -119,7 +97,7 @@ def serve(
     try:
         while True:
             try:
-                with worker_lock(home):
+                with single_instance(home, LOCK):
                     log.info("worker %d draining %s", os.getpid(), home)
                     _drain(WorkerContext(store, models=models), idle, count)
             except AlreadyRunning:

@@ -13,9 +13,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...text.clipping import clip, clip_values
-from ...core.events import Compacting, Event, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from ...core.events import (
+    Compacting,
+    Event,
+    SessionEnded,
+    SessionStarted,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
 from ...core.feedback import FEEDBACK_LIMIT
+from ...runtime import Arrival, subagent_session_id
+from ...text.clipping import clip, clip_values
 from .content import result_text
 
 #: Hook events onlooker handles.
@@ -60,16 +71,19 @@ class HookInput:
     """Set when the hook fires inside a subagent (tool hooks) or for SubagentStart/Stop."""
     agent_type: str = ""
 
+    def arrival(self, event: Event) -> Arrival:
+        """The event as the Runtime takes it; context is delivered where Claude Code reads it."""
+        return Arrival(
+            event, self.session_id, cwd=self.cwd, agent_id=self.agent_id,
+            agent_type=self.agent_type, deliverable=self.event_name in CONTEXT_EVENTS,
+        )  # fmt: skip
+
     @property
     def session_key(self) -> str:
         """The onlooker session the event belongs to: a subagent's calls form their own session."""
         if self.agent_id and self.event_name not in ("SubagentStart", "SubagentStop"):
             return subagent_session_id(self.session_id, self.agent_id)
         return self.session_id
-
-
-def subagent_session_id(session_id: str, agent_id: str) -> str:
-    return f"{session_id}/{agent_id}"
 
 
 def read_hook_input(raw: bytes | str) -> dict[str, Any]:

@@ -13,7 +13,17 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from .install import Change, InstallError, _manifest, _original_text, _parse, _read, _remember_original, _save_manifest, _write
+from .install import (
+    Change,
+    InstallError,
+    _manifest,
+    _original_text,
+    _parse,
+    _read,
+    _remember_original,
+    _save_manifest,
+    _write,
+)
 from .paths import claude_user_config
 
 SERVER_NAME = "onlooker"

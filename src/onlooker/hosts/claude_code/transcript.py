@@ -12,7 +12,16 @@ from datetime import datetime
 from typing import Any
 
 from ...core.clock import utc
-from ...core.events import EPOCH, OUTPUT_LIMIT, AssistantMessage, Event, SessionStarted, ToolCall, UserPrompt, clip
+from ...core.events import (
+    EPOCH,
+    OUTPUT_LIMIT,
+    AssistantMessage,
+    Event,
+    SessionStarted,
+    ToolCall,
+    UserPrompt,
+    clip,
+)
 from .content import clip_values, prompt_text, result_text
 
 MALFORMED_KEPT = 20

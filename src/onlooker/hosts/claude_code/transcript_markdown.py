@@ -9,8 +9,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from .content import result_text
 from ...text.clipping import head
+from .content import result_text
 
 TEXT_LIMIT = 4_000
 """Characters kept of one message text, tool input or tool result."""

@@ -11,7 +11,15 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from ...core.clock import parse_time, utc
-from ...core.events import EPOCH, AssistantMessage, Event, SessionStarted, ToolCall, UserPrompt, clip
+from ...core.events import (
+    EPOCH,
+    AssistantMessage,
+    Event,
+    SessionStarted,
+    ToolCall,
+    UserPrompt,
+    clip,
+)
 from ..claude_code.transcript import Tally
 
 _ERROR_PREFIXES = ("error", "exception", "traceback", "failed")

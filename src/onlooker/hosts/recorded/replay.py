@@ -12,14 +12,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .transcripts import Transcript, read_transcript
 from ...core.assessment import Assessment, ObserverFailure, is_warning
 from ...core.clock import ReplayClock
 from ...core.engine import Engine, ObserverSpec
 from ...core.events import AssistantMessage, SessionStarted, ToolCall
 from ...core.observer import Observer
-from ...observers import builtin_observers
 from ...core.session import Session
+from ...observers import builtin_observers
+from .transcripts import Transcript, read_transcript
 
 ObserverFactory = Callable[[], Iterable[Observer | ObserverSpec]]
 """Makes a fresh set of observers for each replayed session."""

@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ...errors import TranscriptError
 from ...core.events import Event, ToolCall
+from ...errors import TranscriptError
 from ..claude_code.transcript import Tally, iter_claude_code
 from .openai_messages import messages_to_events
 

@@ -1,7 +1,7 @@
-"""A tool call in an agent loop that your own code runs, recorded through an engine.
+"""A tool call in an agent loop that your own code runs, recorded through the Runtime.
 
-What the plain-loop and OpenAI Agents adapters share: arguments read from JSON, the ToolCall event,
-and the rule that feedback follows the tool's own output after a blank line.
+What the plain-loop and OpenAI Agents adapters share: an engine or a runtime to record through,
+arguments read from JSON, the ToolCall event, and feedback after the tool's output and a blank line.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from ...text.clipping import clip
 from ...core.engine import Engine
 from ...core.events import ToolCall
 from ...core.feedback import SEPARATOR
+from ...runtime import Arrival, Runtime
+from ...text.clipping import clip
 
 
 def tool_arguments(arguments: str | Mapping[str, Any] | None) -> dict[str, Any]:
@@ -35,8 +36,35 @@ def tool_arguments(arguments: str | Mapping[str, Any] | None) -> dict[str, Any]:
     return parsed if isinstance(parsed, dict) else {"arguments": parsed}
 
 
+Recorder = Engine | Runtime
+"""What a loop records through: an Engine (observers only, nothing kept) or a Runtime (with a
+store: journal, findings, memory, reviewers)."""
+
+
+def runtime_of(recorder: Recorder) -> Runtime:
+    """The runtime to record through: `recorder` itself, or one around an engine."""
+    return recorder if isinstance(recorder, Runtime) else Runtime.around(recorder)
+
+
+def feedback_for(recorder: Recorder, event: ToolCall, *, session_id: str = "") -> str:
+    """Record a loop's tool call through the Runtime; the feedback to deliver with its result."""
+    return runtime_of(recorder).handle(_arrival(recorder, event, session_id)).context
+
+
+async def afeedback_for(recorder: Recorder, event: ToolCall, *, session_id: str = "") -> str:
+    """`feedback_for` inside an event loop: async observers run concurrently."""
+    return (await runtime_of(recorder).ahandle(_arrival(recorder, event, session_id))).context
+
+
+def _arrival(recorder: Recorder, event: ToolCall, session_id: str) -> Arrival:
+    """A loop's tool call as the Runtime takes it (a loop delivers after every tool call)."""
+    if isinstance(recorder, Engine):
+        session_id = session_id or recorder.session.id
+    return Arrival(event, session_id)
+
+
 def tool_call_event(
-    engine: Engine,
+    recorder: Recorder,
     *,
     name: str,
     arguments: str | Mapping[str, Any] | None,
@@ -52,7 +80,7 @@ def tool_call_event(
     to the loop, which may say more than the model was told.
     """
     return ToolCall(
-        at=engine.clock.now(),
+        at=recorder.clock.now(),
         call_id=call_id,
         tool=name,
         input=tool_arguments(arguments),

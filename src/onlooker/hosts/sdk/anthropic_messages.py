@@ -9,10 +9,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ...core.engine import Engine
 from ...core.events import ToolCall
 from ..claude_code.content import result_text
-from ._tool_loop import field_of, tool_call_event
+from ._tool_loop import Recorder, afeedback_for, feedback_for, field_of, tool_call_event
 
 __all__ = ["atool_result_block", "tool_result_block"]
 
@@ -21,13 +20,14 @@ ToolResultContent = str | list[dict[str, Any]]
 
 
 def tool_result_block(
-    engine: Engine,
+    engine: Recorder,
     tool_use: Any,
     result: ToolResultContent,
     *,
     is_error: bool = False,
     error: str | None = None,
     duration_ms: float | None = None,
+    session_id: str = "",
 ) -> dict[str, Any]:
     """Record one executed tool call; return its `tool_result` block.
 
@@ -37,28 +37,30 @@ def tool_result_block(
     with feedback its content is a list: the result's blocks (a string becomes one text block,
     an empty one none, since the API refuses empty text blocks), then one text block with the
     feedback. `is_error` sets the block's `is_error`; `error` may give the loop's own account of
-    the failure for the record.
+    the failure for the record. `engine` is an Engine, or a Runtime with a store (then
+    `session_id` names the session the call belongs to).
     """
     event = _event(engine, tool_use, result, is_error, error, duration_ms)
-    return _block(event, result, engine.dispatch(event).feedback)
+    return _block(event, result, feedback_for(engine, event, session_id=session_id))
 
 
 async def atool_result_block(
-    engine: Engine,
+    engine: Recorder,
     tool_use: Any,
     result: ToolResultContent,
     *,
     is_error: bool = False,
     error: str | None = None,
     duration_ms: float | None = None,
+    session_id: str = "",
 ) -> dict[str, Any]:
     """`tool_result_block` for loops inside an event loop (`AsyncAnthropic`)."""
     event = _event(engine, tool_use, result, is_error, error, duration_ms)
-    return _block(event, result, (await engine.adispatch(event)).feedback)
+    return _block(event, result, await afeedback_for(engine, event, session_id=session_id))
 
 
 def _event(
-    engine: Engine,
+    engine: Recorder,
     tool_use: Any,
     result: ToolResultContent,
     is_error: bool,

@@ -24,7 +24,8 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 from ...core.engine import Engine
 from ...core.events import SessionStarted, TurnEnded
 from ...core.session import SessionInfo
-from ._tool_loop import tool_call_event, with_feedback
+from ...runtime import Arrival, Runtime
+from ._tool_loop import afeedback_for, tool_call_event, with_feedback
 
 __all__ = ["TOOL_ERROR_PREFIXES", "OnlookerAgentsHooks", "onlooker_run_config"]
 
@@ -47,6 +48,7 @@ class OnlookerAgentsHooks(RunHooks[Any]):
 
     def __init__(self, engine: Engine, *, error_prefixes: tuple[str, ...] = TOOL_ERROR_PREFIXES):
         self.engine = engine
+        self.runtime = Runtime.around(engine)
         self.error_prefixes = error_prefixes
         self.feedback: dict[str, str] = {}
         """Feedback to deliver, by tool call id."""
@@ -59,14 +61,13 @@ class OnlookerAgentsHooks(RunHooks[Any]):
             return
         try:
             cwd = os.getcwd()
-            await self.engine.adispatch(
-                SessionStarted(
-                    at=self.engine.clock.now(),
-                    cwd=cwd,
-                    project=os.path.basename(cwd),
-                    agent_name=str(getattr(agent, "name", "")),
-                )
+            started = SessionStarted(
+                at=self.engine.clock.now(),
+                cwd=cwd,
+                project=os.path.basename(cwd),
+                agent_name=str(getattr(agent, "name", "")),
             )
+            await self.runtime.ahandle(Arrival(started, self.engine.session.id, cwd=cwd))
         except Exception:
             log.exception("onlooker: recording the agent's start failed")
 
@@ -83,9 +84,10 @@ class OnlookerAgentsHooks(RunHooks[Any]):
 
     async def on_agent_end(self, context: Any, agent: Any, output: Any) -> None:
         try:
-            dispatch = await self.engine.adispatch(TurnEnded(at=self.engine.clock.now()))
-            if dispatch.feedback:
-                log.info("onlooker: feedback at the end of a run is kept in the session only")
+            ended = TurnEnded(at=self.engine.clock.now())
+            # The model reads nothing more in this run: what observers say now is held for the
+            # next tool call's output.
+            await self.runtime.ahandle(Arrival(ended, self.engine.session.id, deliverable=False))
         except Exception:
             log.exception("onlooker: recording the end of a run failed")
 
@@ -132,9 +134,9 @@ class OnlookerAgentsHooks(RunHooks[Any]):
             call_id=call_id,
             duration_ms=duration,
         )
-        dispatch = await self.engine.adispatch(event)
-        if dispatch.feedback and call_id:
-            self.feedback[call_id] = dispatch.feedback
+        feedback = await afeedback_for(self.runtime, event, session_id=self.engine.session.id)
+        if feedback and call_id:
+            self.feedback[call_id] = feedback
 
 
 def onlooker_run_config(engine: Engine, base: RunConfig | None = None) -> tuple[RunConfig, Any]:

@@ -8,21 +8,28 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.engine import Engine
 from ...core.events import ToolCall
-from ._tool_loop import field_of, tool_call_event, with_feedback
+from ._tool_loop import (
+    Recorder,
+    afeedback_for,
+    feedback_for,
+    field_of,
+    tool_call_event,
+    with_feedback,
+)
 
 __all__ = ["atool_message", "tool_message"]
 
 
 def tool_message(
-    engine: Engine,
+    engine: Recorder,
     tool_call: Any,
     result: str,
     *,
     is_error: bool = False,
     error: str | None = None,
     duration_ms: float | None = None,
+    session_id: str = "",
 ) -> dict[str, Any]:
     """Record one executed tool call; return the tool message for the next request.
 
@@ -30,28 +37,30 @@ def tool_message(
     (`ChatCompletionMessageFunctionToolCall`, or a custom tool call) or its dict form
     `{"id", "type": "function", "function": {"name", "arguments"}}`. `result` is the text the
     model is to see; `is_error` marks a failed call, and `error` may give the loop's own account
-    of the failure for the record (the model still sees `result`).
+    of the failure for the record (the model still sees `result`). `engine` is an Engine, or a
+    Runtime with a store (then `session_id` names the session the call belongs to).
     """
     event = _event(engine, tool_call, result, is_error, error, duration_ms)
-    return _message(event, result, engine.dispatch(event).feedback)
+    return _message(event, result, feedback_for(engine, event, session_id=session_id))
 
 
 async def atool_message(
-    engine: Engine,
+    engine: Recorder,
     tool_call: Any,
     result: str,
     *,
     is_error: bool = False,
     error: str | None = None,
     duration_ms: float | None = None,
+    session_id: str = "",
 ) -> dict[str, Any]:
     """`tool_message` for loops inside an event loop (`AsyncOpenAI`)."""
     event = _event(engine, tool_call, result, is_error, error, duration_ms)
-    return _message(event, result, (await engine.adispatch(event)).feedback)
+    return _message(event, result, await afeedback_for(engine, event, session_id=session_id))
 
 
 def _event(
-    engine: Engine,
+    engine: Recorder,
     tool_call: Any,
     result: str,
     is_error: bool,

@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING
 from ..core.assessment import Assessment, ObserverFailure
 from ..core.events import Event
 from ..core.session import Session
-from .changes import Change
-from .home import INDEX_FILE, MIRROR_FILE, SNAPSHOT_DIR, journal_paths
-from .journal import Journal, SkippedLine
-from ._store import Store
+from ..store._store import Store
+from ..store.changes import Change
+from ..store.home import INDEX_FILE, MIRROR_FILE, SNAPSHOT_DIR, journal_paths
+from ..store.journal import Journal, SkippedLine
 
 if TYPE_CHECKING:
-    from ..vectors.sources import VectorSource
     from ..vectors.index import SyncReport
+    from ..vectors.sources import VectorSource
 
 
 @dataclass(frozen=True, slots=True)

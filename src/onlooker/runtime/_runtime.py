@@ -1,0 +1,337 @@
+"""The Runtime: a host's event in, feedback to deliver out, with everything in between done once:
+warm sessions, dispatch, recording, checkpoints, memory, reviewers and what to say when.
+
+Sessions stay warm in memory (least recently used first out); a cold one is loaded from its
+snapshot plus the journal tail, so each event costs the same at call 10 and at call 5,000.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+import traceback
+from collections import OrderedDict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ..config import Loaded, ProjectConfigs
+from ..core.clock import Clock, SystemClock
+from ..core.engine import Dispatch, Engine
+from ..core.events import (
+    Event,
+    SessionEnded,
+    SessionStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
+from ..core.session import Session, SessionInfo
+from ..memory.settings import MemorySettings, memory_on
+from ..store import Store
+from ..text.redact import redact_record
+from ._arrival import Arrival, Delivery, joined, subagent_session_id
+from ._memory import MemorySteps, WakeWorker
+from .next_turn import next_turn_observations
+from .recording import record_dispatch
+
+if TYPE_CHECKING:
+    from ..llm.model import Model
+    from ..reviewers.config import ReviewSetup
+
+E = TypeVar("E", bound=Event)
+T = TypeVar("T")
+
+log = logging.getLogger("onlooker.runtime")
+log.addHandler(logging.NullHandler())
+
+#: Warm sessions kept in memory.
+WARM_SESSIONS = 64
+#: Save a session's snapshot at least this often (events); the journal covers the rest.
+SNAPSHOT_EVERY = 25
+#: Events after which a session's snapshot is saved at once.
+CHECKPOINTS = (TurnEnded, SessionEnded, SubagentStopped)
+
+EngineFor = Callable[[str, "Session | None", Loaded, Arrival], Engine]
+"""(session key, its saved session or None, the project's config, the arrival) -> its engine."""
+
+
+@dataclass
+class _Warm:
+    engine: Engine
+    project: str
+    loaded: Loaded
+    memory: MemorySettings
+    remember: bool
+    """Memory is on for the project (enabled, no `.onlooker/no-memory` marker)."""
+    unsaved: int = 0
+    held: str = ""
+    """Feedback of events the host could not deliver at, for its next delivery point."""
+
+
+@dataclass
+class Runtime:
+    """Turns arrivals into deliveries for every session of one host process."""
+
+    store: Store | None = None
+    """Where events, findings, sessions and memory are kept; None keeps nothing (a plain loop)."""
+    clock: Clock = field(default_factory=SystemClock)
+    configs: ProjectConfigs | None = None
+    """Project configs by working directory; default: read them when there is a store."""
+    engine_for: EngineFor | None = None
+    """Builds a session's engine; default: the project config's observers."""
+    project: str | None = None
+    """The store's project for every session; default: the name of the session's project root."""
+    reviewers: Callable[[str], ReviewSetup | None] | None = None
+    """Project root -> its reviewers and execution (None: none); default: the project config's."""
+    models: Callable[[str], Model] | None = None
+    """Model string -> Model for reviewers; default `onlooker.llm.model_from_string`, cached."""
+    review_budget: float | None = None
+    """Seconds parallel reviewers may take at one event (a hook's time limit)."""
+    memory: MemorySettings = field(default_factory=MemorySettings)
+    """Memory settings of projects whose config does not set them."""
+    wake_worker: WakeWorker | None = None
+    """Makes sure a worker runs queued jobs (memory extraction, background reviewers)."""
+    warm_limit: int = WARM_SESSIONS
+
+    def __post_init__(self) -> None:
+        self._warm: OrderedDict[str, _Warm] = OrderedDict()
+        self._models: Callable[[str], Model] | None = None
+        self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
+        if self.configs is None and self.store is not None:
+            self.configs = ProjectConfigs()
+
+    @classmethod
+    def around(cls, engine: Engine) -> Runtime:
+        """A runtime whose every session runs on `engine`, keeping nothing (a plain loop's)."""
+        return cls(clock=engine.clock, engine_for=lambda key, saved, loaded, arrival: engine)
+
+    # -- the step every host takes ----------------------------------------------------------------
+
+    def handle(self, arrival: Arrival) -> Delivery:
+        """Record `arrival`, run the due observers, say what to deliver. Store failures raise."""
+        warm, event, start = self._begin(arrival)
+        if start is not None:
+            self._recorded(warm, warm.engine.dispatch(start))
+        return self._finish(arrival, warm, warm.engine.dispatch(event))
+
+    async def ahandle(self, arrival: Arrival) -> Delivery:
+        """`handle` inside an event loop: async observers run concurrently. Callers serialize."""
+        warm, event, start = self._begin(arrival)
+        if start is not None:
+            self._recorded(warm, await warm.engine.adispatch(start))
+        return self._finish(arrival, warm, await warm.engine.adispatch(event))
+
+    def engine(self, session_key: str) -> Engine | None:
+        """The engine of a warm session (a subagent's until it stops)."""
+        warm = self._warm.get(session_key)
+        return warm.engine if warm is not None else None
+
+    def close(self) -> None:
+        """Save every warm session (a host calls this before it exits)."""
+        for key in list(self._warm):
+            self._save(key)
+        self._warm.clear()
+
+    # -- the work ---------------------------------------------------------------------------------
+
+    def _begin(self, arrival: Arrival) -> tuple[_Warm, Event, SessionStarted | None]:
+        key = arrival.session_key
+        loaded = self._loaded(arrival)
+        warm, start = self._session(key, arrival, loaded)
+        if warm.loaded is not loaded:  # the config file changed: same session, new observers
+            warm.engine = self._engine_for(key, warm.engine.session, loaded, arrival)
+            warm.loaded = loaded
+            warm.memory = loaded.memory or self.memory
+            warm.remember = memory_on(arrival.cwd, warm.memory)
+        return warm, _with_deadline(redact_record(arrival.event), loaded), start
+
+    def _finish(self, arrival: Arrival, warm: _Warm, dispatch: Dispatch) -> Delivery:
+        key, event = arrival.session_key, dispatch.event
+        self._recorded(warm, dispatch)
+        main = key == arrival.session_id
+        if warm.remember and self._memory is not None:
+            if isinstance(event, ToolCall):
+                self._step(self._memory.capture, event, project=warm.project,
+                           session_id=arrival.session_id)  # fmt: skip
+            if main and isinstance(event, TurnEnded | SessionEnded):
+                self._step(self._memory.extract_later, warm.memory, project=warm.project,
+                           session_id=key, final=isinstance(event, SessionEnded))  # fmt: skip
+            if main and isinstance(arrival.event, SessionStarted):
+                self._step(self._memory.extract_abandoned, warm.memory, project=warm.project,
+                           session_id=key)  # fmt: skip
+        warm.unsaved += 1
+        if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
+            self._save(key)
+        context, block = self._review(key, arrival, warm, event)
+        if isinstance(event, SessionEnded):
+            self._save(key, forget=True)
+        if isinstance(event, SubagentStopped):
+            self._save(subagent_session_id(arrival.session_id, event.agent_id), forget=True)
+        parts = [warm.held, dispatch.feedback, context, self._next_turn(key, warm, event)]
+        if isinstance(arrival.event, SessionStarted) and warm.remember and self._memory:
+            parts.append(
+                self._step(
+                    self._memory.digest,
+                    event,
+                    warm.memory,
+                    project=warm.project,
+                    session_id=key,
+                    now=self.clock.now(),
+                )
+                or ""
+            )
+        text = joined(*parts)
+        if not arrival.deliverable:
+            warm.held, text = text, ""
+        else:
+            warm.held = ""
+        return Delivery(text, block, dispatch)
+
+    def _recorded(self, warm: _Warm, dispatch: Dispatch) -> None:
+        if self.store is not None:
+            record_dispatch(self.store, dispatch, project=warm.project)
+
+    def _next_turn(self, key: str, warm: _Warm, event: Event) -> str:
+        """At a prompt: the open-findings summary when it changed since the session last saw it."""
+        if self.store is None or not isinstance(event, UserPrompt):
+            return ""
+        return next_turn_observations(self.store, project=warm.project, session_id=key)
+
+    def _review(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> tuple[str, str]:
+        """Reviewers at this event: (context, block reason); a failure here is logged only."""
+        if self.store is None:
+            return "", ""
+        from ..reviewers.handoff import delivers_results, review_at
+
+        loaded = warm.loaded
+        try:
+            root = loaded.root if arrival.cwd else None
+            if root is None:
+                setup = None
+            elif self.reviewers is None:
+                setup = loaded.review_setup
+            else:
+                setup = self.reviewers(str(root))
+            if setup is None and not delivers_results(event):
+                return "", ""
+            answer = review_at(
+                self.store, event=event, project=warm.project, session=warm.engine.session,
+                root=root, setup=setup, model_for=self._model_cache(), budget=self.review_budget,
+                wake_worker=self.wake_worker,
+            )  # fmt: skip
+        except Exception:
+            log.error("reviewers at %s failed: %s", event.kind, traceback.format_exc())
+            return "", ""
+        if answer.changed:
+            warm.unsaved += 1
+            self._save(key)
+        if answer.context and loaded.config is not None and loaded.config.issues is not None:
+            from .issues import file_at_hook  # findings of chosen severities become issues
+
+            try:
+                file_at_hook(self.store, loaded.config, warm.project)
+            except Exception:  # the answer (and the reports in it) still reaches the agent
+                log.error("filing issues failed: %s", traceback.format_exc())
+        return answer.context, answer.block
+
+    def _model_cache(self) -> Callable[[str], Model]:
+        if self._models is None:
+            from ..reviewers._run import ModelCache
+
+            self._models = ModelCache(self.models)
+        return self._models
+
+    def _step(self, step: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """Run a memory step; a failure is logged and costs the agent nothing else."""
+        try:
+            return step(*args, **kwargs)
+        except Exception:
+            log.error("memory step %s failed: %s", step.__name__, traceback.format_exc())
+            return None
+
+    # -- sessions ---------------------------------------------------------------------------------
+
+    def _loaded(self, arrival: Arrival) -> Loaded:
+        if self.configs is None:
+            return _NO_CONFIG
+        return self.configs.lookup(arrival.cwd)
+
+    def _engine_for(
+        self, key: str, saved: Session | None, loaded: Loaded, arrival: Arrival
+    ) -> Engine:
+        if self.engine_for is not None:
+            engine = self.engine_for(key, saved, loaded, arrival)
+        else:
+            engine = Engine(loaded.observers, session=saved or Session(key), clock=self.clock)
+        return engine
+
+    def _session(
+        self, key: str, arrival: Arrival, loaded: Loaded
+    ) -> tuple[_Warm, SessionStarted | None]:
+        """The warm session for `key`, and the start to record first when it is new here."""
+        warm = self._warm.get(key)
+        if warm is not None:
+            self._warm.move_to_end(key)
+            return warm, None
+        saved = self.store.load_session(key) if self.store is not None else None
+        engine = self._engine_for(key, saved, loaded, arrival)
+        project = self.project or _project_name(loaded, arrival)
+        if self.store is not None and engine.findings is None:
+            engine.findings = self.store.findings_for(project)
+        memory = loaded.memory or self.memory
+        warm = _Warm(engine, project, loaded, memory, memory_on(arrival.cwd, memory))
+        self._warm[key] = warm
+        start = None
+        if engine.session[SessionInfo].latest() is None:
+            start = self._start(warm, key, arrival, loaded)
+        while len(self._warm) > self.warm_limit:
+            self._save(next(iter(self._warm)), forget=True)
+        return warm, start
+
+    def _start(
+        self, warm: _Warm, key: str, arrival: Arrival, loaded: Loaded
+    ) -> SessionStarted | None:
+        """A session first seen mid-way (or a subagent's): where it runs and for whom."""
+        if isinstance(arrival.event, SessionStarted) or not (arrival.cwd or self.store):
+            return None
+        subagent = key != arrival.session_id
+        started = SessionStarted(
+            session_id=key,
+            at=self.clock.now(),
+            source="resume" if not subagent else "startup",
+            cwd=arrival.cwd,
+            project=warm.project,
+            agent_name=arrival.agent_id if subagent else "",
+            agent_type=arrival.agent_type,
+            parent_session_id=arrival.session_id if subagent else "",
+        )
+        return _with_deadline(started, loaded)
+
+    def _save(self, key: str, *, forget: bool = False) -> None:
+        warm = self._warm.get(key)
+        if warm is None:
+            return
+        if warm.unsaved and self.store is not None:
+            self.store.save_session(warm.engine.session, project=warm.project)
+            warm.unsaved = 0
+        if forget:
+            del self._warm[key]
+
+
+_NO_CONFIG = Loaded(Path("."), None, None)
+
+
+def _project_name(loaded: Loaded, arrival: Arrival) -> str:
+    if not arrival.cwd:
+        return "default"
+    return loaded.root.name or "root"
+
+
+def _with_deadline(event: E, loaded: Loaded) -> E:
+    """A session start gets the deadline the project config sets (`trajectory.deadline_minutes`)."""
+    if isinstance(event, SessionStarted) and event.deadline is None and loaded.deadline:
+        return dataclasses.replace(event, deadline=event.at + loaded.deadline)
+    return event

@@ -1,0 +1,18 @@
+"""What a dispatched event leaves in the store: the event, its assessments and failures in the
+session's journal, and the findings of assessments at medium severity or above.
+"""
+
+from __future__ import annotations
+
+from ..core.engine import Dispatch
+from ..store import Created, Store, trajectory_findings
+
+
+def record_dispatch(store: Store, dispatch: Dispatch, *, project: str) -> tuple[Created, ...]:
+    """Journal a dispatched event with its assessments and failures; store the findings of
+    assessments at medium or above (see `trajectory_findings`)."""
+    session_id = dispatch.event.session_id
+    records = (dispatch.event, *dispatch.assessments, *dispatch.failures)
+    store.append(records, project=project, session_id=session_id)
+    findings = [f for a in dispatch.assessments for f in trajectory_findings(a, session_id)]
+    return store.create(findings, project=project, session_id=session_id) if findings else ()
