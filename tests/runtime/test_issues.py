@@ -22,7 +22,7 @@ from onlooker.store import Store
 
 PROJECT = "app"
 ONLOOKER = Path(sys.executable).with_name("onlooker")
-EXAMPLES = Path(__file__).parents[1] / "examples" / "config"
+EXAMPLES = Path(__file__).parents[2] / "examples" / "config"
 
 FAKE_GH = """#!/bin/sh
 # Stands in for GitHub's CLI: logs its arguments, answers like `gh issue create`.

@@ -20,7 +20,7 @@ from onlooker.hosts.recorded.replay import (
 )
 from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "transcripts" / "flaky-tests.jsonl"
 SESSION_ID = "0b6d1d0e-7f55-4a3e-9a51-3c1f1d2b8e11"
 
