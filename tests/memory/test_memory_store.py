@@ -7,8 +7,8 @@ from datetime import timedelta
 from pathlib import Path
 
 from onlooker import FixedClock
-from onlooker.store import Store, _reindex as reindex, remove_index
 from onlooker.memory._store import Extracted, Memories
+from onlooker.store import Store, reindex, remove_index
 from onlooker.store.memory_records import MemoryFilter
 
 

@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from onlooker import Finding
-from onlooker.store import FindingQuery, Store, StoreError, _database as database, _reindex as reindex, remove_index
+from onlooker.store import FindingQuery, Store, StoreError, reindex, remove_index
+from onlooker.store import _database as database
 from onlooker.store._migrations import MIGRATIONS
 
 

@@ -5,7 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from onlooker import Finding, FixedClock, Session, SessionStarted, ToolCall
-from onlooker.store import FindingQuery, ObservationsTool, Store, next_turn_observations, _reindex as reindex, remove_index
+from onlooker.store import (
+    FindingQuery,
+    ObservationsTool,
+    Store,
+    next_turn_observations,
+    reindex,
+    remove_index,
+)
 
 
 def busy_history(store: Store, clock: FixedClock) -> None:

@@ -13,7 +13,19 @@ from pathlib import Path
 from typing import Any
 
 from onlooker.core.assessment import Finding
-from onlooker.store import Change, FindingAcknowledged, FindingCreated, FindingQuery, FindingResolved, FindingsCleared, FindingSeen, Journal, Store, _reindex as reindex, remove_index
+from onlooker.store import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingQuery,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Journal,
+    Store,
+    reindex,
+    remove_index,
+)
 from onlooker.store.home import journal_paths
 
 WRITER = Path(__file__).with_name("writer.py")

@@ -6,11 +6,11 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.store import Store, _reindex as reindex
+from onlooker.store import Store, reindex
 from onlooker.vectors import embeddings
 from onlooker.vectors.embeddings import Embedder
-from onlooker.vectors.sources import VectorSource, embed_ids, source_texts, sync_vectors
 from onlooker.vectors.index import VectorIndex
+from onlooker.vectors.sources import VectorSource, embed_ids, source_texts, sync_vectors
 
 pytestmark = pytest.mark.skipif(
     not embeddings.available(),

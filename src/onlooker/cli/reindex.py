@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import click
 
-from ..store import data_home, _reindex as reindex, remove_index
+from ..store import data_home, reindex, remove_index
 from .store_options import open_store, print_json
 
 
