@@ -8,9 +8,10 @@ from typing import cast
 
 import click
 
-from ..memory import MODES, Memory, SearchError, get_memories, search
-from ..memory.search import Mode
+from ..errors import SearchError
+from ..memory import MODES, Memory, get_memories, search
 from ..memory._store import Memories
+from ..memory.search import Mode
 from .store_options import current_project, fail, open_store, print_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")

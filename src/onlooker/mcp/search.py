@@ -13,12 +13,12 @@ from datetime import datetime
 from typing import Any
 
 from ..core.clock import utc
-from ..memory import SearchError, VectorSide, get_memories
+from ..core.records import encode
+from ..errors import BadArguments, SearchError
+from ..memory import VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
-from ..core.records import encode
 from ..store import FindingQuery, Observation, Store, journal_path
-from .arguments import BadArguments
 from .tool_specs import MAX_INTEGER
 
 TITLE_LENGTH = 100

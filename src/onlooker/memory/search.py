@@ -13,10 +13,10 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Literal, Protocol
 
-from ..errors import OnlookerError
+from ..errors import SearchError
 from ..store import Store
-from ._store import Memories
 from ..store.memory_records import Memory, MemoryFilter
+from ._store import Memories
 
 Mode = Literal["vector", "text", "both"]
 MODES: tuple[Mode, ...] = ("vector", "text", "both")
@@ -24,10 +24,6 @@ RRF_K = 60
 """Reciprocal rank fusion constant: score = sum over halves of 1 / (RRF_K + rank)."""
 
 _POOL: ThreadPoolExecutor | None = None
-
-
-class SearchError(OnlookerError, ValueError):
-    """A search that cannot run: bad mode or limit, or vectors asked for without a vector side."""
 
 
 class VectorSide(Protocol):

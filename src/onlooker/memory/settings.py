@@ -13,17 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import OnlookerError
+from ..errors import MemorySettingsError
 from ..store.home import project_root
 
 OPT_OUT_MARKER = Path(".onlooker") / "no-memory"
 """A file at the project root that turns memory off for the project."""
 DEFAULT_MODEL = "local:smollm2"
 """Extraction model when none is configured: local, so nothing leaves the machine by default."""
-
-
-class MemorySettingsError(OnlookerError, ValueError):
-    """A memory setting has the wrong type or value; the message names the key and the file."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,14 +16,14 @@ from pathlib import Path
 from typing import Any, Literal
 
 from ..core.assessment import Assessment, Finding, Severity
-from ..errors import ObserverTimeout
-from ..llm.model import InvalidOutput, Message, Model, ModelError, ModelTimeout, Usage
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
-from .watch import ConversationTarget, FilesTarget
-from .config import ReviewerConfig
+from ..errors import InvalidOutput, ModelError, ModelTimeout, ObserverTimeout
+from ..llm.model import Message, Model, Usage
 from ._material import review_material
 from ._prompt import MAX_TOKENS, OUTPUT_SCHEMA, parse_observer_result, review_messages
+from .config import ReviewerConfig
+from .watch import ConversationTarget, FilesTarget
 
 OutcomeStatus = Literal["ok", "timeout", "error"]
 DEFAULT_TRIGGER = Trigger.on("turn_ended")

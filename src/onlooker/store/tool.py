@@ -10,10 +10,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.assessment import SEVERITIES, Finding, severity
-from .changes import Observation
-from ..errors import LifecycleError, StoreError, UnknownFinding
-from .query import ORDER, STATUSES, FindingQuery
+from ..errors import BadRequest, LifecycleError, StoreError, UnknownFinding
 from ._store import Store
+from .changes import Observation
+from .query import ORDER, STATUSES, FindingQuery
 
 SOURCE_TYPES = ("file", "conversation", "mixed")
 ITEM_FIELDS = (
@@ -31,14 +31,6 @@ REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
     "resolve": ("observation_id", "resolution_note"),
     "clear_resolved": (),
 }
-
-
-class BadRequest(Exception):
-    """A request that cannot be carried out; `field` names the part that is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
 
 
 class ObservationsTool:

@@ -14,7 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.model import Completion, InvalidOutput, Message, ModelTimeout, Usage
+from ..errors import InvalidOutput, ModelTimeout
+from ..llm.model import Completion, Message, Usage
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""

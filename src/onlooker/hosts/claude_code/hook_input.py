@@ -13,9 +13,20 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from ...text.clipping import clip, clip_values
-from ...core.events import Compacting, Event, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from ...core.events import (
+    Compacting,
+    Event,
+    SessionEnded,
+    SessionStarted,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
 from ...core.feedback import FEEDBACK_LIMIT
+from ...errors import HookInputError as HookInputError
+from ...text.clipping import clip, clip_values
 from .content import result_text
 
 #: Hook events onlooker handles.
@@ -42,10 +53,6 @@ CONTEXT_EVENTS = frozenset(
 #: Events that Claude Code lets a hook block with a reason (`decision: "block"`): the agent is told
 #: the reason (PostToolUse, Stop, SubagentStop), or the prompt is refused (UserPromptSubmit).
 BLOCK_EVENTS = frozenset({"PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"})
-
-
-class HookInputError(ValueError):
-    """The hook input is not what Claude Code sends; the message names the field."""
 
 
 @dataclass(frozen=True, slots=True)
