@@ -9,8 +9,18 @@ import time
 
 import pytest
 
-from onlooker import Assessment, Engine, FixedClock, ObserverContext, ObserverFailure, ObserverSpec, Session, ToolCall, Trigger
-from onlooker.core import observer
+from onlooker import (
+    Assessment,
+    Engine,
+    FixedClock,
+    ObserverContext,
+    ObserverFailure,
+    ObserverSpec,
+    Session,
+    ToolCall,
+    Trigger,
+)
+from onlooker.core.observer import observer
 
 
 @observer(name="First")

@@ -10,11 +10,16 @@ from pathlib import Path
 import pytest
 
 from onlooker import Assessment, ObserverContext, ToolCall, Trigger
-from onlooker.core import observer
-from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
 from onlooker.core.assessment import is_warning
+from onlooker.core.observer import observer
 from onlooker.errors import ConfigError
-from onlooker.hosts.recorded.replay import observers_named, replay_paths, replay_session, replay_transcript
+from onlooker.hosts.recorded.replay import (
+    observers_named,
+    replay_paths,
+    replay_session,
+    replay_transcript,
+)
+from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
 
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = ROOT / "examples" / "transcripts" / "flaky-tests.jsonl"

@@ -27,7 +27,7 @@ from messages_api import (
 )
 
 from onlooker import Assessment, Engine, FixedClock, ObserverContext, SessionInfo, SubagentStopped, ToolCall, Trigger, TurnEnded, UserPrompt
-from onlooker.core import observer
+from onlooker.core.observer import observer
 from onlooker.hosts.sdk.claude_agent_sdk import ClaudeAgentHooks, with_onlooker
 from onlooker.observers import builtin_observers
 from onlooker.store import Store
