@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from onlooker import FEEDBACK_LIMIT, Assessment, Engine, FixedClock, ObserverContext, Session, ToolCall
-from onlooker.core import observer
+from onlooker.core.observer import observer
 from onlooker.core.feedback import compose, immediate_feedback
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from onlooker import Engine, FixedClock, Marker, Observer, ObserverContext, Session, ToolCall, Trigger, TurnEnded, UserPrompt
-from onlooker.core import observer
+from onlooker.core.observer import observer
 
 
 def runs_of(engine: Engine, name: str) -> int:

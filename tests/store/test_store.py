@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from onlooker import Assessment, Engine, Finding, FixedClock, ObserverContext, Session, SessionStarted, ToolCall
-from onlooker.core import observer
+from onlooker.core.observer import observer
 from onlooker.store import FindingAcknowledged, FindingQuery, Store, StoreError, UnknownFinding
 
 
