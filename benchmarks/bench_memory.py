@@ -1,7 +1,7 @@
 """Memory extraction cost: model calls per 100 tool events over recorded Claude Code sessions
 (the fixtures and the example transcript), replayed as the hooks see them: each tool call is
 captured, each new prompt follows a Stop (full batches extracted), the session's end flushes the
-rest. Seed 002's target: at most 7 calls per 100 tool events (per-event extraction: 100).
+rest. The target: at most 7 calls per 100 tool events (per-event extraction: 100).
 """
 
 from __future__ import annotations
@@ -9,12 +9,12 @@ from __future__ import annotations
 import tempfile
 from pathlib import Path
 
-from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
 from onlooker.core.events import ToolCall, UserPrompt
+from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
+from onlooker.memory._store import Memories
 from onlooker.memory.capture import capture
 from onlooker.memory.extract import extract_session, extraction_due
 from onlooker.store import Store
-from onlooker.memory._store import Memories
 from onlooker.testing import ScriptedModel
 
 from .measure import Result

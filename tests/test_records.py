@@ -7,7 +7,23 @@ from datetime import UTC, datetime
 
 import pytest
 
-from onlooker import Assessment, AssistantMessage, Compacting, Finding, Marker, PlanStep, PlanUpdated, RecordError, SessionEnded, SessionStarted, SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from onlooker import (
+    Assessment,
+    AssistantMessage,
+    Compacting,
+    Finding,
+    Marker,
+    PlanStep,
+    PlanUpdated,
+    RecordError,
+    SessionEnded,
+    SessionStarted,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
 from onlooker.core.records import Record, decode_record
 
 AT = datetime(2026, 2, 12, 16, 2, 25, 284000, tzinfo=UTC)
@@ -67,7 +83,7 @@ def test_events_carry_session_seq_and_time() -> None:
     )
 
 
-def test_seed_severities_map_to_onlooker_severities() -> None:
+def test_severity_aliases_map_to_onlooker_severities() -> None:
     assert Assessment(severity="caution").severity == "medium"
     assert Assessment(severity="warning").severity == "high"
     with pytest.raises(ValueError, match="severity 'urgent' is not one of"):

@@ -1,4 +1,4 @@
-"""Seed 000's display styles: progress_bar, table, compact; notices on create and resolve."""
+"""The display styles: progress_bar, table, compact; notices on create and resolve."""
 
 from __future__ import annotations
 
@@ -9,7 +9,12 @@ import pytest
 from rich.console import Console
 
 from onlooker import ConfigError, Finding, FixedClock
-from onlooker.display.observations import DisplayOptions, ObservationsDisplay, render_text, status_counts
+from onlooker.display.observations import (
+    DisplayOptions,
+    ObservationsDisplay,
+    render_text,
+    status_counts,
+)
 from onlooker.store import FindingPage, FindingQuery, ObservationsTool, Store
 
 

@@ -1,4 +1,4 @@
-"""The session-start digest: seed 002's format and defaults, never over budget, and no memory
+"""The session-start digest: its format and defaults (specs/memory.md), never over budget, and no memory
 given twice to a session that continues (compact, resume)."""
 
 from __future__ import annotations
@@ -10,9 +10,9 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.memory import MemorySettings, MemorySettingsError, render_digest, session_start_digest
+from onlooker.memory._store import Extracted, Memories
 from onlooker.memory.inject import estimate_tokens
 from onlooker.store import Store
-from onlooker.memory._store import Extracted, Memories
 from onlooker.store.memory_records import MemoryFilter
 
 
@@ -27,7 +27,7 @@ def remember(
         )  # fmt: skip
 
 
-def test_seed_defaults() -> None:
+def test_memory_defaults() -> None:
     s = MemorySettings()
     assert (s.max_observations, s.max_tokens, s.recency_days, s.project_only) == (20, 500, 7, True)
 

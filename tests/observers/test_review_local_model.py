@@ -15,12 +15,12 @@ import pytest
 
 from onlooker import Session
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers.execution import Execution
-from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers._prompt import CONTENT_LIMIT, MAX_FINDINGS
 from onlooker.reviewers._run import ModelCache, run_parallel
-from onlooker.store import Store
+from onlooker.reviewers.config import ReviewerConfig
+from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.watch import ConversationTarget, FilesTarget
+from onlooker.store import Store
 
 pytest.importorskip("llama_cpp")
 try:
@@ -56,7 +56,7 @@ def test_a_local_review_is_schema_checked_bounded_and_costed(tmp_path: Path) -> 
         if outcome.status == "ok":  # the JSON passed the schema
             assert len(outcome.findings) <= MAX_FINDINGS
             assert all(0 < len(f.content) <= CONTENT_LIMIT for f in outcome.findings)
-        else:  # the seed's fallback: one info finding holding the text
+        else:  # the plain-text fallback: one info finding holding the text
             assert "InvalidOutput" in (outcome.error or "")
         assert outcome.model == "local:smollm2"
         (cost,) = store.runs.costs("p")

@@ -1,4 +1,4 @@
-"""`onlooker observations`: seed 000's observations tool on the command line.
+"""`onlooker observations`: the observations tool (specs/store.md) on the command line.
 
 `call '<request JSON>'` speaks the tool's own requests and responses; list, show, add, ack,
 resolve, clear-resolved and search are the same operations with friendlier arguments.
@@ -13,7 +13,15 @@ import click
 
 from ..core.assessment import SEVERITIES
 from ..store import STATUSES, Created, FindingQuery, Observation, ObservationsTool, Store
-from .store_options import current_project, fail, open_store, print_json, project_display, project_options, read_request
+from .store_options import (
+    current_project,
+    fail,
+    open_store,
+    print_json,
+    project_display,
+    project_options,
+    read_request,
+)
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the response as JSON.")
 

@@ -1,8 +1,8 @@
 """The engine: append an event, run every due observer in isolation, record and deliver the result.
 
 An observer that raises or runs past its timeout becomes an ObserverFailure in the session and never
-reaches the agent as a crash. All due observers run and are combined; `first_match=True` keeps seed
-001's rule that the first observer with an assessment wins.
+reaches the agent as a crash. All due observers run and are combined; `first_match=True` stops at
+the first observer with an assessment. See specs/engine.md.
 """
 
 from __future__ import annotations
@@ -18,9 +18,9 @@ from datetime import datetime
 from pathlib import PurePath
 from typing import Any, TypeVar
 
+from ..errors import ObserverTimeout
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
-from ..errors import ObserverTimeout
 from .events import Event
 from .feedback import FEEDBACK_LIMIT, immediate_feedback
 from .observer import Observer, ObserverContext, ObserveResult

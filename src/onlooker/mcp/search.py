@@ -1,4 +1,4 @@
-"""The `search` and `get_observations` tools over memories (seed 002) and observations (findings).
+"""The `search` and `get_observations` tools over memories and observations (findings).
 
 Memories are searched by `onlooker.memory.search` in the mode asked (text, vector, both);
 findings by full text, newest first. The two rankings are merged by reciprocal rank fusion.

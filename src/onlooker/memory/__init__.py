@@ -1,5 +1,5 @@
-"""Memory across sessions (seed 002): capture tool events by rule, extract memories in batches at
-session end, search them (text, vectors, both), and inject recent ones at session start.
+"""Memory across sessions (specs/memory.md): capture tool events by rule, extract memories in
+batches at session end, search them (text, vectors, both), and inject recent ones at session start.
 """
 
 from ..errors import ExtractionFailed, MemorySettingsError, SearchError

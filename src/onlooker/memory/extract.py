@@ -1,5 +1,5 @@
-"""Batched extraction (seed 002): a session's pending events become memories, one model call per
-batch of 10–20 events, run by the background worker for job kind `memory.extract`.
+"""Batched extraction (specs/memory.md): a session's pending events become memories, one model
+call per batch of 10–20 events, run by the background worker for job kind `memory.extract`.
 
 Sessions with fewer than 3 pending events are skipped. Each batch sees the last 3 memories before
 it, so it does not repeat them; the model may return none. A batch's events are consumed only when

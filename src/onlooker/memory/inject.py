@@ -1,4 +1,4 @@
-"""The memory digest injected at session start, in seed 002's format, under a token budget:
+"""The memory digest injected at session start, under a token budget (specs/memory.md):
 
     # [project-name] recent context (conversation-memory)
 
@@ -14,8 +14,8 @@ import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
-from ._store import Memories
 from ..store.memory_records import Memory, MemoryFilter
+from ._store import Memories
 from .settings import MemorySettings
 
 HEADER = "# [{project}] recent context (conversation-memory)"

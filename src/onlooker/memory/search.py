@@ -1,5 +1,5 @@
-"""Memory search (seed 002): full-text (FTS5) always, vectors when a vector side is given, and a
-hybrid of both ranked by reciprocal rank fusion.
+"""Memory search (specs/memory.md): full-text (FTS5) always, vectors when a vector side is given,
+and a hybrid of both ranked by reciprocal rank fusion.
 
 For `both`, the query is embedded in a second thread while the text half runs (onnxruntime and
 SQLite release the GIL); then the vectors are scored, a large matrix on both cores. Filters

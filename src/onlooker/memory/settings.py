@@ -1,4 +1,4 @@
-"""Memory settings (seed 002's defaults) and the project opt-out.
+"""Memory settings, their defaults (specs/memory.md), and the project opt-out.
 
 Config keys under `memory:` in `.onlooker/config.yaml`: `enabled`, `maxObservations`, `maxTokens`,
 `recencyDays`, `projectOnly`, `model`. A project also opts out with the marker file
@@ -42,7 +42,7 @@ class MemorySettings:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "config") -> MemorySettings:
-        """Settings from the `memory:` mapping of a config file (camelCase keys, as the seed)."""
+        """Settings from the `memory:` mapping of a config file (camelCase keys)."""
         keys = {_camel(f.name): f for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():

@@ -15,14 +15,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.assessment import ObserverFailure
-from .execution import Execution, run_bounded
-from ..llm.model import Model, Usage
 from ..core.session import Session
+from ..llm.model import Model, Usage
 from ..store import Created, Store
-from .watch import WatchState, watch_state
-from .observer import ReviewObserver, ReviewOutcome
-from .config import ReviewerConfig, ReviewSetup
 from ._material import review_material
+from .config import ReviewerConfig, ReviewSetup
+from .execution import Execution, run_bounded
+from .observer import ReviewObserver, ReviewOutcome
+from .watch import WatchState, watch_state
 
 ModelFor = Callable[[str], Model]
 """Builds the model for a model string (`onlooker.llm.model_from_string`, or a test's)."""
@@ -124,7 +124,7 @@ def run_parallel(
     call_index: int = 0,
     budget: float | None = None,
 ) -> list[ReviewRun]:
-    """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found; with
+    """Run the due reviewers at once (the `parallel` mode) and keep what they found; with
     `deliver`, their reports wait for the session's next delivery point (background runs).
     `budget`: seconds for them all (a hook's time limit); one still running then timed out."""
     calls = [

@@ -1,13 +1,13 @@
-"""A reviewer observer's configuration: seed 000's ObserverConfig, field for field; the reviewers
-of a project with their execution settings (ReviewSetup); and their form inside a queued job."""
+"""A reviewer observer's configuration: an `observers` entry of the config, field for field; the
+reviewers of a project with their execution settings (ReviewSetup); their form in a queued job."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
 
-from .execution import Execution
 from ..core.triggers import Trigger
+from .execution import Execution
 from .watch import ConversationTarget, FilesTarget, WatchTarget
 
 
@@ -34,7 +34,7 @@ class ReviewSetup:
     reviewers: tuple[ReviewerConfig, ...]
     execution: Execution = field(default_factory=Execution)
     trigger: Trigger = field(default_factory=lambda: Trigger.on("turn_ended"))
-    """Seed 000's hooks: response:complete is `turn_ended`, tool:post `tool_call` (with `tools`
+    """The config's hooks: response:complete is `turn_ended`, tool:post `tool_call` (with `tools`
     for a tool-name matcher), message:received `user_prompt`."""
 
 

@@ -1,20 +1,36 @@
 """The store: per-session JSONL journals (the truth) and a SQLite index rebuilt from them.
 
-`Store` owns both; `ObservationsTool` is seed 000's observations tool over a store; `reindex`
+`Store` owns both; `ObservationsTool` is the observations tool over a store; `reindex`
 rebuilds the index; `next_turn_observations` is the summary injected at the next turn.
 """
 
-from .changes import Change, FindingAcknowledged, FindingCreated, FindingResolved, FindingsCleared, FindingSeen, Observation, SummaryDelivered, content_hash, normalized
 from ..errors import LifecycleError, StoreError, UnknownFinding
-from .home import data_home, journal_path, project_for
+from ..runtime.next_turn import (
+    format_observations_summary,
+    next_turn_observations,
+    observations_injection,
+    open_observations_text,
+)
 from ._index import Index
-from .journal import Journal, JournalRead, SkippedLine
-from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
 from ._reindex import ReindexReport, reindex, remove_index
 from ._store import Created, Store
-from ..runtime.next_turn import format_observations_summary, next_turn_observations, observations_injection, open_observations_text
-from .tool import ObservationsTool
 from ._trajectory_findings import trajectory_findings
+from .changes import (
+    Change,
+    FindingAcknowledged,
+    FindingCreated,
+    FindingResolved,
+    FindingsCleared,
+    FindingSeen,
+    Observation,
+    SummaryDelivered,
+    content_hash,
+    normalized,
+)
+from .home import data_home, journal_path, project_for
+from .journal import Journal, JournalRead, SkippedLine
+from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
+from .tool import ObservationsTool
 
 __all__ = [
     "STATUSES",

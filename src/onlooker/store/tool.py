@@ -1,4 +1,4 @@
-"""The `observations` tool of seed 000: a callable taking and returning the seed's request dicts.
+"""The `observations` tool: a callable taking and returning request dicts (specs/store.md).
 
 Operations: create_batch, list, get, acknowledge, resolve, clear_resolved. A bad request returns
 `{"status": "error", "error": ..., "field": ...}` and leaves everything stored as it was.
