@@ -13,19 +13,13 @@ from typing import TYPE_CHECKING, Any
 from ..core.assessment import SEVERITIES
 from ..errors import ConfigError
 from ..store import STATUSES, Created, FindingPage, Observation
+from . import SEVERITY_STYLE
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.text import Text
 
 STYLES = ("progress_bar", "table", "compact")
-SEVERITY_STYLE = {
-    "critical": "bold red",
-    "high": "red",
-    "medium": "yellow",
-    "low": "cyan",
-    "info": "dim",
-}
 BAR_WIDTH = 24
 
 
