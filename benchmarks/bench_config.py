@@ -1,4 +1,4 @@
-"""Config figures: a cold load of seed 000's complete example (read, compose, validate), and the
+"""Config figures: a cold load of the complete config example (read, compose, validate), and the
 cached lookup every hook makes, as a ratio to one bare `os.stat` measured in the same run."""
 
 from __future__ import annotations

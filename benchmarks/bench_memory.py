@@ -1,7 +1,7 @@
 """Memory extraction cost: model calls per 100 tool events over recorded Claude Code sessions
 (the fixtures and the example transcript), replayed as the hooks see them: each tool call is
 captured, each new prompt follows a Stop (full batches extracted), the session's end flushes the
-rest. Seed 002's target: at most 7 calls per 100 tool events (per-event extraction: 100).
+rest. The target: at most 7 calls per 100 tool events (per-event extraction: 100).
 """
 
 from __future__ import annotations

@@ -1,10 +1,29 @@
 """The exceptions onlooker raises, all under one root.
 
 OnlookerError
-├── ConfigError        a configuration value is wrong (names the file and the field)
-├── RecordError        a record (event, assessment) cannot be decoded
-├── TranscriptError    a transcript cannot be read at all
-└── ObserverTimeout    an observer ran past its time limit (recorded, never propagated)
+├── ConfigError             a configuration value is wrong (names the file and the field)
+│   └── ConfigInvalid       a config file did not validate: every problem (config/document.py)
+├── RecordError             a record (event, assessment) cannot be decoded
+├── TranscriptError         a transcript cannot be read at all
+├── ObserverTimeout         an observer ran past its time limit (recorded, never propagated)
+├── StoreError              the data home cannot be read or written
+│   ├── UnknownFinding      no stored finding has that id
+│   ├── LifecycleError      a status change the finding's status does not allow
+│   └── EmbeddingsUnavailable   the embeddings extra or its model files are missing
+├── BadRequest              an observations tool request that cannot be carried out
+├── ModelError              a model call failed
+│   ├── ModelTimeout        no answer within the timeout
+│   ├── ModelUnavailable    the provider cannot be reached or answered with an error
+│   ├── InvalidOutput       the answer is not the JSON the schema asks for
+│   └── ProviderSetupError  a provider cannot be built (model string, package, API key)
+├── ExtractionFailed        a memory batch's model call failed; its events stay pending
+├── MemorySettingsError     a memory setting is wrong (also a ValueError)
+├── SearchError             a memory search that cannot run (also a ValueError)
+├── HookInputError          a hook input is not what Claude Code sends (also a ValueError)
+├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
+├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
+├── InstallError            a host's settings or plugin folder cannot be read or written
+└── AlreadyRunning          the hook service or worker already runs for this data home
 """
 
 from __future__ import annotations
@@ -40,3 +59,76 @@ class UnknownFinding(StoreError):
 
 class LifecycleError(StoreError):
     """A change the finding's status does not allow (acknowledging a resolved finding)."""
+
+
+class EmbeddingsUnavailable(StoreError):
+    """The embeddings extra is not installed; the message says what to install."""
+
+
+class BadRequest(OnlookerError):
+    """An observations tool request that cannot be carried out; `field` names the part at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class ModelError(OnlookerError):
+    """A model call failed; recorded as data, never shown to the agent as a crash."""
+
+
+class ModelTimeout(ModelError):
+    """The model did not answer within the timeout."""
+
+
+class ModelUnavailable(ModelError):
+    """The provider could not be reached, refused, or answered with an error status."""
+
+
+class InvalidOutput(ModelError):
+    """The answer is not the JSON the schema asks for (the raw text is kept)."""
+
+    def __init__(self, message: str, text: str = "") -> None:
+        super().__init__(message)
+        self.text = text
+
+
+class ProviderSetupError(ModelError):
+    """A provider cannot be built: unknown model string, missing package or missing API key.
+    The message says what to install or set."""
+
+
+class ExtractionFailed(OnlookerError):
+    """A memory batch's model call failed; its events stay pending for the next run."""
+
+
+class MemorySettingsError(OnlookerError, ValueError):
+    """A memory setting has the wrong type or value; the message names the key and the file."""
+
+
+class SearchError(OnlookerError, ValueError):
+    """A search that cannot run: bad mode or limit, or vectors asked for without a vector side."""
+
+
+class HookInputError(OnlookerError, ValueError):
+    """The hook input is not what Claude Code sends; the message names the field."""
+
+
+class BadArguments(OnlookerError, ValueError):
+    """MCP tool arguments that do not fit the tool's schema; `field` names the one at fault."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field}: {message}")
+        self.field = field
+
+
+class RefusedPath(OnlookerError, ValueError):
+    """A path the MCP `read` tool will not open; the message says why and what is allowed."""
+
+
+class InstallError(OnlookerError):
+    """A host's settings file or plugin folder cannot be read or written; names the file."""
+
+
+class AlreadyRunning(OnlookerError):
+    """Another process holds this data home's single-instance lock of that name."""

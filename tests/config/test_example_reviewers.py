@@ -1,4 +1,4 @@
-"""Each shipped configuration pattern's reviewers run once: the seed's paid remote models through
+"""Each shipped configuration pattern's reviewers run once: their paid remote models through
 ScriptedModel, and pattern 1 again with the real local model (llama-cpp + SmolLM2)."""
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ def test_each_patterns_reviewers_run_once(pattern: Path, project: Path, tmp_path
     models: dict[str, ScriptedModel] = {}
 
     def model_for(spec: str) -> Model:
-        assert spec.startswith(PAID)  # the seed's models are paid remote ones: scripted here
+        assert spec.startswith(PAID)  # the examples name paid remote models: scripted here
         reply = {"observations": [{"content": f"{spec} saw string-built SQL", "severity": "high",
                                    "source_ref": "src/users.py:2"}]}  # fmt: skip
         return models.setdefault(spec, ScriptedModel([reply]))

@@ -65,7 +65,7 @@ def handler(onlooker_home: Path, model: ScriptedModel) -> Iterator[HookHandler]:
 
     def models(spec: str) -> Model:
         seen.append(spec)
-        assert spec == "anthropic:claude-3-5-sonnet"  # the seed's paid model, scripted here
+        assert spec == "anthropic:claude-3-5-sonnet"  # a paid remote model, scripted here
         return model
 
     with Store(onlooker_home) as store:

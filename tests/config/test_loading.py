@@ -1,4 +1,5 @@
-"""Loading project configs: seed 000's schema, the shipped examples, every problem with its line."""
+"""Loading project configs: the schema of specs/config.md, the shipped examples, every problem with
+its line."""
 
 from __future__ import annotations
 
@@ -59,7 +60,7 @@ def test_the_complete_example_reads_field_for_field() -> None:
     assert config.review_trigger.on_event == ("turn_ended",)
 
 
-def test_pattern_5_turns_on_issue_filing_with_the_seed_defaults() -> None:
+def test_pattern_5_turns_on_issue_filing_with_the_defaults() -> None:
     issues = load_config(EXAMPLES / "pattern5-issues.yaml").issues
     assert issues is not None
     assert issues.severities == ("critical", "high") and issues.issue_type == "bug"

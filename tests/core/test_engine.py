@@ -52,7 +52,7 @@ def test_all_due_observers_run_and_combine(clock: FixedClock) -> None:
     ]
 
 
-def test_first_match_keeps_the_seed_rule(clock: FixedClock) -> None:
+def test_first_match_stops_at_the_first_assessment(clock: FixedClock) -> None:
     engine = Engine([first, second], clock=clock, first_match=True)
     assert [a.observer_name for a in engine.dispatch(ToolCall(tool="Bash")).assessments] == [
         "First"

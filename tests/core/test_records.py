@@ -83,7 +83,7 @@ def test_events_carry_session_seq_and_time() -> None:
     )
 
 
-def test_seed_severities_map_to_onlooker_severities() -> None:
+def test_severity_aliases_map_to_onlooker_severities() -> None:
     assert Assessment(severity="caution").severity == "medium"
     assert Assessment(severity="warning").severity == "high"
     with pytest.raises(ValueError, match="severity 'urgent' is not one of"):

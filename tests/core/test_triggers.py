@@ -114,7 +114,7 @@ def test_invalid_trigger_values_are_refused() -> None:
         Trigger(every_n_seconds=-1)
 
 
-def test_context_helpers_match_seed_001(clock: FixedClock) -> None:
+def test_context_helpers(clock: FixedClock) -> None:
     seen: list[ObserverContext] = []
     probe = observer(name="Probe", trigger=Trigger(every_n_calls=4))(
         lambda ctx: seen.append(ctx) or "x"

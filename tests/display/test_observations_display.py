@@ -1,4 +1,4 @@
-"""Seed 000's display styles: progress_bar, table, compact; notices on create and resolve."""
+"""The display styles: progress_bar, table, compact; notices on create and resolve."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Tool events compressed by rule, one line each, exactly as seed 002's table; low-value tools
+"""Tool events compressed by rule, one line each, exactly as specs/memory.md's table; low-value tools
 skipped; nothing is kept beyond the line."""
 
 from __future__ import annotations
@@ -48,7 +48,7 @@ TABLE = [
 @pytest.mark.parametrize(
     ("event", "line"), TABLE, ids=[t[0].tool + str(i) for i, t in enumerate(TABLE)]
 )
-def test_the_seed_table(event: ToolCall, line: str) -> None:
+def test_the_compression_table(event: ToolCall, line: str) -> None:
     found = compress(event)
     assert found is not None and found.line == line and "\n" not in found.line
 
@@ -85,7 +85,7 @@ def test_low_value_tools_are_skipped(tool: str) -> None:
     assert compress(call(tool, {"todos": []})) is None
 
 
-def test_seed_skip_list_is_complete() -> None:
+def test_the_skip_list_is_complete() -> None:
     assert {
         "Glob", "LSP", "TodoWrite", "TaskCreate", "TaskUpdate", "TaskList", "TaskGet",
         "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "NotebookEdit", "Skill",

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 
 from onlooker import FixedClock
+from onlooker.errors import ExtractionFailed
 from onlooker.llm.model import Model, ModelUnavailable
 from onlooker.memory._store import Memories
-from onlooker.memory.extract import SCHEMA, ExtractionFailed, batch_sizes, extract_session, handle
+from onlooker.memory.extract import SCHEMA, batch_sizes, extract_session, handle
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel, ScriptedRequest
 

@@ -1,4 +1,4 @@
-"""The session-start digest: seed 002's format and defaults, never over budget, and no memory
+"""The session-start digest: its format and defaults (specs/memory.md), never over budget, and no memory
 given twice to a session that continues (compact, resume)."""
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ def remember(
         )  # fmt: skip
 
 
-def test_seed_defaults() -> None:
+def test_memory_defaults() -> None:
     s = MemorySettings()
     assert (s.max_observations, s.max_tokens, s.recency_days, s.project_only) == (20, 500, 7, True)
 

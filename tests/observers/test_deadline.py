@@ -1,4 +1,4 @@
-"""Deadline reproduces seed 001's thresholds and texts exactly."""
+"""Deadline's thresholds and texts, exactly."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ def engine_with_deadline(clock: FixedClock, minutes: float) -> Engine:
     )
 
 
-def test_renders_seed_text_for_time_remaining(clock: FixedClock) -> None:
+def test_renders_the_time_remaining(clock: FixedClock) -> None:
     engine = engine_with_deadline(clock, 8.5)
     assert engine.dispatch(ToolCall(tool="Bash")).feedback == (
         "[Trajectory Assessment - Deadline]\n\nYou have 8 minutes remaining."

@@ -1,4 +1,4 @@
-"""Plan Progress follows Claude Code's TodoWrite plan and explicit plan events, with seed texts."""
+"""Plan Progress follows Claude Code's TodoWrite plan and explicit plan events, in its own texts."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The reviewer observer: seed 000's prompt with content framed as data, parsing, failures as data."""
+"""The reviewer observer: its prompt with content framed as data, parsing, failures as data."""
 
 from __future__ import annotations
 
@@ -55,7 +55,7 @@ def instructions(messages: list[Message]) -> str:
     return messages[0].content + user[:start] + user[end:]
 
 
-def test_the_prompt_is_seed_000s_pattern_with_the_content_as_data() -> None:
+def test_the_prompt_frames_the_content_as_data() -> None:
     messages = review_messages(REVIEWER, "def f(): pass", nonce="abc")
     user = messages[1].content
     assert user.startswith("You are **Security Reviewer**, a specialized code reviewer.")
@@ -92,7 +92,7 @@ def test_open_findings_are_listed_so_they_are_not_repeated() -> None:
     assert '"resolved": [' in user
 
 
-def test_parse_observer_result_follows_the_seed_with_bounds() -> None:
+def test_parse_observer_result_keeps_within_bounds() -> None:
     parsed = parse_observer_result(json.dumps({"observations": [ISSUE]}), "R")
     assert parsed["observations"][0] == {**ISSUE, "observer": "R", "status": "open"}
     plain = parse_observer_result("Looks fine to me, though the loop is odd.", "R")
@@ -148,7 +148,7 @@ def test_review_returns_findings_and_only_its_own_resolved_ids() -> None:
 def test_model_failures_are_outcomes_not_exceptions(reply: Any, status: str, error: str) -> None:
     outcome = asyncio.run(ReviewObserver(REVIEWER, ScriptedModel([reply])).review("code"))
     assert outcome.status == status and outcome.error is not None and error in outcome.error
-    if isinstance(reply, str):  # the seed's plain-text fallback: one info finding
+    if isinstance(reply, str):  # the plain-text fallback: one info finding
         (finding,) = outcome.findings
         assert finding.severity == "info" and finding.metadata == {"parse_error": True}
         assert finding.source_type == "unknown"

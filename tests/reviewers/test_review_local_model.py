@@ -56,7 +56,7 @@ def test_a_local_review_is_schema_checked_bounded_and_costed(tmp_path: Path) -> 
         if outcome.status == "ok":  # the JSON passed the schema
             assert len(outcome.findings) <= MAX_FINDINGS
             assert all(0 < len(f.content) <= CONTENT_LIMIT for f in outcome.findings)
-        else:  # the seed's fallback: one info finding holding the text
+        else:  # the plain-text fallback: one info finding holding the text
             assert "InvalidOutput" in (outcome.error or "")
         assert outcome.model == "local:smollm2"
         (cost,) = store.runs.costs("p")

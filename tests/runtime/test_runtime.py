@@ -126,14 +126,16 @@ def test_tool_calls_are_captured_for_memory_and_secrets_never_reach_the_store(
 
 
 def test_a_plain_loop_records_through_a_runtime_with_a_store(
-    store: Store, project: Path, clock: FixedClock
+    store: Store, project: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    monkeypatch.chdir(project)
     runtime = Runtime(store, clock=clock, project="shop")
     call = {"id": "call_1", "type": "function",
             "function": {"name": "bash", "arguments": '{"command": "pytest -q"}'}}  # fmt: skip
     message = tool_message(runtime, call, "1 passed", session_id="loop-1")
     assert message == {"role": "tool", "tool_call_id": "call_1", "content": "1 passed"}
     assert journal_kinds(store, "loop-1") == ["session_started", "tool_call"]
+    assert Memories(store).pending_count("shop", "loop-1") == 1
 
 
 def test_around_an_engine_nothing_is_kept_and_no_start_is_made_up(clock: FixedClock) -> None:

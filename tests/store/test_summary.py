@@ -1,4 +1,4 @@
-"""The next-turn injection: seed 000's summary text, delivered only when it changed."""
+"""The next-turn injection: the open observations summary, delivered only when it changed."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def obs(observer: str, severity: str, content: str) -> dict[str, Any]:
     return {"observer": observer, "severity": severity, "content": content}
 
 
-def test_the_summary_is_seed_000s_text() -> None:
+def test_the_summary_text_line_for_line() -> None:
     result = {
         "count": 6,
         "by_severity": {"critical": 1, "high": 4, "low": 1},

@@ -1,4 +1,4 @@
-"""The observations tool: seed 000's operations and response shapes; bad requests touch nothing."""
+"""The observations tool: its operations and response shapes; bad requests touch nothing."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from onlooker import FixedClock
 from onlooker.store import ObservationsTool, Store
 
-SEED_OBSERVATION = {
+FULL_OBSERVATION = {
     "observer": "Security Reviewer",
     "content": "Found potential SQL injection in query builder",
     "severity": "critical",
@@ -18,7 +18,7 @@ SEED_OBSERVATION = {
     "source_ref": "src/database/query.py:45",
     "metadata": {"category": "security", "cwe": "CWE-89"},
 }
-SEED_KEYS = {
+OBSERVATION_KEYS = {
     "id", "observer", "content", "severity", "status", "created_at", "acknowledged_at",
     "resolved_at", "metadata", "source_type", "source_ref",
 }  # fmt: skip
@@ -45,14 +45,14 @@ def item(content: str, severity: str = "medium", observer: str = "Quality") -> d
     return {"observer": observer, "content": content, "severity": severity}
 
 
-def test_create_batch_answers_in_the_seed_shape(tool: ObservationsTool) -> None:
-    response = tool({"operation": "create_batch", "observations": [SEED_OBSERVATION]})
+def test_create_batch_answers_in_the_tool_shape(tool: ObservationsTool) -> None:
+    response = tool({"operation": "create_batch", "observations": [FULL_OBSERVATION]})
     assert response["status"] == "created"
     assert response["count"] == 1
     assert response["by_severity"] == {"critical": 1}
     assert response["by_status"] == {"open": 1}
     [stored] = response["observations"]
-    assert set(stored) >= SEED_KEYS
+    assert set(stored) >= OBSERVATION_KEYS
     assert stored["status"] == "open" and len(stored["id"]) == 32
     assert stored["metadata"] == {"category": "security", "cwe": "CWE-89"}
     assert stored["category"] == "security"
@@ -62,8 +62,8 @@ def test_create_batch_answers_in_the_seed_shape(tool: ObservationsTool) -> None:
 
 
 def test_create_batch_counts_repeats_instead_of_adding_rows(tool: ObservationsTool) -> None:
-    first = tool({"operation": "create_batch", "observations": [SEED_OBSERVATION]})
-    again = tool({"operation": "create_batch", "observations": [SEED_OBSERVATION, item("new")]})
+    first = tool({"operation": "create_batch", "observations": [FULL_OBSERVATION]})
+    again = tool({"operation": "create_batch", "observations": [FULL_OBSERVATION, item("new")]})
     assert (again["new"], again["repeated"]) == (1, 1)
     assert again["observations"][0]["id"] == first["observations"][0]["id"]
     assert again["observations"][0]["occurrences"] == 2

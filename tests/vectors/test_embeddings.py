@@ -7,8 +7,9 @@ from pathlib import Path
 
 import pytest
 
+from onlooker.errors import EmbeddingsUnavailable
 from onlooker.vectors import embeddings
-from onlooker.vectors.embeddings import Embedder, EmbeddingsUnavailable
+from onlooker.vectors.embeddings import Embedder
 
 pytestmark = pytest.mark.skipif(
     not embeddings.available(),

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import click
 
+from ..errors import InstallError
 from ..hosts.claude_code.install import (
     SCOPES,
     Change,
-    InstallError,
     install,
     settings_path,
     uninstall,

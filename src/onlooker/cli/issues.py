@@ -1,5 +1,5 @@
-"""`onlooker issues`: file the project's critical and high findings as issues (seed 000's
-pattern 5), as the config's `post_processing.create_issues_for` says.
+"""`onlooker issues`: file the project's critical and high findings as issues, as the config's
+`post_processing.create_issues_for` says (specs/config.md, pattern 5).
 """
 
 from __future__ import annotations

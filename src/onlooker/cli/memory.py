@@ -8,7 +8,8 @@ from typing import cast
 
 import click
 
-from ..memory import MODES, Memory, SearchError, get_memories, search
+from ..errors import SearchError
+from ..memory import MODES, Memory, get_memories, search
 from ..memory._store import Memories
 from ..memory.search import Mode
 from .store_options import current_project, fail, open_store, print_json

@@ -1,4 +1,4 @@
-"""`onlooker observations`: seed 000's observations tool on the command line.
+"""`onlooker observations`: the observations tool (specs/store.md) on the command line.
 
 `call '<request JSON>'` speaks the tool's own requests and responses; list, show, add, ack,
 resolve, clear-resolved and search are the same operations with friendlier arguments.

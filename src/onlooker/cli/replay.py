@@ -15,6 +15,7 @@ from typing import Any
 
 import click
 
+from ..display import SEVERITY_STYLE
 from ..errors import ConfigError, TranscriptError
 from ..hosts.recorded.replay import (
     Injection,
@@ -30,13 +31,6 @@ BIG_INPUT = 4_000_000
 _EVENT_LABELS = {
     "session_started": "session start",
     "user_prompt": "prompt",
-}
-_SEVERITY_STYLE = {
-    "critical": "bold red",
-    "high": "red",
-    "medium": "yellow",
-    "low": "cyan",
-    "info": "dim",
 }
 
 
@@ -208,7 +202,7 @@ def summary_text(result: SessionReplay) -> Any:
         for i, (level, count) in enumerate(sorted(counts.items(), key=_by_severity)):
             if i:
                 line.append(", ")
-            line.append(f"{count} {level}", style=_SEVERITY_STYLE.get(level, ""))
+            line.append(f"{count} {level}", style=SEVERITY_STYLE.get(level, ""))
         rows.append((f"  {name}", line))
     warnings = Text(str(result.warnings), style="yellow" if result.warnings else "")
     rows.append(("warnings", warnings))

@@ -1,6 +1,6 @@
 """`onlooker status`: the current project's observations in the configured display style.
 
-Styles are seed 000's: progress_bar (default), table, compact; `--json` prints the counts and the
+Styles are the config's: progress_bar (default), table, compact; `--json` prints the counts and the
 unresolved observations instead. When observers ran (LLM reviewers), their runs, tokens and cost
 follow, per observer and in total.
 """

@@ -1,4 +1,4 @@
-"""A project's onlooker config: `.onlooker/config.yaml` (or `onlooker.yaml`) in seed 000's schema.
+"""A project's onlooker config: `.onlooker/config.yaml` (or `onlooker.yaml`); see specs/config.md.
 
 `load_project(cwd)` gives the ProjectConfig of the project `cwd` belongs to; `load_config(path)`
 reads one file; both raise ConfigInvalid listing every problem (file, line, key, what is allowed).

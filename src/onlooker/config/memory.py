@@ -1,5 +1,5 @@
-"""The `memory` section of a config file: seed 002's settings (camelCase keys, as the seed writes
-them) read with the same file:line:key problems as the rest of the file."""
+"""The `memory` section of a config file: the memory settings (camelCase keys, specs/memory.md)
+read with the same file:line:key problems as the rest of the file."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """What a project's config says, as typed values: ProjectConfig and its parts.
 
-The file follows seed 000: `tools` and `behaviors` are module lists; the `hooks-observations`
-module holds hooks, execution, observers (LLM reviewers) and post-processing; the
-`hooks-observations-display` module holds the display options. onlooker adds two top-level
-sections: `trajectory`, for its built-in trajectory observers, and `memory` (seed 002's settings).
+The file has the schema of specs/config.md: `tools` and `behaviors` are module lists; the
+`hooks-observations` module holds hooks, execution, observers (LLM reviewers) and post-processing;
+the `hooks-observations-display` module holds the display options. onlooker adds two top-level
+sections: `trajectory`, for its built-in trajectory observers, and `memory`.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from ..reviewers.config import ReviewerConfig, ReviewSetup
 from ..reviewers.execution import Execution
 from ..reviewers.watch import FilesTarget
 
-#: Seed 000's hook names (and onlooker's extra ones) -> the event kind that fires them.
+#: The config's hook names -> the event kind that fires them.
 HOOK_EVENTS: dict[str, str] = {
     "message:received": "user_prompt",
     "response:complete": "turn_ended",
@@ -39,16 +39,16 @@ MARKER_HOOK = "marker:"
 
 @dataclass(frozen=True, slots=True)
 class Module:
-    """One entry of `tools` or `behaviors`: seed 000's module reference."""
+    """One entry of `tools` or `behaviors`: a module reference."""
 
     module: str
     source: str = ""
-    """Where the seed's orchestrator would fetch it from; onlooker ships these modules built in."""
+    """Where an orchestrator would fetch the module from; onlooker ships these modules built in."""
 
 
 @dataclass(frozen=True, slots=True)
 class HookSpec:
-    """When the reviewers run: a seed 000 hook name (`response:complete`) and its priority."""
+    """When the reviewers run: a hook name (`response:complete`) and its priority."""
 
     trigger: str = "response:complete"
     priority: int = 5
@@ -112,7 +112,7 @@ class ProjectConfig:
     issues: IssueFiling | None = None
     trajectory: TrajectoryOptions = field(default_factory=TrajectoryOptions)
     memory: MemorySettings = field(default_factory=MemorySettings)
-    """Seed 002's memory settings (the `memory` section)."""
+    """The memory settings (the `memory` section)."""
 
     @property
     def enabled_reviewers(self) -> tuple[ReviewerConfig, ...]:
@@ -151,7 +151,7 @@ class ProjectConfig:
 
 
 def reviewer_dict(reviewer: ReviewerConfig) -> dict[str, Any]:
-    """A reviewer as seed 000 writes it, `watch` entries with their `type`."""
+    """A reviewer as the config writes it, `watch` entries with their `type`."""
     data = _fields(reviewer)
     data["watch"] = [
         {"type": "files", "paths": list(t.paths)}

@@ -1,7 +1,7 @@
 """What observers produce: an Assessment (one run's message to the agent) made of Findings.
 
-`Assessment.render()` gives seed 001's text exactly. Severities are critical|high|medium|low|info;
-seed 001's info|caution|warning are accepted and mean info|medium|high.
+`Assessment.render()` gives the trajectory assessment text (specs/engine.md). Severities are
+critical|high|medium|low|info; the older caution|warning are accepted and mean medium|high.
 """
 
 from __future__ import annotations
@@ -16,15 +16,15 @@ from .records import Record, record
 
 Severity = Literal["critical", "high", "medium", "low", "info"]
 SEVERITIES: tuple[Severity, ...] = ("critical", "high", "medium", "low", "info")
-SEED_SEVERITIES = {"caution": "medium", "warning": "high"}
+SEVERITY_ALIASES = {"caution": "medium", "warning": "high"}
 _RANK = {name: len(SEVERITIES) - i for i, name in enumerate(SEVERITIES)}
 
 
 def severity(value: str) -> Severity:
-    """The canonical severity for `value` (seed 001 names accepted); ValueError says what is."""
-    name = SEED_SEVERITIES.get(value, value)
+    """The canonical severity for `value` (aliases accepted); ValueError says what is allowed."""
+    name = SEVERITY_ALIASES.get(value, value)
     if name not in _RANK:
-        allowed = ", ".join((*SEVERITIES, *SEED_SEVERITIES))
+        allowed = ", ".join((*SEVERITIES, *SEVERITY_ALIASES))
         raise ValueError(f"severity {value!r} is not one of: {allowed}")
     return name
 
@@ -71,7 +71,7 @@ class Finding(Record):
 
     @property
     def description(self) -> str:
-        """Seed 001's name for the content."""
+        """The content, under the name trajectory observers give it."""
         return self.content
 
     def render(self) -> str:
@@ -98,7 +98,7 @@ class Assessment(Record):
         object.__setattr__(self, "suggestions", tuple(self.suggestions))
 
     def render(self) -> str:
-        """Concise text for context injection, exactly as seed 001 renders it."""
+        """Concise text for context injection, in the assessment format of specs/engine.md."""
         lines = [f"[Trajectory Assessment - {self.observer_name}]", "", self.summary]
         if self.findings:
             lines.append("")

@@ -1,8 +1,8 @@
 """The engine: append an event, run every due observer in isolation, record and deliver the result.
 
 An observer that raises or runs past its timeout becomes an ObserverFailure in the session and never
-reaches the agent as a crash. All due observers run and are combined; `first_match=True` keeps seed
-001's rule that the first observer with an assessment wins.
+reaches the agent as a crash. All due observers run and are combined; `first_match=True` stops at
+the first observer with an assessment. See specs/engine.md.
 """
 
 from __future__ import annotations

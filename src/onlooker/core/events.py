@@ -1,8 +1,8 @@
 """What happens in an agent session, as frozen records: the input of the whole pipeline.
 
 Every event has `session_id`, `seq` (monotonic in its session, set when appended) and `at` (UTC).
-Seed hook names map onto kinds: message:received = UserPrompt, response:complete = TurnEnded,
-tool:post = ToolCall (the seed's ToolInvoked).
+The config's hook names (specs/config.md) map onto kinds: message:received = UserPrompt,
+response:complete = TurnEnded, tool:post = ToolCall. Every kind: specs/session.md.
 """
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ class SessionStarted(Event):
 @record("user_prompt")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class UserPrompt(Event):
-    """The user (or the harness) sent a message: the seed's message:received."""
+    """The user (or the harness) sent a message: the config's message:received hook."""
 
     text: str = ""
 
@@ -74,7 +74,7 @@ class AssistantMessage(Event):
 @record("tool_call")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class ToolCall(Event):
-    """A tool call that completed, with its result: the seed's ToolInvoked."""
+    """A tool call that completed, with its result: the config's tool:post hook."""
 
     call_id: str = ""
     """The host's id for the call (Claude Code tool_use_id)."""
@@ -158,7 +158,7 @@ class Compacting(Event):
 @record("turn_ended")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class TurnEnded(Event):
-    """The agent finished its response: the seed's response:complete (Claude Code Stop)."""
+    """The agent finished its response: the config's response:complete hook (Claude Code Stop)."""
 
     last_message: str = ""
 
@@ -172,7 +172,7 @@ class SessionEnded(Event):
 @record("marker")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Marker(Event):
-    """A named custom event; observers can be triggered by its name (seed: PlanProgressCheck)."""
+    """A named custom event; observers can be triggered by its name (`plan_progress_check`)."""
 
     name: str = ""
     data: dict[str, Any] = field(default_factory=dict)

@@ -43,7 +43,7 @@ class Observer(Protocol):
 
 @dataclass(frozen=True, slots=True)
 class ObserverContext:
-    """What an observer may read: the session and its surroundings (seed 001's ObserverContext)."""
+    """What an observer may read: the session and its surroundings (specs/engine.md)."""
 
     session: Session
     observer_name: str = ""

@@ -1,6 +1,6 @@
 """The agent's plan: from TodoWrite or TaskCreate/TaskUpdate calls, and PlanUpdated events.
 
-When a step gets completed the reducer requests a `plan_progress_check` (seed 001's marker pattern).
+When a step gets completed the reducer requests a `plan_progress_check` (specs/session.md).
 """
 
 from __future__ import annotations

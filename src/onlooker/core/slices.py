@@ -62,7 +62,7 @@ class Slice(Generic[T]):
         self.total += 1
 
     def seed(self, item: T) -> None:
-        """Replace the slice's content with one item (the seed's `session[X].seed(value)`)."""
+        """Replace the slice's content with one item (what a reducer's `Replace` does)."""
         self._items.clear()
         self._items.append(item)
         self.total += 1

@@ -1,7 +1,7 @@
 """When an observer is due: triggers as data, OR'd, with per-observer state kept in the session.
 
 every_n_calls, every_n_seconds and on_event (event kinds, Marker names, a tool-name matcher). An
-event trigger stays pending until the observer has run (seed 001's PendingObserverTrigger).
+event trigger stays pending until the observer has run (specs/engine.md).
 """
 
 from __future__ import annotations

@@ -10,13 +10,9 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
-from ..errors import OnlookerError
+from ..errors import AlreadyRunning
 
 RUN_DIR = "run"
-
-
-class AlreadyRunning(OnlookerError):
-    """Another process holds this data home's lock of that name."""
 
 
 @contextlib.contextmanager

@@ -16,10 +16,11 @@ import sys
 from pathlib import Path
 from types import FrameType
 
+from ..errors import AlreadyRunning
 from ..hosts.claude_code.hook import HookHandler
 from ..store import Store
 from ..store.home import data_home
-from ._lock import AlreadyRunning, holder, single_instance
+from ._lock import holder, single_instance
 from .client import ANSWER_TIMEOUT, RUN_DIR, SOCKET_NAME, frame, read_frame
 
 log = logging.getLogger("onlooker.hook")

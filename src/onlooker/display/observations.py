@@ -1,4 +1,4 @@
-"""Seed 000 module 3: findings shown as a progress bar, a table or one compact line.
+"""The observations display: findings shown as a progress bar, a table or one compact line.
 
 Also the acknowledgment counts by severity and by observer, and the notices printed when
 findings are created or resolved (`show_on_create`, `show_on_resolve`).
@@ -13,25 +13,19 @@ from typing import TYPE_CHECKING, Any
 from ..core.assessment import SEVERITIES
 from ..errors import ConfigError
 from ..store import STATUSES, Created, FindingPage, Observation
+from . import SEVERITY_STYLE
 
 if TYPE_CHECKING:
     from rich.console import Console, RenderableType
     from rich.text import Text
 
 STYLES = ("progress_bar", "table", "compact")
-SEVERITY_STYLE = {
-    "critical": "bold red",
-    "high": "red",
-    "medium": "yellow",
-    "low": "cyan",
-    "info": "dim",
-}
 BAR_WIDTH = 24
 
 
 @dataclass(frozen=True, slots=True)
 class DisplayOptions:
-    """seed 000's display config: `style`, `show_on_create`, `show_on_resolve`."""
+    """The config's display options: `style`, `show_on_create`, `show_on_resolve`."""
 
     style: str = "progress_bar"
     show_on_create: bool = True

@@ -4,17 +4,8 @@ Provider SDKs (openai, anthropic, llama-cpp-python) are extras, imported only wh
 built.
 """
 
-from .model import (
-    Completion,
-    InvalidOutput,
-    Message,
-    Model,
-    ModelError,
-    ModelTimeout,
-    ModelUnavailable,
-    ProviderSetupError,
-    Usage,
-)
+from ..errors import InvalidOutput, ModelError, ModelTimeout, ModelUnavailable, ProviderSetupError
+from .model import Completion, Message, Model, Usage
 from .pricing import estimate_cost
 from .providers import model_from_string
 

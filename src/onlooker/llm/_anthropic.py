@@ -11,8 +11,9 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from ..errors import InvalidOutput, ModelUnavailable
 from .call import ModelBase, Request, priced, provider_error, read_json
-from .model import Completion, InvalidOutput, ModelUnavailable
+from .model import Completion
 from .schema import check
 
 ANSWER_TOOL = "answer"

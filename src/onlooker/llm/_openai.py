@@ -14,8 +14,9 @@ import ssl
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from ..errors import ModelUnavailable
 from .call import ModelBase, Request, priced, provider_error, read_json, with_json_instruction
-from .model import Completion, ModelUnavailable
+from .model import Completion
 
 Structured = Literal["auto", "json_schema", "json_object"]
 

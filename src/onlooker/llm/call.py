@@ -9,16 +9,9 @@ from collections.abc import Awaitable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from ..errors import InvalidOutput, ModelError, ModelTimeout, ModelUnavailable
 from ..text.redact import redact
-from .model import (
-    Completion,
-    InvalidOutput,
-    Message,
-    ModelError,
-    ModelTimeout,
-    ModelUnavailable,
-    Usage,
-)
+from .model import Completion, Message, Usage
 from .pricing import estimate_cost
 from .schema import parse_json
 

@@ -20,8 +20,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ..errors import ModelTimeout, ModelUnavailable, ProviderSetupError
 from .call import ModelBase, Request, merge_system, priced, read_json, with_json_instruction
-from .model import Completion, ModelTimeout, ModelUnavailable, ProviderSetupError
+from .model import Completion
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,7 +10,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
-from ..errors import OnlookerError
+from ..errors import InvalidOutput as InvalidOutput
+from ..errors import ModelError as ModelError
+from ..errors import ModelTimeout as ModelTimeout
+from ..errors import ModelUnavailable as ModelUnavailable
+from ..errors import ProviderSetupError as ProviderSetupError
 
 Role = Literal["system", "user", "assistant"]
 
@@ -78,28 +82,3 @@ class Model(Protocol):
         reached or answers with an error, InvalidOutput when the answer does not fit `schema`.
         """
         ...
-
-
-class ModelError(OnlookerError):
-    """A model call failed; recorded as data, never shown to the agent as a crash."""
-
-
-class ModelTimeout(ModelError):
-    """The model did not answer within the timeout."""
-
-
-class ModelUnavailable(ModelError):
-    """The provider could not be reached, refused, or answered with an error status."""
-
-
-class InvalidOutput(ModelError):
-    """The answer is not the JSON the schema asks for (the raw text is kept)."""
-
-    def __init__(self, message: str, text: str = "") -> None:
-        super().__init__(message)
-        self.text = text
-
-
-class ProviderSetupError(ModelError):
-    """A provider cannot be built: unknown model string, missing package or missing API key.
-    The message says what to install or set."""

@@ -19,7 +19,8 @@ from collections.abc import Callable
 from typing import Any
 from urllib.parse import urlsplit
 
-from .model import Model, ProviderSetupError
+from ..errors import ProviderSetupError
+from .model import Model
 
 __all__ = ["PROVIDERS", "model_from_string"]
 

@@ -1,4 +1,4 @@
-"""The `search` and `get_observations` tools over memories (seed 002) and observations (findings).
+"""The `search` and `get_observations` tools over memories and observations (findings).
 
 Memories are searched by `onlooker.memory.search` in the mode asked (text, vector, both);
 findings by full text, newest first. The two rankings are merged by reciprocal rank fusion.
@@ -14,11 +14,11 @@ from typing import Any
 
 from ..core.clock import utc
 from ..core.records import encode
-from ..memory import SearchError, VectorSide, get_memories
+from ..errors import BadArguments, SearchError
+from ..memory import VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
 from ..store import FindingQuery, Observation, Store, journal_path
-from .arguments import BadArguments
 from .tool_specs import MAX_INTEGER
 
 TITLE_LENGTH = 100

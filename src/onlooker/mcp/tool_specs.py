@@ -1,4 +1,4 @@
-"""The MCP tools onlooker serves: names, descriptions and JSON input schemas (seed 002 + seed 000).
+"""The MCP tools onlooker serves: names, descriptions and JSON input schemas (specs/mcp.md).
 
 The schemas are the single statement of what each tool accepts: `arguments.check_arguments`
 enforces them before a tool runs.

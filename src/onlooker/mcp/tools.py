@@ -14,14 +14,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
+from ..errors import BadArguments, RefusedPath
 from ..memory import VectorSide
 from ..memory._vector_search import memory_vectors
 from ..store import ObservationsTool, Store, StoreError
-from .arguments import BadArguments, check_arguments
+from .arguments import check_arguments
 from .read import read_transcript_lines
 from .search import SearchRequest, get_items, search_items
 from .tool_specs import TOOLS, ToolSpec
-from .transcript_roots import RefusedPath, Root, transcript_roots
+from .transcript_roots import Root, transcript_roots
 
 log = logging.getLogger("onlooker.mcp")
 

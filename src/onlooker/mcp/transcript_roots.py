@@ -10,14 +10,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import RefusedPath
 from ..hosts.claude_code.paths import claude_projects_dir
 from ..store.home import JOURNALS, data_home
 
 SUFFIX = ".jsonl"
-
-
-class RefusedPath(ValueError):
-    """A path the `read` tool will not open; the message says why and what is allowed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,4 +1,4 @@
-"""Tool events compressed by rule into one line each, with no model (seed 002's table):
+"""Tool events compressed by rule into one line each, with no model (specs/memory.md):
 
     Read      -> Read /src/auth.ts (245 lines)
     Edit      -> Edited /src/auth.ts: old_string → new_string
@@ -8,7 +8,7 @@
     WebSearch -> Searched: query text
     WebFetch  -> Fetched example.com
 
-The seed's low-value tools are skipped; any other tool gets `<tool>: <its main input>`.
+Low-value tools are skipped; any other tool gets `<tool>: <its main input>`.
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ SKIPPED_TOOLS = frozenset(
         "AskUserQuestion", "EnterPlanMode", "ExitPlanMode", "NotebookEdit", "Skill",
     }
 )  # fmt: skip
-"""Seed 002's low-value tools: nothing is kept of them."""
+"""Low-value tools: nothing is kept of them."""
 
 #: Longest piece of one input (a command, an edit side, a pattern) kept in the line.
 PIECE = 80

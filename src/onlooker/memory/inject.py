@@ -1,4 +1,4 @@
-"""The memory digest injected at session start, in seed 002's format, under a token budget:
+"""The memory digest injected at session start, under a token budget (specs/memory.md):
 
     # [project-name] recent context (conversation-memory)
 

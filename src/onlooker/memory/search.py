@@ -1,5 +1,5 @@
-"""Memory search (seed 002): full-text (FTS5) always, vectors when a vector side is given, and a
-hybrid of both ranked by reciprocal rank fusion.
+"""Memory search (specs/memory.md): full-text (FTS5) always, vectors when a vector side is given,
+and a hybrid of both ranked by reciprocal rank fusion.
 
 For `both`, the query is embedded in a second thread while the text half runs (onnxruntime and
 SQLite release the GIL); then the vectors are scored, a large matrix on both cores. Filters
@@ -13,7 +13,7 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime
 from typing import Literal, Protocol
 
-from ..errors import OnlookerError
+from ..errors import SearchError
 from ..store import Store
 from ..store.memory_records import Memory, MemoryFilter
 from ._store import Memories
@@ -24,10 +24,6 @@ RRF_K = 60
 """Reciprocal rank fusion constant: score = sum over halves of 1 / (RRF_K + rank)."""
 
 _POOL: ThreadPoolExecutor | None = None
-
-
-class SearchError(OnlookerError, ValueError):
-    """A search that cannot run: bad mode or limit, or vectors asked for without a vector side."""
 
 
 class VectorSide(Protocol):

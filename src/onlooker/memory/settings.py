@@ -1,4 +1,4 @@
-"""Memory settings (seed 002's defaults) and the project opt-out.
+"""Memory settings, their defaults (specs/memory.md), and the project opt-out.
 
 Config keys under `memory:` in `.onlooker/config.yaml`: `enabled`, `maxObservations`, `maxTokens`,
 `recencyDays`, `projectOnly`, `model`. A project also opts out with the marker file
@@ -13,17 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..errors import OnlookerError
+from ..errors import MemorySettingsError
 from ..store.home import project_root
 
 OPT_OUT_MARKER = Path(".onlooker") / "no-memory"
 """A file at the project root that turns memory off for the project."""
 DEFAULT_MODEL = "local:smollm2"
 """Extraction model when none is configured: local, so nothing leaves the machine by default."""
-
-
-class MemorySettingsError(OnlookerError, ValueError):
-    """A memory setting has the wrong type or value; the message names the key and the file."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,7 +42,7 @@ class MemorySettings:
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "config") -> MemorySettings:
-        """Settings from the `memory:` mapping of a config file (camelCase keys, as the seed)."""
+        """Settings from the `memory:` mapping of a config file (camelCase keys)."""
         keys = {_camel(f.name): f for f in dataclasses.fields(cls)}
         values: dict[str, Any] = {}
         for key, value in data.items():

@@ -1,4 +1,4 @@
-"""Deadline: time left until the session's deadline, with seed 001's thresholds and texts."""
+"""Deadline: time left until the session's deadline, every 30 s; a warning in the last 2 minutes."""
 
 from __future__ import annotations
 
@@ -49,10 +49,10 @@ class DeadlineObserver:
 
 
 def format_duration(seconds: float) -> str:
-    """Seed 001's wording: `90 seconds`, `8 minutes`, `1.5 hours`.
+    """A duration as the agent reads it: `90 seconds`, `8 minutes`, `1.5 hours`.
 
-    Seed 001's example shows "You have 90 seconds remaining." while its code would say "1 minute";
-    the example is what the agent reads, so under two minutes the count stays in seconds.
+    Under two minutes the count stays in seconds ("You have 90 seconds remaining.", not
+    "1 minute"): near the deadline, every second counts.
     """
     if seconds < 120:
         return f"{int(seconds)} seconds"

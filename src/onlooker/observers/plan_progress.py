@@ -1,4 +1,4 @@
-"""Plan Progress: how far the plan (Claude Code todos, PlanUpdated events) has come; seed texts."""
+"""Plan Progress: how far the plan (Claude Code todos, PlanUpdated events) has come."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""A reviewer's prompt (seed 000's "Observer Prompting Pattern"), its output schema, and parsing.
+"""A reviewer's prompt, its output schema, and the parsing of its answer.
 
 The content to review sits between markers carrying a random nonce, with a note that it is data:
 whatever it says, it cannot close the block, change the instructions or the schema. The reviewer
@@ -17,9 +17,9 @@ from ..llm.model import Message
 from .config import ReviewerConfig
 
 MAX_FINDINGS = 5
-"""New findings one run may report (seed 000: max 5 per review)."""
+"""New findings one run may report."""
 CONTENT_LIMIT = 500
-"""Characters kept of a finding's content, and of a plain-text answer (seed 000)."""
+"""Characters kept of a finding's content, and of a plain-text answer."""
 MAX_TOKENS = 1024
 
 OUTPUT_SCHEMA: dict[str, Any] = {
@@ -140,7 +140,7 @@ def review_messages(
     *,
     nonce: str | None = None,
 ) -> list[Message]:
-    """The system note and seed 000's prompt with the delimited content and open findings."""
+    """The system note and the reviewer prompt with the delimited content and open findings."""
     listed = ""
     if open_findings:
         lines = "\n".join(
@@ -161,9 +161,9 @@ def review_messages(
 
 
 def parse_observer_result(result: str | dict[str, Any], observer_name: str) -> dict[str, Any]:
-    """Seed 000's parser: JSON with `observations` gets the observer's name on each; text that is
-    not JSON becomes one `info` observation with `metadata.parse_error`. Entries are normalized
-    (severity, clipped content) and at most MAX_FINDINGS are kept."""
+    """The answer as observations: JSON with `observations` gets the observer's name on each; text
+    that is not JSON becomes one `info` observation with `metadata.parse_error`. Entries are
+    normalized (severity, clipped content) and at most MAX_FINDINGS are kept."""
     if isinstance(result, str):
         try:
             data = json.loads(_unfenced(result))

@@ -124,7 +124,7 @@ def run_parallel(
     call_index: int = 0,
     budget: float | None = None,
 ) -> list[ReviewRun]:
-    """Run the due reviewers at once (seed 000's parallel_sync) and keep what they found; with
+    """Run the due reviewers at once (the `parallel` mode) and keep what they found; with
     `deliver`, their reports wait for the session's next delivery point (background runs).
     `budget`: seconds for them all (a hook's time limit); one still running then timed out."""
     calls = [

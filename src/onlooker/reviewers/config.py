@@ -1,5 +1,5 @@
-"""A reviewer observer's configuration: seed 000's ObserverConfig, field for field; the reviewers
-of a project with their execution settings (ReviewSetup); and their form inside a queued job."""
+"""A reviewer observer's configuration: an `observers` entry of the config, field for field; the
+reviewers of a project with their execution settings (ReviewSetup); their form in a queued job."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ class ReviewSetup:
     reviewers: tuple[ReviewerConfig, ...]
     execution: Execution = field(default_factory=Execution)
     trigger: Trigger = field(default_factory=lambda: Trigger.on("turn_ended"))
-    """Seed 000's hooks: response:complete is `turn_ended`, tool:post `tool_call` (with `tools`
+    """The config's hooks: response:complete is `turn_ended`, tool:post `tool_call` (with `tools`
     for a tool-name matcher), message:received `user_prompt`."""
 
 

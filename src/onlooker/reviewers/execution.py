@@ -1,4 +1,4 @@
-"""How due reviewer observers run (seed 000's `execution` section of the hooks module), and
+"""How due reviewer observers run (the config's `execution` section, specs/engine.md), and
 `run_bounded`, which runs them all at once within their time limits."""
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ OnTimeout = Literal["skip", "fail"]
 @dataclass(frozen=True, slots=True)
 class Execution:
     """`parallel` runs all due reviewers at once and waits; `background` hands them to the worker
-    so no hook waits on a model; `inline` runs them one by one in the caller."""
+    so no hook waits on a model; `inline` runs them in the hook as `parallel` does."""
 
     mode: ExecutionMode = "background"
     max_concurrent: int = 5

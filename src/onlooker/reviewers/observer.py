@@ -1,7 +1,7 @@
-"""The LLM reviewer observer (seed 000): one model call over the watched content, findings out.
+"""The LLM reviewer observer: one model call over the watched content, findings out.
 
-`ReviewObserver.review` asks the model with the seed's prompt and a bounded JSON schema, within the
-reviewer's timeout, and returns a ReviewOutcome (findings, ids it found resolved, usage, status)
+`ReviewObserver.review` asks the model with the reviewer prompt and a bounded JSON schema, within
+the reviewer's timeout, and returns a ReviewOutcome (findings, ids it found resolved, usage, status)
 instead of raising: a timeout, an unreachable provider or unusable output is recorded as data. As
 an `Observer`, `observe(ctx)` reviews the session's watched targets and returns an Assessment.
 """
@@ -18,8 +18,8 @@ from typing import Any, Literal
 from ..core.assessment import Assessment, Finding, Severity
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
-from ..errors import ObserverTimeout
-from ..llm.model import InvalidOutput, Message, Model, ModelError, ModelTimeout, Usage
+from ..errors import InvalidOutput, ModelError, ModelTimeout, ObserverTimeout
+from ..llm.model import Message, Model, Usage
 from ._material import review_material
 from ._prompt import MAX_TOKENS, OUTPUT_SCHEMA, parse_observer_result, review_messages
 from .config import ReviewerConfig
@@ -27,7 +27,7 @@ from .watch import ConversationTarget, FilesTarget
 
 OutcomeStatus = Literal["ok", "timeout", "error"]
 DEFAULT_TRIGGER = Trigger.on("turn_ended")
-"""Seed 000's most common hook: response:complete."""
+"""Reviewers run by default when the agent ends its response (the response:complete hook)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +65,7 @@ _RANK = ["critical", "high", "medium", "low", "info"]
 
 @dataclass
 class ReviewObserver:
-    """A reviewer from seed 000's ObserverConfig; `model` overrides the context's model."""
+    """A reviewer from its ReviewerConfig; `model` overrides the context's model."""
 
     config: ReviewerConfig
     model: Model | None = None

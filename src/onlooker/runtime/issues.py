@@ -1,4 +1,4 @@
-"""Seed 000's pattern 5: findings of the chosen severities become issues.
+"""Issue filing: findings of the chosen severities become issues (specs/config.md, pattern 5).
 
 Each becomes one entry in a local issues file (default `.onlooker/issues.md`), marked with the
 finding's id so it is never written twice; with `github: true` each entry is also opened with
@@ -96,8 +96,8 @@ def file_project_issues(
     store: Store, config: ProjectConfig, project: str, *, github: bool = True, wait: bool = True
 ) -> Filing | None:
     """Run the post-processing over the unresolved findings of the project's reviewers (None
-    when the config does not ask for it). Like seed 000, it belongs to the hooks-observations
-    module: findings of the built-in trajectory observers are not filed."""
+    when the config does not ask for it). It belongs to the hooks-observations module: findings
+    of the built-in trajectory observers are not filed."""
     filing = config.issues
     if filing is None:
         return None

@@ -5,7 +5,7 @@ transaction that records its name in the `migrations` table. m003 keeps per-proj
 severity, status and observer, so listing at 100k findings does not count rows. m006 holds the
 embedding vectors; `vector_versions` counts rows added and removed so cached matrices know when to
 reload.
-m005 holds memory (seed 002): pending events, memories with full-text search, the files they
+m005 holds memory (specs/memory.md): pending events, memories with full-text search, the files they
 name, and what each session was shown.
 """
 

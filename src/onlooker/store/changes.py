@@ -102,7 +102,7 @@ class Observation:
         return self.finding.id
 
     def to_dict(self) -> dict[str, Any]:
-        """Seed 000's observation fields first, then onlooker's own."""
+        """The observations tool's fields first (specs/store.md), then onlooker's own."""
         f = self.finding
         return {
             "id": f.id,

@@ -1,7 +1,7 @@
-"""Memory as stored (seed 002): pending events waiting for extraction, memories, and the journal
-changes that create, forget and deliver memories, so `onlooker reindex` restores them.
+"""Memory as stored (specs/memory.md): pending events waiting for extraction, memories, and the
+journal changes that create, forget and deliver memories, so `onlooker reindex` restores them.
 
-Times are kept as the seed keeps them: INTEGER milliseconds since the epoch, UTC.
+Times are kept as INTEGER milliseconds since the epoch, UTC.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ class PendingEvent:
     project: str
     tool_name: str
     compressed: str
-    """The one line the seed's table gives the tool, e.g. `Read /src/auth.ts (245 lines)`."""
+    """The tool call compressed to one line, e.g. `Read /src/auth.ts (245 lines)`."""
     files: tuple[str, ...] = ()
     """Paths the event touched: memories drawn from it can be searched by file."""
     timestamp: datetime = EPOCH
@@ -43,7 +43,7 @@ class PendingEvent:
 
 @dataclass(frozen=True, slots=True)
 class Memory:
-    """One thing worth remembering across sessions: a title and its content (seed 002)."""
+    """One thing worth remembering across sessions: a title and its content."""
 
     id: int
     title: str

@@ -1,4 +1,4 @@
-"""The `observations` tool of seed 000: a callable taking and returning the seed's request dicts.
+"""The `observations` tool: a callable taking and returning request dicts (specs/store.md).
 
 Operations: create_batch, list, get, acknowledge, resolve, clear_resolved. A bad request returns
 `{"status": "error", "error": ..., "field": ...}` and leaves everything stored as it was.
@@ -10,7 +10,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..core.assessment import SEVERITIES, Finding, severity
-from ..errors import LifecycleError, StoreError, UnknownFinding
+from ..errors import BadRequest, LifecycleError, StoreError, UnknownFinding
 from ._store import Store
 from .changes import Observation
 from .query import ORDER, STATUSES, FindingQuery
@@ -31,14 +31,6 @@ REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
     "resolve": ("observation_id", "resolution_note"),
     "clear_resolved": (),
 }
-
-
-class BadRequest(Exception):
-    """A request that cannot be carried out; `field` names the part that is wrong."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field}: {message}")
-        self.field = field
 
 
 class ObservationsTool:

@@ -14,12 +14,14 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..llm.model import Completion, InvalidOutput, Message, ModelTimeout, Usage
+from ..errors import InvalidOutput, ModelTimeout
+from ..llm.model import Completion, Message, Usage
+from .openai_endpoint import ScriptedEndpoint
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""
 
-__all__ = ["Reply", "ScriptedModel", "ScriptedRequest"]
+__all__ = ["Reply", "ScriptedEndpoint", "ScriptedModel", "ScriptedRequest"]
 
 
 @dataclass(frozen=True, slots=True)

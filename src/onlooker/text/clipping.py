@@ -8,6 +8,7 @@ middle that is dropped anyway unread (a megabyte of tool output costs two small 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..core.events import OUTPUT_LIMIT, clip_marker
@@ -53,13 +54,16 @@ def tail(text: str, limit: int) -> str:
     return redact(text[-(limit + MARGIN) :])[-limit:]
 
 
-def clip_values(value: Any, limit: int = OUTPUT_LIMIT) -> Any:
-    """A copy of JSON data whose long strings are clipped as `clip` does."""
+def clip_values(
+    value: Any, limit: int = OUTPUT_LIMIT, clip_text: Callable[[str, int], str] = clip
+) -> Any:
+    """A copy of JSON data whose long strings are clipped by `clip_text`: `clip` for what is
+    stored; replay, which stores nothing, passes `events.clip` and skips the redaction."""
     kind = type(value)
     if kind is str:
-        return clip(value, limit) if len(value) > limit else value
+        return clip_text(value, limit) if len(value) > limit else value
     if kind is dict:
-        return {key: clip_values(item, limit) for key, item in value.items()}
+        return {key: clip_values(item, limit, clip_text) for key, item in value.items()}
     if kind is list:
-        return [clip_values(item, limit) for item in value]
+        return [clip_values(item, limit, clip_text) for item in value]
     return value

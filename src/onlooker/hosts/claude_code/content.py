@@ -1,14 +1,9 @@
-"""Claude Code message content as text: prompts without harness noise, tool results as text.
-
-Also `clip_values`, which clips the long strings of a structured tool result.
-"""
+"""Claude Code message content as text: prompts without harness noise, tool results as text."""
 
 from __future__ import annotations
 
 import re
 from typing import Any
-
-from ...core.events import OUTPUT_LIMIT, clip
 
 _NOISE_PREFIXES = (
     "<local-command-stdout>",
@@ -76,16 +71,3 @@ def result_text(content: Any) -> str:
         elif kind == "tool_reference":
             parts.append(f"[tool {block.get('tool_name', '')}]")
     return "\n".join(parts)
-
-
-def clip_values(value: Any, limit: int = OUTPUT_LIMIT) -> Any:
-    """A copy of JSON data whose long strings are clipped (head and tail kept), for replay, which
-    stores nothing; what is stored is clipped by `onlooker.text.clipping.clip_values`."""
-    kind = type(value)
-    if kind is str:
-        return clip(value, limit) if len(value) > limit else value
-    if kind is dict:
-        return {key: clip_values(item, limit) for key, item in value.items()}
-    if kind is list:
-        return [clip_values(item, limit) for item in value]
-    return value

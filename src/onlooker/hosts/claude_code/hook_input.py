@@ -25,6 +25,7 @@ from ...core.events import (
     UserPrompt,
 )
 from ...core.feedback import FEEDBACK_LIMIT
+from ...errors import HookInputError as HookInputError
 from ...runtime import Arrival, subagent_session_id
 from ...text.clipping import clip, clip_values
 from .content import result_text
@@ -53,10 +54,6 @@ CONTEXT_EVENTS = frozenset(
 #: Events that Claude Code lets a hook block with a reason (`decision: "block"`): the agent is told
 #: the reason (PostToolUse, Stop, SubagentStop), or the prompt is refused (UserPromptSubmit).
 BLOCK_EVENTS = frozenset({"PostToolUse", "UserPromptSubmit", "Stop", "SubagentStop"})
-
-
-class HookInputError(ValueError):
-    """The hook input is not what Claude Code sends; the message names the field."""
 
 
 @dataclass(frozen=True, slots=True)

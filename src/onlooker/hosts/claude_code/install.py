@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from ...errors import InstallError
 from .hook_input import HOOK_EVENTS
 from .paths import claude_config_dir
 
@@ -25,10 +26,6 @@ HOOK_TIMEOUT = 30
 MATCHED_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
 MARKERS = ("onlooker/daemon/entry.py", "onlooker/hook/entry.py", "onlooker hook")
 MANIFEST = "claude-code-installs.json"
-
-
-class InstallError(Exception):
-    """The settings file cannot be read or written; the message names the file."""
 
 
 def hook_command(python: str | None = None) -> str:

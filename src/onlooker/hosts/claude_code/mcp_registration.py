@@ -13,9 +13,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ...errors import InstallError
 from .install import (
     Change,
-    InstallError,
     _manifest,
     _original_text,
     _parse,

@@ -22,7 +22,8 @@ from ...core.events import (
     UserPrompt,
     clip,
 )
-from .content import clip_values, prompt_text, result_text
+from ...text.clipping import clip_values
+from .content import prompt_text, result_text
 
 MALFORMED_KEPT = 20
 """How many malformed line numbers a tally keeps (the count is always complete)."""
@@ -275,7 +276,7 @@ class _Reader:
             if type(structured) is not dict:
                 structured = None
             elif self._size > OUTPUT_LIMIT:  # else no string in it can be longer than the limit
-                structured = clip_values(structured)
+                structured = clip_values(structured, clip_text=clip)
             for block in results:
                 if not self._tool_result(data, block, structured):
                     return False

@@ -7,6 +7,7 @@ arguments read from JSON, the ToolCall event, and feedback after the tool's outp
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Mapping
 from typing import Any
 
@@ -57,10 +58,11 @@ async def afeedback_for(recorder: Recorder, event: ToolCall, *, session_id: str 
 
 
 def _arrival(recorder: Recorder, event: ToolCall, session_id: str) -> Arrival:
-    """A loop's tool call as the Runtime takes it (a loop delivers after every tool call)."""
+    """A loop's tool call as the Runtime takes it (a loop delivers after every tool call). A
+    runtime's loop works in the process's folder: it names the project and its config."""
     if isinstance(recorder, Engine):
-        session_id = session_id or recorder.session.id
-    return Arrival(event, session_id)
+        return Arrival(event, session_id or recorder.session.id)
+    return Arrival(event, session_id, cwd=os.getcwd())
 
 
 def tool_call_event(
