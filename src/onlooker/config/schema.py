@@ -46,7 +46,7 @@ BUILTIN_HINT = (
     "trajectory.observers)"
 )
 PROVIDERS = ("openai", "anthropic", "openai-compatible", "ollama", "local")
-#: Bare model names of seed 000 (`claude-3-5-sonnet`) and their provider, by prefix.
+#: Bare model names of the observer bundle's config (`claude-3-5-sonnet`) and their provider.
 BARE_MODELS = {
     "claude-": "anthropic",
     "gpt-": "openai",

@@ -1,4 +1,4 @@
-"""What a reviewer watches (seed 000's WatchConfig), and change detection by hashing it.
+"""What a reviewer watches (its watch targets), and change detection by hashing it.
 
 Files: MD5 of the sorted (path, mtime, size) of the files the globs match under the project root,
 found by walking only below each glob's fixed prefix, skipping `.git` and what `.gitignore` files
@@ -82,7 +82,7 @@ def watched_files(root: Path, patterns: Sequence[str]) -> list[WatchedFile]:
 
 
 def files_state(root: Path, patterns: Sequence[str]) -> str:
-    """MD5 of the sorted (path, mtime, size) of the watched files (seed 000's get_file_state)."""
+    """MD5 of the sorted (path, mtime, size) of the watched files (the files' state)."""
     text = "".join(f"{f.path}\0{f.mtime_ns}\0{f.size}\n" for f in watched_files(root, patterns))
     return hashlib.md5(text.encode("utf-8", "replace"), usedforsecurity=False).hexdigest()
 
@@ -178,7 +178,7 @@ def conversation_messages(session: Session, target: ConversationTarget) -> list[
 
 
 def conversation_state(session: Session, target: ConversationTarget) -> str:
-    """MD5 of the relevant messages (seed 000's get_conversation_state)."""
+    """MD5 of the relevant messages (the conversation's state)."""
     text = json.dumps(conversation_messages(session, target), sort_keys=True, default=str)
     return hashlib.md5(text.encode("utf-8", "replace"), usedforsecurity=False).hexdigest()
 

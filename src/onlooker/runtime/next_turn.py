@@ -1,4 +1,4 @@
-"""The next-turn injection: seed 000's `format_observations_summary` inside `<observations>`.
+"""The next-turn injection: the open-observations summary (specs/store.md) inside `<observations>`.
 
 Delivered to a session only when its text changed since the last delivery there; the store keeps
 the digest of what was delivered (journaled, so a reindex remembers it too).
@@ -18,7 +18,7 @@ CLIPPED = "\n…[clipped]"
 
 
 def format_observations_summary(result: dict[str, Any]) -> str:
-    """Format observations for context injection (seed 000, line for line)."""
+    """Format observations for context injection, in the summary format of specs/store.md."""
     by_severity = result.get("by_severity", {})
     observations = result.get("observations", [])
 

@@ -99,7 +99,7 @@ def field_of(value: Any, name: str) -> Any:
 
 
 def with_feedback(text: str, feedback: str) -> str:
-    """The tool's text with the feedback after a blank line (seed 001's OpenAI delivery)."""
+    """The tool's text with the feedback after a blank line (how OpenAI-style hosts deliver)."""
     if not feedback:
         return text
     return f"{text}{SEPARATOR}{feedback}" if text else feedback

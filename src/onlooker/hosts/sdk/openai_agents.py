@@ -40,7 +40,7 @@ class OnlookerAgentsHooks(RunHooks[Any]):
     """Feeds a Runner's tool calls to an engine and puts the feedback into the next model input.
 
     After each tool call the engine's feedback is kept by call id; before each model call the
-    filter appends it to that call's `function_call_output` (seed 001's OpenAI delivery: the tool
+    filter appends it to that call's `function_call_output` (the OpenAI-style delivery: the tool
     result, a blank line, the feedback). It is applied on every later model call too, so the
     history the model sees stays the same from turn to turn. A hook never raises into the run:
     an error is logged and the run goes on without feedback.

@@ -1,7 +1,7 @@
 """OpenAI chat-completions tool loops: each executed call recorded, feedback in the tool message.
 
 `tool_message(engine, tool_call, result)` gives the `{"role": "tool", ...}` message to append, its
-content the tool's result with the feedback after a blank line (seed 001). No `openai` import.
+content the tool's result with the feedback after a blank line. No `openai` import.
 """
 
 from __future__ import annotations
