@@ -22,7 +22,7 @@ from onlooker.mcp import read as read_module
 from onlooker.mcp.read import read_transcript_lines
 from onlooker.mcp.transcript_roots import transcript_roots
 from onlooker.memory import Memories
-from onlooker.memory._store import Extracted
+from onlooker.memory._memories import Extracted
 from onlooker.memory._vector_search import memory_vectors
 from onlooker.store import ObservationsTool, Store
 

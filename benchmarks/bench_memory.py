@@ -11,7 +11,7 @@ from pathlib import Path
 
 from onlooker.core.events import ToolCall, UserPrompt
 from onlooker.hosts.recorded.transcripts import read_transcript, transcript_paths
-from onlooker.memory._store import Memories
+from onlooker.memory._memories import Memories
 from onlooker.memory.capture import capture
 from onlooker.memory.extract import extract_session, extraction_due
 from onlooker.store import Store

@@ -16,7 +16,7 @@ import time
 from datetime import UTC, datetime, timedelta
 
 from onlooker.memory import search
-from onlooker.memory._store import Extracted, Memories
+from onlooker.memory._memories import Extracted, Memories
 from onlooker.memory._vector_search import MemoryVectors
 from onlooker.store import Store
 from onlooker.store.memory_records import MemoryFilter

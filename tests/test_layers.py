@@ -48,7 +48,7 @@ LAYERS: dict[str, int] = {
 LAZY_THIRD_PARTY = {
     "vectors.embeddings",
     "vectors.index",
-    "vectors._search",
+    "vectors._cosine",
     "vectors._snapshot",
     "vectors._sqlite_vec",
 }

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from onlooker.cli import build_group
-from onlooker.memory._store import Extracted, Memories
+from onlooker.memory._memories import Extracted, Memories
 from onlooker.store import Store
 
 

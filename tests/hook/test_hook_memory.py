@@ -12,7 +12,7 @@ from hook_runner import answer
 
 from onlooker import FixedClock
 from onlooker.memory import search
-from onlooker.memory._store import Extracted, Memories
+from onlooker.memory._memories import Extracted, Memories
 from onlooker.store import Store
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 

@@ -19,7 +19,7 @@ import pytest
 from hook_runner import answer
 
 from onlooker.daemon.worker import worker_pid
-from onlooker.memory._store import Memories
+from onlooker.memory._memories import Memories
 from onlooker.store import Store
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from mcp_harness import McpServer, running_server
 
 from onlooker.memory import Memories
-from onlooker.memory._store import Extracted
+from onlooker.memory._memories import Extracted
 from onlooker.memory._vector_search import memory_vectors
 from onlooker.store import ObservationsTool, Store
 

@@ -13,7 +13,7 @@ import pytest
 from onlooker import FixedClock
 from onlooker.errors import ExtractionFailed
 from onlooker.llm.model import Model, ModelUnavailable
-from onlooker.memory._store import Memories
+from onlooker.memory._memories import Memories
 from onlooker.memory.extract import SCHEMA, batch_sizes, extract_session, handle
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel, ScriptedRequest

@@ -17,7 +17,7 @@ import pytest
 from onlooker import FixedClock
 from onlooker.llm import model_from_string
 from onlooker.llm.model import Model
-from onlooker.memory._store import Memories
+from onlooker.memory._memories import Memories
 from onlooker.memory.extract import CONTENT_LIMIT, TITLE_LIMIT, handle
 from onlooker.store import Store
 from onlooker.store._jobs import Job

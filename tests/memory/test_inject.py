@@ -10,7 +10,7 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.memory import MemorySettings, MemorySettingsError, render_digest, session_start_digest
-from onlooker.memory._store import Extracted, Memories
+from onlooker.memory._memories import Extracted, Memories
 from onlooker.memory.inject import estimate_tokens
 from onlooker.store import Store
 from onlooker.store.memory_records import MemoryFilter

@@ -7,7 +7,7 @@ from datetime import timedelta
 from pathlib import Path
 
 from onlooker import FixedClock
-from onlooker.memory._store import Extracted, Memories
+from onlooker.memory._memories import Extracted, Memories
 from onlooker.runtime import reindex, remove_index
 from onlooker.store import Store
 from onlooker.store.memory_records import MemoryFilter

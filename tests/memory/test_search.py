@@ -10,7 +10,7 @@ import pytest
 
 from onlooker import FixedClock
 from onlooker.memory import SearchError, fuse, get_memories, search
-from onlooker.memory._store import Extracted, Memories
+from onlooker.memory._memories import Extracted, Memories
 from onlooker.memory._vector_search import MemoryVectors
 from onlooker.store import Store
 from onlooker.vectors import embeddings

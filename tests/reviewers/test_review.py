@@ -22,7 +22,7 @@ from onlooker.reviewers._prompt import (
     review_messages,
 )
 from onlooker.reviewers.config import ReviewerConfig, reviewer_from_dict, reviewer_to_dict
-from onlooker.reviewers.observer import ReviewObserver
+from onlooker.reviewers.reviewer import ReviewObserver
 from onlooker.reviewers.watch import ConversationTarget, FilesTarget
 from onlooker.testing import ScriptedModel
 

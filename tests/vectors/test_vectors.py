@@ -225,7 +225,7 @@ def test_a_new_process_starts_from_the_saved_matrix(
 
 def test_scores_split_between_two_threads_equal_one_pass(monkeypatch: pytest.MonkeyPatch) -> None:
     np = pytest.importorskip("numpy")
-    from onlooker.vectors import _search as vector_search
+    from onlooker.vectors import _cosine as vector_search
 
     rows = np.random.default_rng(3).standard_normal((1001, 16)).astype(np.float32)
     q = rows[7].copy()

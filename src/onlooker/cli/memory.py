@@ -10,7 +10,7 @@ import click
 
 from ..errors import SearchError
 from ..memory import MODES, Memory, get_memories, search
-from ..memory._store import Memories
+from ..memory._memories import Memories
 from ..memory.search import Mode
 from .store_options import current_project, fail, open_store, print_json
 

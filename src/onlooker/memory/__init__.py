@@ -4,7 +4,7 @@ batches at session end, search them (text, vectors, both), and inject recent one
 
 from ..errors import ExtractionFailed, MemorySettingsError, SearchError
 from ..store.memory_records import Memory, MemoryFilter, PendingEvent
-from ._store import Extracted, Memories
+from ._memories import Extracted, Memories
 from .capture import capture
 from .compress import SKIPPED_TOOLS, Compressed, compress
 from .extract import JOB_KIND, ExtractionReport, extract_session

@@ -13,7 +13,7 @@ from ..vectors import embeddings
 from ..vectors.embeddings import Embedder
 from ..vectors.index import Backend, VectorIndex
 from ..vectors.sources import SOURCES, embed_ids
-from ._store import Memories
+from ._memories import Memories
 
 SOURCE = next(source for source in SOURCES if source.table == "memories")
 

@@ -6,7 +6,7 @@ No model runs here and the work is O(1): one compressed line, one insert.
 from __future__ import annotations
 
 from ..core.events import ToolCall
-from ._store import Memories
+from ._memories import Memories
 from .compress import compress
 
 

@@ -24,7 +24,7 @@ from ..llm.model import Message, Model
 from ..store._jobs import Job
 from ..store._store import JobContext
 from ..store.memory_records import Memory, PendingEvent
-from ._store import Extracted, Memories
+from ._memories import Extracted, Memories
 from ._vector_search import memory_vectors
 from .settings import DEFAULT_MODEL
 

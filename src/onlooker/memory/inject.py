@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 
 from ..store.memory_records import Memory, MemoryFilter
-from ._store import Memories
+from ._memories import Memories
 from .settings import MemorySettings
 
 HEADER = "# [{project}] recent context (conversation-memory)"

@@ -16,7 +16,7 @@ from typing import Literal, Protocol
 from ..errors import SearchError
 from ..store import Store
 from ..store.memory_records import Memory, MemoryFilter
-from ._store import Memories
+from ._memories import Memories
 
 Mode = Literal["vector", "text", "both"]
 MODES: tuple[Mode, ...] = ("vector", "text", "both")

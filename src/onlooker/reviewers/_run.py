@@ -21,7 +21,7 @@ from ..store import Created, Store
 from ._material import review_material
 from .config import ReviewerConfig, ReviewSetup
 from .execution import Execution, run_bounded
-from .observer import ReviewObserver, ReviewOutcome
+from .reviewer import ReviewObserver, ReviewOutcome
 from .watch import WatchState, watch_state
 
 ModelFor = Callable[[str], Model]

@@ -19,7 +19,7 @@ from typing import Any
 from ..errors import StoreError
 from ..store._database import Database
 from ..store.home import MIRROR_FILE
-from ._search import Hit
+from ._cosine import Hit
 
 _INSTALL = "pip install sqlite-vec (and pysqlite3-binary where python's sqlite3 cannot load it)"
 _STATE = """

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from ..errors import StoreError
 from ..store._database import Database
 from . import _snapshot as vector_snapshot
-from ._search import Hit, NumpyRows, PythonRows, Rows
+from ._cosine import Hit, NumpyRows, PythonRows, Rows
 from .embeddings import MODEL, Embedder, shared_embedder
 
 if TYPE_CHECKING:
