@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import importlib
 import logging
 import os
 import socket
@@ -19,22 +18,16 @@ from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ...core.clock import Clock, SystemClock
 from ...llm.model import Model
 from ...reviewers._run import ModelCache
 from ...store import Store
 from ...store._jobs import LEASE, Job
+from ._handlers import HANDLERS, Handler, handler_for, known_kinds
 from ._heartbeat import Heartbeat
 
 log = logging.getLogger("onlooker.daemon.worker")
-
-HANDLERS: dict[str, str] = {
-    "review.run": "onlooker.reviewers._job:handle",
-    "memory.extract": "onlooker.memory.extract:handle",
-}
-"""Job kind -> the handler that runs it, as "module:function"."""
 
 RUN_DIR = "run"
 LOCK_NAME = "worker.lock"
@@ -86,16 +79,16 @@ def worker_lock(home: Path) -> Iterator[None]:
 
 def run_job(job: Job, ctx: WorkerContext) -> None:
     """Run one claimed job with its handler; done, or a failed attempt with the error."""
-    target = HANDLERS.get(job.kind)
+    handler: Handler | None = None
     try:
-        if target is None:
-            raise LookupError(f"no handler for job kind {job.kind!r}; known: {sorted(HANDLERS)}")
-        module, _, name = target.partition(":")
-        handler: Any = getattr(importlib.import_module(module), name)
+        handler = handler_for(job.kind)
+        if handler is None:
+            raise LookupError(f"no handler for job kind {job.kind!r}; known: {known_kinds()}")
         handler(job, ctx)
     except Exception as exc:
         log.error("job %d (%s) failed: %s", job.id, job.kind, traceback.format_exc())
-        status = ctx.store.jobs.fail(job, f"{type(exc).__name__}: {exc}", retry=target is not None)
+        retry = handler is not None or job.kind in HANDLERS  # an unknown kind is not tried again
+        status = ctx.store.jobs.fail(job, f"{type(exc).__name__}: {exc}", retry=retry)
         if status is None:
             log.warning(
                 "job %d (%s): claimed again meanwhile, failure not recorded", job.id, job.kind
