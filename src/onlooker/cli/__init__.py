@@ -1,6 +1,7 @@
 """The `onlooker` command. Subcommands live in their own modules and load only when invoked.
 
 To add one: write `cli/<name>.py` with a click command called `command`, and list it in COMMANDS.
+Installed plugins add theirs through `onlooker.commands` entry points, loaded only when asked for.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "memory": ("memory", "Search, show and forget memories from past sessions."),
     "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
+    "plugins": ("plugins", "List installed plugins and what they add; those that failed to load."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
     "status": ("status", "Show the current project's observations."),
@@ -54,11 +56,12 @@ def build_group() -> Any:
 
     class LazyGroup(click.Group):
         def list_commands(self, ctx: Any) -> list[str]:
-            return sorted(COMMANDS)
+            return sorted({*COMMANDS, *_plugin_commands()})
 
         def get_command(self, ctx: Any, name: str) -> Any:
-            if name not in COMMANDS:
-                return None
+            if name not in COMMANDS:  # plugins load only for a name that is not built in
+                found = _plugin_commands().get(name)
+                return found[0] if found else None
             module = importlib.import_module(f"onlooker.cli.{COMMANDS[name][0]}")
             return module.command
 
@@ -66,6 +69,15 @@ def build_group() -> Any:
             rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+            added = _plugin_commands()
+            if added:
+                with formatter.section("Commands from plugins"):
+                    formatter.write_dl(
+                        [
+                            (name, cmd.get_short_help_str())
+                            for name, (cmd, _) in sorted(added.items())
+                        ]
+                    )
 
     group = LazyGroup(
         name="onlooker",
@@ -76,3 +88,9 @@ def build_group() -> Any:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     return click.version_option(__version__, prog_name="onlooker")(group)
+
+
+def _plugin_commands() -> dict[str, Any]:
+    from .plugins import plugin_commands
+
+    return plugin_commands(set(COMMANDS))
