@@ -12,6 +12,7 @@ PACKAGE = Path(onlooker.__file__).parent
 #: module (dotted, relative to onlooker) or package prefix -> layer
 LAYERS: dict[str, int] = {
     "errors": 1,
+    "plugins": 1,
     "clock": 1,
     "records": 1,
     "events": 1,

@@ -12,14 +12,14 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from .transcripts import Transcript, read_transcript
 from ...core.assessment import Assessment, ObserverFailure, is_warning
 from ...core.clock import ReplayClock
 from ...core.engine import Engine, ObserverSpec
 from ...core.events import AssistantMessage, SessionStarted, ToolCall
 from ...core.observer import Observer
-from ...observers import builtin_observers
 from ...core.session import Session
+from ...observers import builtin_observers
+from .transcripts import Transcript, read_transcript
 
 ObserverFactory = Callable[[], Iterable[Observer | ObserverSpec]]
 """Makes a fresh set of observers for each replayed session."""
@@ -120,7 +120,8 @@ def assessment_dict(assessment: Assessment) -> dict[str, Any]:
 
 
 def observers_named(names: Sequence[str] | None = None) -> ObserverFactory:
-    """A factory of the named built-in observers (all of them for None); unknown names fail now."""
+    """A factory of the named observers, plugins' too (all the built-ins for None); unknown names
+    fail now."""
     chosen = list(names) if names else None
     builtin_observers(chosen)
     return lambda: builtin_observers(chosen)
