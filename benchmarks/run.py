@@ -15,6 +15,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_replay": "replay throughput vs bare json.loads",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_config": "config: cold load of the complete example; cached hook lookup vs a bare stat",
+    "bench_plugins": "plugins: first config load with and without a plugin observer; cached lookup",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",
     "bench_review": "10 reviewers at latency L: parallel vs serial; 100k-file rehash vs git",
     "bench_vectors": "vectors: model load, embeddings/s, top-k search at 100k per backend",

@@ -13,6 +13,7 @@ PACKAGE = Path(onlooker.__file__).parent
 LAYERS: dict[str, int] = {
     # 1 foundation
     "errors": 1,
+    "plugins": 1,
     "core.clock": 1,
     "core.records": 1,
     "core.events": 1,

@@ -23,6 +23,7 @@ OnlookerError
 ├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
 ├── InstallError            a host's settings or plugin folder cannot be read or written
+├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
 └── AlreadyRunning          the hook service or worker already runs for this data home
 """
 
@@ -132,3 +133,7 @@ class InstallError(OnlookerError):
 
 class AlreadyRunning(OnlookerError):
     """Another process holds this data home's single-instance lock of that name."""
+
+
+class PluginError(OnlookerError):
+    """Raised by a registry's `register` callback when a plugin registers something wrong."""

@@ -1,6 +1,8 @@
 """The `onlooker` command. Subcommands live in their own modules and load only when invoked.
 
-To add one: write `cli/<name>.py` with a click command called `command`, and list it in COMMANDS.
+To add one: write `cli/<name>.py` with a click command called `command`, and list it in
+`cli/_commands.py`.
+Installed plugins add theirs through `onlooker.commands` entry points, loaded only when asked for.
 """
 
 from __future__ import annotations
@@ -9,24 +11,7 @@ import importlib
 import sys
 from typing import Any
 
-#: subcommand name -> (module under onlooker.cli, one-line help)
-COMMANDS: dict[str, tuple[str, str]] = {
-    "config": ("config", "Check the project's config file, or show the config in effect."),
-    "doctor": (
-        "doctor",
-        "Check the hook service, spooled inputs, errors, store and installed hooks.",
-    ),
-    "hook": ("hook", "Answer a Claude Code hook (JSON on stdin); what every installed hook runs."),
-    "install": ("install", "Install onlooker's hooks into Claude Code (settings or a plugin)."),
-    "issues": ("issues", "File critical and high findings as issues (local file, GitHub)."),
-    "memory": ("memory", "Search, show and forget memories from past sessions."),
-    "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),
-    "observations": ("observations", "List, add, acknowledge and resolve observations."),
-    "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
-    "replay": ("replay", "Run observers over recorded sessions as if live."),
-    "status": ("status", "Show the current project's observations."),
-    "uninstall": ("uninstall", "Remove exactly what `onlooker install` added."),
-}
+from ._commands import COMMANDS
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -54,11 +39,12 @@ def build_group() -> Any:
 
     class LazyGroup(click.Group):
         def list_commands(self, ctx: Any) -> list[str]:
-            return sorted(COMMANDS)
+            return sorted({*COMMANDS, *_plugin_commands()})
 
         def get_command(self, ctx: Any, name: str) -> Any:
-            if name not in COMMANDS:
-                return None
+            if name not in COMMANDS:  # plugins load only for a name that is not built in
+                found = _plugin_commands().get(name)
+                return found[0] if found else None
             module = importlib.import_module(f"onlooker.cli.{COMMANDS[name][0]}")
             return module.command
 
@@ -66,6 +52,15 @@ def build_group() -> Any:
             rows = [(name, COMMANDS[name][1]) for name in sorted(COMMANDS)]
             with formatter.section("Commands"):
                 formatter.write_dl(rows)
+            added = _plugin_commands()
+            if added:
+                with formatter.section("Commands from plugins"):
+                    formatter.write_dl(
+                        [
+                            (name, cmd.get_short_help_str())
+                            for name, (cmd, _) in sorted(added.items())
+                        ]
+                    )
 
     group = LazyGroup(
         name="onlooker",
@@ -76,3 +71,9 @@ def build_group() -> Any:
         context_settings={"help_option_names": ["-h", "--help"]},
     )
     return click.version_option(__version__, prog_name="onlooker")(group)
+
+
+def _plugin_commands() -> dict[str, Any]:
+    from .plugins import plugin_commands
+
+    return plugin_commands(set(COMMANDS))

@@ -13,6 +13,7 @@ import click
 from ..config import ConfigInvalid, ProjectConfig, find_config, load_config, load_project
 from ..config import project_root as root_of
 from ..errors import ConfigError
+from ..observers import BUILTIN
 
 
 @click.group(name="config")
@@ -29,27 +30,27 @@ def validate(path: Path | None, as_json: bool) -> None:
     Prints every problem as FILE:LINE: KEY: MESSAGE and exits 1 when there is any.
     """
     file = _config_file(path)
+    failed = _plugin_failures()
     if file is None:
         root = root_of(path or ".")
         _report(as_json, {"file": None, "valid": True, "problems": [], "root": str(root)},
                 f"no config file in {root} (.onlooker/config.yaml or onlooker.yaml): "
-                "the defaults apply")  # fmt: skip
+                "the defaults apply", failed)  # fmt: skip
         return
     try:
         config = load_config(file)
     except ConfigInvalid as exc:
         problems = [p.to_dict() for p in exc.problems]
-        _report(as_json, {"file": str(file), "valid": False, "problems": problems}, str(exc))
+        data = {"file": str(file), "valid": False, "problems": problems}
+        _report(as_json, data, str(exc), failed)
         raise SystemExit(1) from None
     except ConfigError as exc:
         problem = {"file": str(file), "line": 0, "key": "", "message": str(exc)}
-        _report(as_json, {"file": str(file), "valid": False, "problems": [problem]}, str(exc))
+        data = {"file": str(file), "valid": False, "problems": [problem]}
+        _report(as_json, data, str(exc), failed)
         raise SystemExit(1) from None
-    _report(
-        as_json,
-        {"file": str(file), "valid": True, "problems": []},
-        f"{file}: ok ({_summary(config)})",
-    )
+    data = {"file": str(file), "valid": True, "problems": []}
+    _report(as_json, data, f"{file}: ok ({_summary(config)})", failed)
 
 
 @command.command(name="show")
@@ -85,12 +86,30 @@ def _config_file(path: Path | None) -> Path | None:
 
 def _summary(config: ProjectConfig) -> str:
     reviewers = len(config.reviewers)
-    built_in = ", ".join(o.name for o in config.trajectory.observers) or "none"
+    observers = config.trajectory.observers
+    built_in = ", ".join(o.name for o in observers if o.name in BUILTIN) or "none"
+    added = ", ".join(o.name for o in observers if o.name not in BUILTIN)
     return (
         f"{reviewers} reviewer{'s' if reviewers != 1 else ''}, execution "
         f"{config.execution.mode}, built-in observers: {built_in}"
+        + (f", plugin observers: {added}" if added else "")
     )
 
 
-def _report(as_json: bool, data: dict[str, Any], text: str) -> None:
-    click.echo(json.dumps(data, indent=2) if as_json else text)
+def _plugin_failures() -> list[str]:
+    """Observer plugins that failed to load: a config cannot turn their observers on."""
+    from ..observers import plugin_failures, plugin_observers
+
+    plugin_observers()
+    return [str(failure) for failure in plugin_failures()]
+
+
+def _report(as_json: bool, data: dict[str, Any], text: str, failed: list[str]) -> None:
+    """The result; observer plugins that failed to load are named after it (JSON:
+    `plugin_failures`), whether the file is valid or not."""
+    if as_json:
+        click.echo(json.dumps({**data, "plugin_failures": failed}, indent=2))
+        return
+    click.echo(text)
+    for failure in failed:
+        click.echo(f"plugin failed to load, its observers cannot be named: {failure}", err=True)

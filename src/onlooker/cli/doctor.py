@@ -10,6 +10,7 @@ import click
 
 from ..daemon import health as doctor
 from ..store.home import data_home
+from .plugins import lines, report
 
 
 @click.command(name="doctor")
@@ -29,14 +30,17 @@ from ..store.home import data_home
 )
 def command(as_json: bool, replay: bool, project: Path) -> None:
     """Report the hook service, spooled hook inputs, recent errors, store health, the project's
-    config and installed hooks. Exits 1 when something needs attention (a spooled input, a store
-    problem, a config that does not validate)."""
+    config, plugins and installed hooks. Exits 1 when something needs attention (a spooled input, a
+    store problem, a config that does not validate, a plugin that failed to load)."""
     home = data_home()
     replayed = None
     if replay:
         done, failed = doctor.replay_spool(home)
         replayed = {"replayed": done, "still_failing": failed}
     data = doctor.diagnose(home, project.absolute()).to_dict()
+    data["plugins"] = report()
+    if any(plugin["error"] for plugin in data["plugins"]):
+        data["healthy"] = False
     if replayed is not None:
         data["replay"] = replayed
     if as_json:
@@ -80,6 +84,14 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  config         INVALID, observers are off until it validates: {config['file']}")
         for problem in config["problems"][:10]:
             line(f"    {problem}")
+    plugins = data["plugins"]
+    failed = sum(1 for plugin in plugins if plugin["error"])
+    packages = len({plugin["package"] or plugin["value"] for plugin in plugins})
+    line(
+        f"  plugins        {packages} installed" + (f", {failed} FAILED to load" if failed else "")
+    )
+    for shown in lines(plugins):
+        line(f"    {shown}")
     hooks = data["installed_hooks"]
     if not hooks:
         line("  claude code    no onlooker hooks found (`onlooker install claude-code`)")

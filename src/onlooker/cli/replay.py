@@ -42,7 +42,8 @@ _EVENT_LABELS = {
     "observer_names",
     multiple=True,
     metavar="NAME",
-    help="Run only this observer (repeatable; e.g. stall, 'error-cascade', deadline).",
+    help="Run only this observer (repeatable; e.g. stall, 'error-cascade', deadline, or one a "
+    "plugin adds).",
 )
 @click.option(
     "--deadline",
@@ -55,7 +56,8 @@ _EVENT_LABELS = {
     "config_path",
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     metavar="PATH",
-    help="Use the built-in observers, thresholds and deadline of this onlooker config file "
+    help="Use the observers (built-in and plugins'), thresholds and deadline of this onlooker "
+    "config file "
     "(--observer and --deadline still narrow or override it).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only the summaries, not the injected texts.")
@@ -108,13 +110,13 @@ def configured_observers(path: Path, names: Sequence[str]) -> tuple[ObserverFact
     """The trajectory observers a config file turns on (only `names`, when given) and its
     deadline in minutes."""
     from ..config import load_config
-    from ..config.trajectory import builtin_name
+    from ..observers import find_observer
 
     options = load_config(path).trajectory
     chosen = list(options.observers)
     if names:
-        wanted = {builtin_name(name) or name for name in names}
         observers_named(names)  # unknown names fail here, with the list of known ones
+        wanted = {found.display for name in names if (found := find_observer(name))}
         chosen = [o for o in chosen if o.name in wanted]
     return (lambda: list(chosen)), options.deadline_minutes
 

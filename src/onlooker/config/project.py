@@ -3,7 +3,7 @@
 The file has the schema of specs/config.md: `tools` and `behaviors` are module lists; the
 `hooks-observations` module holds hooks, execution, observers (LLM reviewers) and post-processing;
 the `hooks-observations-display` module holds the display options. onlooker adds two top-level
-sections: `trajectory`, for its built-in trajectory observers, and `memory`.
+sections: `trajectory`, for its trajectory observers (built-in or from plugins), and `memory`.
 """
 
 from __future__ import annotations
@@ -79,7 +79,8 @@ class IssueFiling:
 
 @dataclass(frozen=True, slots=True)
 class TrajectoryOptions:
-    """The built-in trajectory observers that run, with their thresholds, and a session deadline."""
+    """The trajectory observers that run (built-in and plugins'), with their thresholds, and a
+    session deadline."""
 
     observers: tuple[Observer, ...] = field(default_factory=lambda: tuple(builtin_observers()))
     deadline_minutes: float | None = None
@@ -92,7 +93,7 @@ class TrajectoryOptions:
     def to_dict(self) -> dict[str, Any]:
         return {
             "deadline_minutes": self.deadline_minutes,
-            "observers": {o.name: _fields(o) for o in self.observers},
+            "observers": {o.name: observer_fields(o) for o in self.observers},
         }
 
 
@@ -160,6 +161,29 @@ def reviewer_dict(reviewer: ReviewerConfig) -> dict[str, Any]:
         for t in reviewer.watch
     ]
     return data
+
+
+def observer_fields(observer: Observer) -> dict[str, Any]:
+    """An observer's settings as plain data: its dataclass fields that hold data (a plugin's
+    observer may hold functions, which are left out)."""
+    if not dataclasses.is_dataclass(observer) or isinstance(observer, type):
+        return {}
+    data: dict[str, Any] = {}
+    for f in dataclasses.fields(observer):
+        value = getattr(observer, f.name)
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            value = dataclasses.asdict(value)
+        if _plain(value):
+            data[f.name] = value
+    return data
+
+
+def _plain(value: Any) -> bool:
+    if isinstance(value, tuple | list):
+        return all(_plain(v) for v in value)
+    if isinstance(value, dict):
+        return all(isinstance(k, str) and _plain(v) for k, v in value.items())
+    return value is None or isinstance(value, str | int | float | bool)
 
 
 def _fields(value: Any) -> dict[str, Any]:

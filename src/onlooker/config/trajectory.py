@@ -1,14 +1,15 @@
-"""The `trajectory` section of a config file: which built-in observers run, their own fields
-(thresholds, `trigger`), and a session deadline."""
+"""The `trajectory` section of a config file: which observers run (built-in or from plugins),
+their own fields (thresholds, `trigger`), and a session deadline."""
 
 from __future__ import annotations
 
 import dataclasses
+import logging
 from typing import TYPE_CHECKING, Any
 
 from ..core.observer import Observer
 from ..core.triggers import Trigger
-from ..observers import BUILTIN
+from ..observers import BUILTIN, Registered, available, find_observer, plugin_observers
 from .document import Reader, did_you_mean
 from .project import TrajectoryOptions
 
@@ -17,6 +18,8 @@ if TYPE_CHECKING:
 
 TRAJECTORY_KEYS = ("deadline_minutes", "observers")
 TRIGGER_KEYS = ("every_n_calls", "every_n_seconds", "on_event", "tools")
+
+log = logging.getLogger("onlooker.config")
 
 
 def read_trajectory(reader: Reader, node: yaml.Node, key: str) -> TrajectoryOptions | None:
@@ -39,55 +42,78 @@ class _Trajectory:
         wanted: dict[str, Observer | None] = {}
         for name, value in chosen.items():
             where = f"{key}.observers.{name}"
-            display = builtin_name(name)
-            if display is None:
-                slugs = [_slug(n) for n in BUILTIN]
+            found = find_observer(name)  # plugins load only for a name that is not built in
+            if found is None:
+                names = [n for r in _everything() for n in r.names()]
                 self.r.problem(
-                    value,
-                    where,
-                    f"unknown observer type{did_you_mean(name, slugs)}; "
-                    f"built-in observers are: {', '.join(slugs)}",
+                    value, where, f"unknown observer type{did_you_mean(name, names)}; {available()}"
                 )
-                continue
-            wanted[display] = self.builtin(display, value, where)
-        observers = []
-        for display, factory in BUILTIN.items():
-            if display not in wanted:
-                observers.append(factory())
-            elif (observer := wanted[display]) is not None:
-                observers.append(observer)
+            elif found.display in wanted:
+                self.r.problem(value, where, f"{found.display!r} is already set above")
+            else:
+                wanted[found.display] = self.observer(found, value, where)
+        observers = [factory() for display, factory in BUILTIN.items() if display not in wanted]
+        observers.extend(o for o in wanted.values() if o is not None)
+        order = {display: i for i, display in enumerate(BUILTIN)}
+        observers.sort(key=lambda o: order.get(o.name, len(order)))  # built-ins first, then plugins
         return TrajectoryOptions(tuple(observers), minutes)
 
-    def builtin(self, display: str, node: yaml.Node, key: str) -> Observer | None:
-        """`false` turns the observer off; `true` or a mapping of its fields turns it on."""
-        factory = BUILTIN[display]
+    def observer(self, found: Registered, node: yaml.Node, key: str) -> Observer | None:
+        """`false` turns the observer off; `true` or a mapping of its fields turns it on (a
+        plugin's observer is off unless named)."""
         if node.tag == "tag:yaml.org,2002:bool":
-            return factory() if self.r.boolean(node, key, True) else None
-        fields = {f.name: f for f in dataclasses.fields(factory)}  # type: ignore[arg-type]
+            on = self.r.boolean(node, key, True)
+            return self.build(found, {}, node, key) if on else None
+        fields = {f.name: f for f in found.fields}
         config = self.r.mapping(node, key, ["enabled", *fields])
         if config is None:
             return None
         values: dict[str, Any] = {}
         for name, value in config.items():
-            if name == "enabled":
-                continue
-            kind = fields[name].type
-            if kind == "Trigger":
-                values[name] = self.trigger(value, f"{key}.{name}")
-            elif kind == "int":
-                values[name] = self.r.integer(value, f"{key}.{name}", None)
-            else:
-                values[name] = self.r.number(value, f"{key}.{name}", None, positive=False)
+            if name != "enabled":
+                values[name] = self.field(fields[name], value, f"{key}.{name}")
         if (
             not self.r.boolean(config.get("enabled"), f"{key}.enabled", True)
             or None in values.values()
         ):
             return None
+        return self.build(found, values, node, key)
+
+    def field(self, field: dataclasses.Field[Any], node: yaml.Node, key: str) -> Any:
+        """A field's value read by its annotation; None (and a problem) when it is wrong."""
+        kind = type_name(field.type)
+        if kind == "Trigger":
+            return self.trigger(node, key)
+        if kind == "int":
+            return self.r.integer(node, key, None)
+        if kind == "float":
+            return self.r.number(node, key, None, positive=False)
+        if kind == "bool":
+            return self.r.boolean(node, key, False)
+        if kind == "str":
+            return self.r.string(node, key)
+        if kind in ("tuple[str, ...]", "Tuple[str, ...]"):
+            return self.r.strings(node, key)
+        self.r.problem(node, key, f"a field of type {kind} cannot be set in a config file")
+        return None
+
+    def build(
+        self, found: Registered, values: dict[str, Any], node: yaml.Node, key: str
+    ) -> Observer | None:
+        """The observer with these field values; a plugin's that raises is refused here (and
+        logged), so it never reaches a hook."""
         try:
-            return factory(**values)
-        except (TypeError, ValueError) as exc:
-            self.r.problem(node, key, str(exc))
-            return None
+            return found.factory(**values)
+        except Exception as exc:
+            if found.plugin is None and not isinstance(exc, TypeError | ValueError):
+                raise
+            message = str(exc)
+            if found.plugin is not None:
+                log.error("observer %r of plugin %s failed to build", found.display,
+                          found.plugin, exc_info=True)  # fmt: skip
+                message = f"plugin {found.plugin} failed to build it: {type(exc).__name__}: {exc}"
+            self.r.problem(node, key, message)
+        return None
 
     def trigger(self, node: yaml.Node, key: str) -> Trigger | None:
         config = self.r.mapping(node, key, TRIGGER_KEYS)
@@ -107,14 +133,15 @@ class _Trajectory:
         return Trigger(every_n_calls=calls, every_n_seconds=seconds, on_event=events, tools=tools)
 
 
-def _slug(name: str) -> str:
-    return name.lower().replace("_", "-").replace(" ", "-")
+def type_name(annotation: Any) -> str:
+    """A field's annotation as written: `int`, `Trigger`, `tuple[str, ...]`."""
+    if isinstance(annotation, str):
+        return annotation
+    if isinstance(annotation, type):
+        return annotation.__name__
+    return str(annotation)
 
 
-def builtin_name(name: str) -> str | None:
-    """The display name of a built-in observer named by display name, slug or one of its words."""
-    wanted = _slug(name)
-    for display in BUILTIN:
-        if wanted == _slug(display) or wanted in _slug(display).split("-"):
-            return display
-    return None
+def _everything() -> list[Registered]:
+    found = [r for name in BUILTIN if (r := find_observer(name)) is not None]
+    return [*found, *plugin_observers().values()]

@@ -7,7 +7,6 @@ expire, and the jobs are claimed again.
 
 from __future__ import annotations
 
-import importlib
 import logging
 import os
 import socket
@@ -17,7 +16,6 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from ...core.clock import Clock, SystemClock
 from ...errors import AlreadyRunning
@@ -26,15 +24,10 @@ from ...reviewers._run import ModelCache
 from ...store import Store
 from ...store._jobs import LEASE, Job
 from .._lock import single_instance
+from ._handlers import HANDLERS, Handler, handler_for, known_kinds
 from ._heartbeat import Heartbeat
 
 log = logging.getLogger("onlooker.daemon.worker")
-
-HANDLERS: dict[str, str] = {
-    "review.run": "onlooker.reviewers._job:handle",
-    "memory.extract": "onlooker.memory.extract:handle",
-}
-"""Job kind -> the handler that runs it, as "module:function"."""
 
 RUN_DIR = "run"
 LOCK = "worker"
@@ -65,16 +58,16 @@ class WorkerContext:
 
 def run_job(job: Job, ctx: WorkerContext) -> None:
     """Run one claimed job with its handler; done, or a failed attempt with the error."""
-    target = HANDLERS.get(job.kind)
+    handler: Handler | None = None
     try:
-        if target is None:
-            raise LookupError(f"no handler for job kind {job.kind!r}; known: {sorted(HANDLERS)}")
-        module, _, name = target.partition(":")
-        handler: Any = getattr(importlib.import_module(module), name)
+        handler = handler_for(job.kind)
+        if handler is None:
+            raise LookupError(f"no handler for job kind {job.kind!r}; known: {known_kinds()}")
         handler(job, ctx)
     except Exception as exc:
         log.error("job %d (%s) failed: %s", job.id, job.kind, traceback.format_exc())
-        status = ctx.store.jobs.fail(job, f"{type(exc).__name__}: {exc}", retry=target is not None)
+        retry = handler is not None or job.kind in HANDLERS  # an unknown kind is not tried again
+        status = ctx.store.jobs.fail(job, f"{type(exc).__name__}: {exc}", retry=retry)
         if status is None:
             log.warning(
                 "job %d (%s): claimed again meanwhile, failure not recorded", job.id, job.kind

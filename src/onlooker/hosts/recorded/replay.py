@@ -120,7 +120,8 @@ def assessment_dict(assessment: Assessment) -> dict[str, Any]:
 
 
 def observers_named(names: Sequence[str] | None = None) -> ObserverFactory:
-    """A factory of the named built-in observers (all of them for None); unknown names fail now."""
+    """A factory of the named observers, plugins' too (all the built-ins for None); unknown names
+    fail now."""
     chosen = list(names) if names else None
     builtin_observers(chosen)
     return lambda: builtin_observers(chosen)
