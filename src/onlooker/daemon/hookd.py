@@ -1,18 +1,21 @@
 """The hook service: one per data home, started on demand by a hook, gone when idle.
 
-It listens on `<home>/run/hookd.sock`, answers each hook in turn with a warm HookHandler, holds an
-exclusive lock so it never runs twice for one data home, and exits after `ONLOOKER_HOOKD_IDLE`
-seconds without a hook (default 900).
+It listens on `<home>/run/hookd.sock` and answers hooks with a warm HookHandler: sessions at once,
+each session's hooks in order (daemon/_lanes.py). It holds an exclusive lock so it never runs twice
+for one data home, and exits after `ONLOOKER_HOOKD_IDLE` seconds (900) with no hook and no work.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
+import json
 import logging
 import os
 import signal
 import socket
 import sys
+import time
 from pathlib import Path
 from types import FrameType
 
@@ -20,6 +23,7 @@ from ..errors import AlreadyRunning
 from ..hosts.claude_code.hook import HookHandler
 from ..store import Store
 from ..store.home import data_home
+from ._lanes import Lanes
 from ._lock import holder, single_instance
 from .client import ANSWER_TIMEOUT, RUN_DIR, SOCKET_NAME, frame, read_frame
 
@@ -28,6 +32,8 @@ log = logging.getLogger("onlooker.hook")
 IDLE_SECONDS = 900.0
 #: Seconds the service waits for one hook to send its input.
 READ_TIMEOUT = 5.0
+THREADS = 32
+"""Hooks answered at once ($ONLOOKER_HOOKD_THREADS); a session's own hooks wait their turn."""
 LOCK = "hookd"
 """The service's single-instance lock (`run/hookd.lock`, its pid in `run/hookd.pid`)."""
 HOOK_MARGIN = 3.0
@@ -65,7 +71,7 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     listener.bind(SOCKET_NAME)
     os.chmod(SOCKET_NAME, 0o600)
     listener.listen(128)
-    listener.settimeout(idle_seconds)
+    listener.settimeout(min(idle_seconds, 1.0))
     stopping: list[int] = []
 
     def stop(signum: int, frame_: FrameType | None) -> None:
@@ -78,36 +84,61 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     from ..reviewers.handoff import configured_reviewers
 
     handler = HookHandler(store, reviewers=configured_reviewers(), review_budget=parallel_budget())
+    lanes = Lanes(int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS)))
+    last = time.monotonic()
     try:
         while not stopping:
             try:
                 conn, _ = listener.accept()
             except TimeoutError:
-                log.info("idle for %ss: stopping", idle_seconds)
-                break
+                if lanes.pending:
+                    last = time.monotonic()
+                elif time.monotonic() - last >= idle_seconds:
+                    log.info("idle for %ss: stopping", idle_seconds)
+                    break
+                continue
             except OSError:
                 break  # closed by SIGTERM
-            with conn:
-                _answer_one(conn, handler)
+            last = time.monotonic()
+            lanes.run(functools.partial(_take, conn, handler, lanes))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(SOCKET_NAME)
         listener.close()
+        lanes.wait_idle(READ_TIMEOUT + parallel_budget() + HOOK_MARGIN)
+        lanes.shutdown()
         handler.close()
         store.close()
     return 0
 
 
-def _answer_one(conn: socket.socket, handler: HookHandler) -> None:
+def _take(conn: socket.socket, handler: HookHandler, lanes: Lanes) -> None:
+    """Read one hook's input, then answer it in its session's lane."""
     try:
         conn.settimeout(READ_TIMEOUT)
         payload = read_frame(conn)
     except (OSError, ConnectionError) as exc:
         log.warning("dropped a hook connection: %s", exc)
+        conn.close()
         return
-    reply = handler.handle(payload)
-    with contextlib.suppress(OSError):
-        conn.sendall(frame(reply))
+    lanes.submit(session_of(payload), lambda: _answer(conn, handler, payload))
+
+
+def _answer(conn: socket.socket, handler: HookHandler, payload: bytes) -> None:
+    with conn:
+        reply = handler.handle(payload)
+        with contextlib.suppress(OSError):
+            conn.sendall(frame(reply))
+
+
+def session_of(payload: bytes) -> str:
+    """The session a hook input belongs to ('' when it cannot be told: the handler refuses it)."""
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return ""
+    value = data.get("session_id") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else ""
 
 
 def main() -> int:

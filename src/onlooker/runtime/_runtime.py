@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
+import threading
 import traceback
 from collections import OrderedDict
 from collections.abc import Callable
@@ -67,13 +68,20 @@ class _Warm:
     remember: bool
     """Memory is on for the project (enabled, no `.onlooker/no-memory` marker)."""
     unsaved: int = 0
+    busy: int = 0
+    """Arrivals of this session being handled now (a busy session is never evicted)."""
     held: str = ""
     """Feedback of events the host could not deliver at, for its next delivery point."""
 
 
 @dataclass
 class Runtime:
-    """Turns arrivals into deliveries for every session of one host process."""
+    """Turns arrivals into deliveries for every session of one host process.
+
+    Arrivals of different sessions may be handled at once from several threads; a session's
+    own arrivals (its subagents' included) must come one at a time, as the hook service's lanes
+    and the SDK adapter's lock see to.
+    """
 
     store: Store | None = None
     """Where events, findings, sessions and memory are kept; None keeps nothing (a plain loop)."""
@@ -98,6 +106,8 @@ class Runtime:
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
+        self._lock = threading.Lock()
+        """Guards the warm sessions and the config cache, never held while a session works."""
         self._models: Callable[[str], Model] | None = None
         self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
         if self.configs is None and self.store is not None:
@@ -113,27 +123,37 @@ class Runtime:
     def handle(self, arrival: Arrival) -> Delivery:
         """Record `arrival`, run the due observers, say what to deliver. Store failures raise."""
         warm, event, start = self._begin(arrival)
-        if start is not None:
-            self._recorded(warm, warm.engine.dispatch(start))
-        return self._finish(arrival, warm, warm.engine.dispatch(event))
+        try:
+            if start is not None:
+                self._recorded(warm, warm.engine.dispatch(start))
+            return self._finish(arrival, warm, warm.engine.dispatch(event))
+        finally:
+            self._done(warm)
 
     async def ahandle(self, arrival: Arrival) -> Delivery:
         """`handle` inside an event loop: async observers run concurrently. Callers serialize."""
         warm, event, start = self._begin(arrival)
-        if start is not None:
-            self._recorded(warm, await warm.engine.adispatch(start))
-        return self._finish(arrival, warm, await warm.engine.adispatch(event))
+        try:
+            if start is not None:
+                self._recorded(warm, await warm.engine.adispatch(start))
+            return self._finish(arrival, warm, await warm.engine.adispatch(event))
+        finally:
+            self._done(warm)
 
     def engine(self, session_key: str) -> Engine | None:
         """The engine of a warm session (a subagent's until it stops)."""
-        warm = self._warm.get(session_key)
+        with self._lock:
+            warm = self._warm.get(session_key)
         return warm.engine if warm is not None else None
 
     def close(self) -> None:
         """Save every warm session (a host calls this before it exits)."""
-        for key in list(self._warm):
+        with self._lock:
+            keys = list(self._warm)
+        for key in keys:
             self._save(key)
-        self._warm.clear()
+        with self._lock:
+            self._warm.clear()
 
     # -- the work ---------------------------------------------------------------------------------
 
@@ -141,12 +161,16 @@ class Runtime:
         key = arrival.session_key
         loaded = self._loaded(arrival)
         warm, start = self._session(key, arrival, loaded)
-        if warm.loaded is not loaded:  # the config file changed: same session, new observers
-            warm.engine = self._engine_for(key, warm.engine.session, loaded, arrival)
-            warm.loaded = loaded
-            warm.memory = loaded.memory or self.memory
-            warm.remember = memory_on(arrival.cwd, warm.memory)
-        return warm, _with_deadline(redact_record(arrival.event), loaded), start
+        try:
+            if warm.loaded is not loaded:  # the config file changed: same session, new observers
+                warm.engine = self._engine_for(key, warm.engine.session, loaded, arrival)
+                warm.loaded = loaded
+                warm.memory = loaded.memory or self.memory
+                warm.remember = memory_on(arrival.cwd, warm.memory)
+            return warm, _with_deadline(redact_record(arrival.event), loaded), start
+        except BaseException:
+            self._done(warm)
+            raise
 
     def _finish(self, arrival: Arrival, warm: _Warm, dispatch: Dispatch) -> Delivery:
         key, event = arrival.session_key, dispatch.event
@@ -257,7 +281,12 @@ class Runtime:
     def _loaded(self, arrival: Arrival) -> Loaded:
         if self.configs is None:
             return _NO_CONFIG
-        return self.configs.lookup(arrival.cwd)
+        with self._lock:
+            return self.configs.lookup(arrival.cwd)
+
+    def _done(self, warm: _Warm) -> None:
+        with self._lock:
+            warm.busy -= 1
 
     def _engine_for(
         self, key: str, saved: Session | None, loaded: Loaded, arrival: Arrival
@@ -272,23 +301,28 @@ class Runtime:
         self, key: str, arrival: Arrival, loaded: Loaded
     ) -> tuple[_Warm, SessionStarted | None]:
         """The warm session for `key`, and the start to record first when it is new here."""
-        warm = self._warm.get(key)
-        if warm is not None:
-            self._warm.move_to_end(key)
-            return warm, None
+        with self._lock:
+            warm = self._warm.get(key)
+            if warm is not None:
+                self._warm.move_to_end(key)
+                warm.busy += 1
+                return warm, None
         saved = self.store.load_session(key) if self.store is not None else None
         engine = self._engine_for(key, saved, loaded, arrival)
         project = self.project or _project_name(loaded, arrival)
         if self.store is not None and engine.findings is None:
             engine.findings = self.store.findings_for(project)
         memory = loaded.memory or self.memory
-        warm = _Warm(engine, project, loaded, memory, memory_on(arrival.cwd, memory))
-        self._warm[key] = warm
+        warm = _Warm(engine, project, loaded, memory, memory_on(arrival.cwd, memory), busy=1)
+        with self._lock:
+            self._warm[key] = warm
+            idle = [k for k, w in self._warm.items() if not w.busy]
+            evicted = idle[: max(0, len(self._warm) - self.warm_limit)]
+        for old in evicted:
+            self._save(old, forget=True)
         start = None
         if engine.session[SessionInfo].latest() is None:
             start = self._start(warm, key, arrival, loaded)
-        while len(self._warm) > self.warm_limit:
-            self._save(next(iter(self._warm)), forget=True)
         return warm, start
 
     def _start(
@@ -311,14 +345,15 @@ class Runtime:
         return _with_deadline(started, loaded)
 
     def _save(self, key: str, *, forget: bool = False) -> None:
-        warm = self._warm.get(key)
+        with self._lock:
+            warm = self._warm.get(key)
+            if warm is not None and forget:
+                del self._warm[key]
         if warm is None:
             return
         if warm.unsaved and self.store is not None:
             self.store.save_session(warm.engine.session, project=warm.project)
             warm.unsaved = 0
-        if forget:
-            del self._warm[key]
 
 
 _NO_CONFIG = Loaded(Path("."), None, None)
