@@ -146,3 +146,19 @@ def test_around_an_engine_nothing_is_kept_and_no_start_is_made_up(clock: FixedCl
     assert engine.session.tool_call_count == 5
     assert engine.session[SessionInfo].latest() is None
     assert engine.session[SessionStarted].latest() is None
+
+
+def test_a_tool_call_sent_twice_is_recorded_once(
+    store: Store, project: Path, clock: FixedClock
+) -> None:
+    """A hook sent again after its client gave up, or a spooled input replayed, carries the same
+    tool_use_id: the second is answered with nothing and leaves no trace."""
+    runtime = Runtime(store, clock=clock)
+    runtime.handle(Arrival(failing(1), "s1", cwd=str(project)))
+    again = runtime.handle(Arrival(failing(1), "s1", cwd=str(project)))
+    assert again.context == "" and again.dispatch is None
+    assert journal_kinds(store, "s1").count("tool_call") == 1
+    fresh = Runtime(store, clock=clock)  # a new service after a crash: the journal still knows
+    fresh.handle(Arrival(failing(1), "s1", cwd=str(project)))
+    assert journal_kinds(store, "s1").count("tool_call") == 1
+    assert Memories(store).pending_count("shop", "s1") == 1

@@ -124,6 +124,8 @@ class Runtime:
         """Record `arrival`, run the due observers, say what to deliver. Store failures raise."""
         warm, event, start = self._begin(arrival)
         try:
+            if _seen(warm, event):
+                return Delivery()
             if start is not None:
                 self._recorded(warm, warm.engine.dispatch(start))
             return self._finish(arrival, warm, warm.engine.dispatch(event))
@@ -134,6 +136,8 @@ class Runtime:
         """`handle` inside an event loop: async observers run concurrently. Callers serialize."""
         warm, event, start = self._begin(arrival)
         try:
+            if _seen(warm, event):
+                return Delivery()
             if start is not None:
                 self._recorded(warm, await warm.engine.adispatch(start))
             return self._finish(arrival, warm, await warm.engine.adispatch(event))
@@ -357,6 +361,14 @@ class Runtime:
 
 
 _NO_CONFIG = Loaded(Path("."), None, None)
+
+
+def _seen(warm: _Warm, event: Event) -> bool:
+    """A tool call the session already holds (the same call id): a hook sent again after its
+    client gave up, or a spooled input replayed. It is recorded once, and answered with nothing."""
+    if not isinstance(event, ToolCall) or not event.call_id:
+        return False
+    return any(call.call_id == event.call_id for call in warm.engine.session[ToolCall].all())
 
 
 def _project_name(loaded: Loaded, arrival: Arrival) -> str:

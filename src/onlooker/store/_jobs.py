@@ -51,6 +51,15 @@ class Job:
     """Who holds (or last held) the claim, `host:pid`; empty until first claimed."""
 
 
+@dataclass(frozen=True, slots=True)
+class Backlog:
+    """Jobs waiting or running in a data home, and the age of the oldest (0 when none)."""
+
+    queued: int
+    running: int
+    oldest_seconds: float
+
+
 class JobQueue:
     """The `jobs` table of one index."""
 
@@ -105,6 +114,30 @@ class JobQueue:
                     (stamp(now + timedelta(seconds=lease)), worker, job.id),
                 )
                 return replace(job, status="running", attempts=job.attempts + 1, worker=worker)
+
+    def release(self, host: str) -> int:
+        """Make the running jobs of workers on `host` claimable at once: called by the one worker
+        that holds a data home's lock, every other worker of this host for it has died."""
+        at = stamp(self.clock.now())
+        with self.db.transaction():
+            cursor = self.db._conn.execute(
+                "UPDATE jobs SET lease_until = ? WHERE status = 'running' AND worker LIKE ?",
+                (at, f"{host}:%"),
+            )
+            return cursor.rowcount
+
+    def backlog(self) -> Backlog:
+        """Jobs waiting or running, and how long the oldest of them has waited."""
+        row = self.db._read(
+            lambda c: c.execute(
+                "SELECT count(*) FILTER (WHERE status = 'queued'), "
+                "count(*) FILTER (WHERE status = 'running'), min(created_at) FROM jobs "
+                "WHERE status IN ('queued', 'running')"
+            ).fetchone()
+        )
+        oldest = parse_time(row[2]) if row[2] else None
+        waited = (self.clock.now() - oldest).total_seconds() if oldest else 0.0
+        return Backlog(queued=int(row[0]), running=int(row[1]), oldest_seconds=waited)
 
     def renew(self, job: Job, *, lease: float = LEASE) -> bool:
         """Extend a claim's lease from now, so a handler that outlives one lease keeps its job.

@@ -93,6 +93,9 @@ def serve(
             try:
                 with single_instance(home, LOCK):
                     log.info("worker %d draining %s", os.getpid(), home)
+                    released = store.jobs.release(socket.gethostname())
+                    if released:  # their worker died holding them (killed, out of memory)
+                        log.warning("took up %d job(s) a dead worker held", released)
                     _drain(WorkerContext(store, models=models), idle, count)
             except AlreadyRunning:
                 log.info("a worker already runs for %s", home)
