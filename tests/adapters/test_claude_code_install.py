@@ -46,7 +46,7 @@ def test_install_merges_keeps_other_hooks_and_backs_up(tmp_path: Path, onlooker_
         "matcher": "Edit|Write",
         "hooks": [{"type": "command", "command": "prettier --write"}],
     }
-    assert "onlooker/hook/entry.py" in post[1]["hooks"][0]["command"]
+    assert "onlooker/daemon/entry.py" in post[1]["hooks"][0]["command"]
     assert set(installed_hooks(project / ".claude" / "settings.json")) == set(HOOK_EVENTS)
     assert Path(report["backup"]).read_text() == ORIGINAL
     assert Path(report["backup"]).is_relative_to(onlooker_home)

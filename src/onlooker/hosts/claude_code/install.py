@@ -23,7 +23,7 @@ SCOPES = ("project", "local", "user")
 HOOK_TIMEOUT = 30
 #: Events whose hooks take a tool-name matcher.
 MATCHED_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
-MARKERS = ("onlooker/hook/entry.py", "onlooker hook")
+MARKERS = ("onlooker/daemon/entry.py", "onlooker/hook/entry.py", "onlooker hook")
 MANIFEST = "claude-code-installs.json"
 
 
@@ -33,7 +33,7 @@ class InstallError(Exception):
 
 def hook_command(python: str | None = None) -> str:
     """The command each hook runs: this Python, isolated, on the hook entry file."""
-    entry = Path(__file__).resolve().parent.parent / "hook" / "entry.py"
+    entry = Path(__file__).resolve().parents[2] / "daemon" / "entry.py"
     return f"{shlex.quote(python or sys.executable)} -I -S {shlex.quote(str(entry))}"
 
 
