@@ -4,6 +4,9 @@
 of the request), records every request, and can wait a fixed latency, so reviewer and memory code
 is tested without a network. For a real local model, see `onlooker.llm` (`local:` and
 `openai-compatible:` providers).
+
+`AnthropicEndpoint` is a scripted Anthropic Messages API on 127.0.0.1 and `ClaudeCode` runs the
+real Claude Code CLI headless against it, so observers are tested inside Claude Code, offline.
 """
 
 from __future__ import annotations
@@ -15,11 +18,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..llm.model import Completion, InvalidOutput, Message, ModelTimeout, Usage
+from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, ToolUse
+from .claude_cli import ClaudeCode, ClaudeCodeMissing, HeadlessRun, find_claude
+from .messages_request import MessagesRequest
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""
 
-__all__ = ["Reply", "ScriptedModel", "ScriptedRequest"]
+__all__ = [
+    "AnthropicEndpoint",
+    "Blocks",
+    "ClaudeCode",
+    "ClaudeCodeMissing",
+    "Failure",
+    "HeadlessRun",
+    "MessagesRequest",
+    "Reply",
+    "ScriptedModel",
+    "ScriptedRequest",
+    "Text",
+    "ToolUse",
+    "find_claude",
+]
 
 
 @dataclass(frozen=True, slots=True)
