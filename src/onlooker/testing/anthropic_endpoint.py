@@ -292,6 +292,7 @@ def _handler(endpoint: AnthropicEndpoint) -> type[BaseHTTPRequestHandler]:
                 path=self.path.split("?", 1)[0],
                 body=body if isinstance(body, dict) else {},
                 headers={k.lower(): v for k, v in self.headers.items()},
+                received=time.monotonic(),
             )
             endpoint.record(request)
             if request.path.endswith("/count_tokens"):
@@ -302,7 +303,8 @@ def _handler(endpoint: AnthropicEndpoint) -> type[BaseHTTPRequestHandler]:
                 self._json({})
 
         def do_GET(self) -> None:
-            endpoint.record(MessagesRequest("GET", self.path.split("?", 1)[0], {}, {}))
+            path = self.path.split("?", 1)[0]
+            endpoint.record(MessagesRequest("GET", path, {}, {}, received=time.monotonic()))
             error = {"type": "not_found_error", "message": f"no {self.path} here"}
             self._json({"type": "error", "error": error}, 404)
 

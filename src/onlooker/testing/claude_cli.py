@@ -53,7 +53,7 @@ def find_claude(start: Path | None = None) -> Path:
     if on_path:
         return Path(on_path)
     raise ClaudeCodeMissing(
-        f"no Claude Code CLI: set ${CLI_VARIABLE}, run `make .claude-code` (npm install of "
+        f"no Claude Code CLI: set ${CLI_VARIABLE}, run `make claude-code` (npm install of "
         f"@anthropic-ai/claude-code@{CLAUDE_CODE_VERSION} into {INSTALL_FOLDER}/), or put "
         "`claude` on PATH"
     )

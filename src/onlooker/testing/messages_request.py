@@ -28,6 +28,8 @@ class MessagesRequest:
     path: str
     body: dict[str, Any]
     headers: dict[str, str]
+    received: float = 0.0
+    """When it arrived, on `time.monotonic()`'s clock."""
 
     @property
     def is_messages(self) -> bool:
