@@ -17,7 +17,7 @@ def test_installed_command_answers_a_hook(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["PostToolUseFailure"][0]["hooks"][0]["command"]
     answers = []
     for n in range(5):
