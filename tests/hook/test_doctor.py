@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,44 @@ def test_human_report(tmp_path: Path) -> None:
     done = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert "onlooker doctor: ok" in done.stdout and "hook service   running" in done.stdout
+
+
+def install(*args: str) -> None:
+    done = subprocess.run(
+        [ONLOOKER, "install", "claude-code", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_hook_command_that_cannot_run_is_found(tmp_path: Path) -> None:
+    project = tmp_path / "app"
+    project.mkdir()
+    install("--project", str(project))
+    code, report = doctor("--project", str(project))
+    assert code == 0 and report["cannot_run"] == []
+
+    settings = project / ".claude" / "settings.local.json"
+    moved = str(tmp_path / "moved-venv" / "bin" / "python")
+    settings.write_text(settings.read_text().replace(sys.executable, moved))
+    code, report = doctor("--project", str(project))
+    assert code == 1 and report["healthy"] is False
+    (problem,) = report["cannot_run"]  # type: ignore[misc]
+    assert problem["file"] == str(settings) and moved in problem["what"]
+    assert problem["problem"].startswith(f"{moved} does not exist")
+    assert "UserPromptSubmit" in problem["events"]
+
+
+def test_a_plugin_whose_python_is_gone_is_found(tmp_path: Path) -> None:
+    plugin = tmp_path / "plugin"
+    install("--plugin", str(plugin), "--no-mcp")
+    launcher = plugin / "scripts" / "onlooker"
+    launcher.write_text(launcher.read_text().replace(sys.executable, "/nowhere/python"))
+    code, report = doctor("--project", str(tmp_path))
+    assert code == 1
+    (problem,) = report["cannot_run"]  # type: ignore[misc]
+    assert problem["file"] == str(plugin / "hooks" / "hooks.json")
+    assert "/nowhere/python does not exist" in problem["problem"]
+    human = subprocess.run(
+        [ONLOOKER, "doctor", "--project", str(tmp_path)], capture_output=True, text=True
+    )
+    assert "CANNOT RUN" in human.stdout and "/nowhere/python does not exist" in human.stdout
