@@ -109,3 +109,25 @@ def test_a_plugin_whose_python_is_gone_is_found(tmp_path: Path) -> None:
         [ONLOOKER, "doctor", "--project", str(tmp_path)], capture_output=True, text=True
     )
     assert "CANNOT RUN" in human.stdout and "/nowhere/python does not exist" in human.stdout
+
+
+def test_the_installed_command_keeps_an_input_it_could_not_hand_over(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run by path (as the installed hooks run it), the client spools the input redacted."""
+    project = tmp_path / "app"
+    project.mkdir()
+    install("--project", str(project), "--no-mcp")
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    command = settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    (onlooker_home / "run" / "hookd.sock").mkdir(parents=True)  # the service cannot bind
+    monkeypatch.setenv("ONLOOKER_HOOK_START_TIMEOUT", "1")
+    secret = "sk-ant-api03-" + "x" * 40
+    payload = json.dumps(prompt(project, f"kept for later with {secret}"))
+    done = subprocess.run(command, shell=True, input=payload, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "")
+    (kept,) = (onlooker_home / "spool").glob("*.hook")
+    assert "kept for later" in kept.read_text() and secret not in kept.read_text()
+    (onlooker_home / "run" / "hookd.sock").rmdir()
+    code, report = doctor("--replay-spool", "--project", str(project))
+    assert report["replay"] == {"replayed": 1, "still_failing": 0} and code == 0
