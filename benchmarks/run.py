@@ -23,6 +23,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_search": "memory search p50 at 100k memories: text, vector, hybrid",
     "bench_memory": "memory extraction: model calls per 100 tool events over recorded sessions",
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
+    "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
 }
 
 

@@ -24,6 +24,7 @@ OnlookerError
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
 ├── InstallError            a host's settings or plugin folder cannot be read or written
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
+├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
 └── AlreadyRunning          the hook service or worker already runs for this data home
 """
 
@@ -137,3 +138,7 @@ class AlreadyRunning(OnlookerError):
 
 class PluginError(OnlookerError):
     """Raised by a registry's `register` callback when a plugin registers something wrong."""
+
+
+class ClaudeCodeMissing(OnlookerError, RuntimeError):
+    """No Claude Code CLI was found for the test harness; the message says where it looked."""

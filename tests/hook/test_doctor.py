@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,66 @@ def test_human_report(tmp_path: Path) -> None:
     done = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0
     assert "onlooker doctor: ok" in done.stdout and "hook service   running" in done.stdout
+
+
+def install(*args: str) -> None:
+    done = subprocess.run(
+        [ONLOOKER, "install", "claude-code", *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+
+
+def test_a_hook_command_that_cannot_run_is_found(tmp_path: Path) -> None:
+    project = tmp_path / "app"
+    project.mkdir()
+    install("--project", str(project))
+    code, report = doctor("--project", str(project))
+    assert code == 0 and report["cannot_run"] == []
+
+    settings = project / ".claude" / "settings.local.json"
+    moved = str(tmp_path / "moved-venv" / "bin" / "python")
+    settings.write_text(settings.read_text().replace(sys.executable, moved))
+    code, report = doctor("--project", str(project))
+    assert code == 1 and report["healthy"] is False
+    (problem,) = report["cannot_run"]  # type: ignore[misc]
+    assert problem["file"] == str(settings) and moved in problem["what"]
+    assert problem["problem"].startswith(f"{moved} does not exist")
+    assert "UserPromptSubmit" in problem["events"]
+
+
+def test_a_plugin_whose_python_is_gone_is_found(tmp_path: Path) -> None:
+    plugin = tmp_path / "plugin"
+    install("--plugin", str(plugin), "--no-mcp")
+    launcher = plugin / "scripts" / "onlooker"
+    launcher.write_text(launcher.read_text().replace(sys.executable, "/nowhere/python"))
+    code, report = doctor("--project", str(tmp_path))
+    assert code == 1
+    (problem,) = report["cannot_run"]  # type: ignore[misc]
+    assert problem["file"] == str(plugin / "hooks" / "hooks.json")
+    assert "/nowhere/python does not exist" in problem["problem"]
+    human = subprocess.run(
+        [ONLOOKER, "doctor", "--project", str(tmp_path)], capture_output=True, text=True
+    )
+    assert "CANNOT RUN" in human.stdout and "/nowhere/python does not exist" in human.stdout
+
+
+def test_the_installed_command_keeps_an_input_it_could_not_hand_over(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Run by path (as the installed hooks run it), the client spools the input redacted."""
+    project = tmp_path / "app"
+    project.mkdir()
+    install("--project", str(project), "--no-mcp")
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
+    command = settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    (onlooker_home / "run" / "hookd.sock").mkdir(parents=True)  # the service cannot bind
+    monkeypatch.setenv("ONLOOKER_HOOK_START_TIMEOUT", "1")
+    secret = "sk-ant-api03-" + "x" * 40
+    payload = json.dumps(prompt(project, f"kept for later with {secret}"))
+    done = subprocess.run(command, shell=True, input=payload, capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (0, "")
+    (kept,) = (onlooker_home / "spool").glob("*.hook")
+    assert "kept for later" in kept.read_text() and secret not in kept.read_text()
+    (onlooker_home / "run" / "hookd.sock").rmdir()
+    code, report = doctor("--replay-spool", "--project", str(project))
+    assert report["replay"] == {"replayed": 1, "still_failing": 0} and code == 0

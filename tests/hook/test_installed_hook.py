@@ -20,7 +20,7 @@ def test_installed_command_answers_a_hook(tmp_path: Path) -> None:
         check=True,
         capture_output=True,
     )
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    settings = json.loads((project / ".claude" / "settings.local.json").read_text())
     command = settings["hooks"]["PostToolUseFailure"][0]["hooks"][0]["command"]
     answers = []
     for n in range(5):
@@ -45,8 +45,9 @@ def test_installed_command_answers_a_hook(tmp_path: Path) -> None:
 def test_a_hook_installed_by_an_earlier_version_still_answers_and_install_moves_it(
     tmp_path: Path,
 ) -> None:
-    """Earlier installs wrote `.../onlooker/hook/entry.py`; that file still runs the client, and
-    installing again replaces the entry with the current one instead of adding a second."""
+    """Earlier installs wrote `.../onlooker/hook/entry.py` into settings.json; that file still
+    runs the client, and installing again moves the entry, as the current one, to
+    settings.local.json instead of adding a second."""
     project = tmp_path / "app"
     (project / ".claude").mkdir(parents=True)
     old_entry = Path(onlooker.__file__).parent / "hook" / "entry.py"
@@ -74,10 +75,10 @@ def test_a_hook_installed_by_an_earlier_version_still_answers_and_install_moves_
         check=True,
         capture_output=True,
     )
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    committed = json.loads((project / ".claude" / "settings.json").read_text())
+    assert "PostToolUseFailure" not in committed.get("hooks", {})  # moved out of the team's file
+    local = json.loads((project / ".claude" / "settings.local.json").read_text())
     commands = [
-        hook["command"]
-        for group in settings["hooks"]["PostToolUseFailure"]
-        for hook in group["hooks"]
+        hook["command"] for group in local["hooks"]["PostToolUseFailure"] for hook in group["hooks"]
     ]
     assert len(commands) == 1 and "onlooker/daemon/entry.py" in commands[0]

@@ -1,4 +1,5 @@
-"""`onlooker install claude-code`: merged with a backup, idempotent, undone exactly."""
+"""`onlooker install claude-code`: merged with a backup, idempotent, undone exactly; the committed
+settings file gets nothing that names this machine."""
 
 from __future__ import annotations
 
@@ -26,12 +27,18 @@ def onlooker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess
     return subprocess.run([ONLOOKER, *args], capture_output=True, text=True, timeout=60, cwd=cwd)
 
 
-def project_with_settings(tmp_path: Path, text: str | None = ORIGINAL) -> Path:
+def project_with_settings(
+    tmp_path: Path, text: str | None = ORIGINAL, name: str = "settings.local.json"
+) -> Path:
     project = tmp_path / "app"
     (project / ".claude").mkdir(parents=True)
     if text is not None:
-        (project / ".claude" / "settings.json").write_text(text)
+        (project / ".claude" / name).write_text(text)
     return project
+
+
+def local_settings(project: Path) -> Path:
+    return project / ".claude" / "settings.local.json"
 
 
 def test_install_merges_keeps_other_hooks_and_backs_up(tmp_path: Path, onlooker_home: Path) -> None:
@@ -39,7 +46,7 @@ def test_install_merges_keeps_other_hooks_and_backs_up(tmp_path: Path, onlooker_
     done = onlooker("install", "claude-code", "--project", str(project), "--json")
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
-    settings = json.loads((project / ".claude" / "settings.json").read_text())
+    settings = json.loads(local_settings(project).read_text())
     assert settings["model"] == "opus" and settings["permissions"] == {"allow": ["Bash(npm test)"]}
     post = settings["hooks"]["PostToolUse"]
     assert post[0] == {
@@ -47,7 +54,7 @@ def test_install_merges_keeps_other_hooks_and_backs_up(tmp_path: Path, onlooker_
         "hooks": [{"type": "command", "command": "prettier --write"}],
     }
     assert "onlooker/daemon/entry.py" in post[1]["hooks"][0]["command"]
-    assert set(installed_hooks(project / ".claude" / "settings.json")) == set(HOOK_EVENTS)
+    assert set(installed_hooks(local_settings(project))) == set(HOOK_EVENTS)
     assert Path(report["backup"]).read_text() == ORIGINAL
     assert Path(report["backup"]).is_relative_to(onlooker_home)
 
@@ -55,10 +62,10 @@ def test_install_merges_keeps_other_hooks_and_backs_up(tmp_path: Path, onlooker_
 def test_install_twice_changes_nothing(tmp_path: Path) -> None:
     project = project_with_settings(tmp_path)
     onlooker("install", "claude-code", "--project", str(project))
-    first = (project / ".claude" / "settings.json").read_text()
+    first = local_settings(project).read_text()
     again = onlooker("install", "claude-code", "--project", str(project), "--json")
     assert json.loads(again.stdout)["changed"] is False
-    assert (project / ".claude" / "settings.json").read_text() == first
+    assert local_settings(project).read_text() == first
 
 
 def test_uninstall_restores_the_file_byte_for_byte(tmp_path: Path) -> None:
@@ -67,12 +74,12 @@ def test_uninstall_restores_the_file_byte_for_byte(tmp_path: Path) -> None:
     onlooker("install", "claude-code", "--project", str(project))
     done = onlooker("uninstall", "claude-code", "--project", str(project))
     assert done.returncode == 0, done.stderr
-    assert (project / ".claude" / "settings.json").read_text() == ORIGINAL
+    assert local_settings(project).read_text() == ORIGINAL
 
 
 def test_uninstall_keeps_changes_made_after_install(tmp_path: Path) -> None:
     project = project_with_settings(tmp_path)
-    path = project / ".claude" / "settings.json"
+    path = local_settings(project)
     onlooker("install", "claude-code", "--project", str(project))
     data = json.loads(path.read_text())
     data["theme"] = "dark"
@@ -95,7 +102,7 @@ def test_dry_run_writes_nothing(tmp_path: Path, onlooker_home: Path) -> None:
     project = project_with_settings(tmp_path)
     done = onlooker("install", "claude-code", "--project", str(project), "--dry-run")
     assert done.returncode == 0 and "Would write" in done.stdout
-    assert (project / ".claude" / "settings.json").read_text() == ORIGINAL
+    assert local_settings(project).read_text() == ORIGINAL
     assert not (onlooker_home / "backups").exists()
 
 
@@ -103,19 +110,46 @@ def test_broken_settings_file_is_named_and_left_alone(tmp_path: Path) -> None:
     project = project_with_settings(tmp_path, text='{"hooks": [1,')
     done = onlooker("install", "claude-code", "--project", str(project))
     assert done.returncode != 0
-    assert (
-        str(project / ".claude" / "settings.json") in done.stderr
-        and "not valid JSON" in done.stderr
-    )
-    assert (project / ".claude" / "settings.json").read_text() == '{"hooks": [1,'
+    assert str(local_settings(project)) in done.stderr and "not valid JSON" in done.stderr
+    assert local_settings(project).read_text() == '{"hooks": [1,'
 
 
-def test_plugin_folder(tmp_path: Path) -> None:
-    folder = tmp_path / "onlooker-plugin"
-    done = onlooker("install", "claude-code", "--plugin", str(folder))
+def test_the_committed_settings_file_gets_nothing_of_this_machine(tmp_path: Path) -> None:
+    project = project_with_settings(tmp_path, name="settings.json")
+    subprocess.run(["git", "init", "-q", str(project)], check=True)
+    done = onlooker("install", "claude-code", "--project", str(project))
     assert done.returncode == 0, done.stderr
-    manifest = json.loads((folder / ".claude-plugin" / "plugin.json").read_text())
-    hooks = json.loads((folder / "hooks" / "hooks.json").read_text())
-    assert manifest["name"] == "onlooker"
-    assert set(hooks["hooks"]) == set(HOOK_EVENTS)
-    assert hooks["hooks"]["PostToolUse"][0]["matcher"] == "*"
+    assert (project / ".claude" / "settings.json").read_text() == ORIGINAL
+    assert sys.executable not in (project / ".claude" / "settings.json").read_text()
+    assert set(installed_hooks(local_settings(project))) == set(HOOK_EVENTS)
+    assert "settings.local.json names this machine's Python, so it is not committed" in done.stdout
+    assert "git does not ignore .claude/settings.local.json here" in done.stdout
+    (project / ".gitignore").write_text(".claude/settings.local.json\n")
+    again = onlooker("install", "claude-code", "--project", str(project))
+    assert "git does not ignore" not in again.stdout
+
+
+def test_hooks_an_earlier_install_put_into_the_committed_file_move_out(tmp_path: Path) -> None:
+    earlier = json.loads(ORIGINAL)
+    old = "/old/venv/bin/python -I -S /old/site-packages/onlooker/hook/entry.py"
+    earlier["hooks"]["Stop"] = [{"hooks": [{"type": "command", "command": old}]}]
+    project = project_with_settings(tmp_path, json.dumps(earlier), name="settings.json")
+    done = onlooker("install", "claude-code", "--project", str(project))
+    assert done.returncode == 0, done.stderr
+    assert "moved onlooker's hooks out of" in done.stdout
+    assert json.loads((project / ".claude" / "settings.json").read_text()) == json.loads(ORIGINAL)
+    assert set(installed_hooks(local_settings(project))) == set(HOOK_EVENTS)
+
+
+def test_the_hook_command_fails_open_even_when_python_is_gone(tmp_path: Path) -> None:
+    """Python exits 2 on a script it cannot open, and Claude Code takes exit 2 as a block."""
+    project = project_with_settings(tmp_path, text=None)
+    onlooker("install", "claude-code", "--project", str(project))
+    settings = json.loads(local_settings(project).read_text())
+    command = settings["hooks"]["UserPromptSubmit"][0]["hooks"][0]["command"]
+    for broken in (
+        command.replace(sys.executable, str(tmp_path / "gone" / "python")),
+        command.replace("daemon/entry.py", "daemon/moved.py"),
+    ):
+        done = subprocess.run(broken, shell=True, input="{}", capture_output=True, text=True)
+        assert (done.returncode, done.stdout) == (0, "")

@@ -63,6 +63,14 @@ def test_bash_exit_code_and_summary_come_from_the_error() -> None:
         "Bash", {"command": "make build"}, ok=False, error="Exit code 2\nmake: *** [all] Error 2"
     )
     assert compress(failed).line == "Ran `make build` → exit 2: make: *** [all] Error 2"  # type: ignore[union-attr]
+    traceback = (
+        'Exit code 1\nTraceback (most recent call last):\n  File "greet.py", line 1, in <module>\n'
+        "    print(name)\nNameError: name 'name' is not defined"
+    )
+    crashed = call("Bash", {"command": "python3 greet.py"}, ok=False, error=traceback)
+    assert compress(crashed).line == (  # type: ignore[union-attr]
+        "Ran `python3 greet.py` → exit 1: NameError: name 'name' is not defined"
+    )
     quiet = call("Bash", {"command": "false"}, ok=False, error="Exit code 1")
     assert compress(quiet).line == "Ran `false` → exit 1: no output"  # type: ignore[union-attr]
 

@@ -175,6 +175,26 @@ def test_sessions_resume_from_their_snapshot_plus_newer_journaled_events(
         assert store.load_session("nobody") is None
 
 
+def test_a_session_journaled_but_never_saved_is_rebuilt_from_its_journal(
+    clock: FixedClock,
+) -> None:
+    """A hook service killed before the session's first checkpoint left only the journal."""
+    events = [
+        SessionStarted(session_id="s2", seq=1, cwd="/work/demo", project="demo"),
+        ToolCall(session_id="s2", seq=2, tool="Bash", input={"command": "ls"}, index=1),
+        ToolCall(session_id="s2", seq=3, tool="Bash", input={"command": "ls"}, index=2),
+    ]
+    with Store(clock=clock) as store:
+        store.append(events, project="demo", session_id="s2")
+
+    with Store(clock=clock) as store:
+        resumed = store.load_session("s2")
+        assert resumed is not None
+        assert resumed.seq == 3 and resumed.tool_call_count == 2
+        assert resumed[SessionStarted].latest() is not None
+        assert store.load_session("s3") is None
+
+
 def test_the_engine_reads_open_findings_and_dispatches_are_stored(clock: FixedClock) -> None:
     seen: list[tuple[str, ...]] = []
 

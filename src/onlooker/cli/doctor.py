@@ -30,8 +30,9 @@ from .plugins import lines, report
 )
 def command(as_json: bool, replay: bool, project: Path) -> None:
     """Report the hook service, spooled hook inputs, recent errors, store health, the project's
-    config, plugins and installed hooks. Exits 1 when something needs attention (a spooled input, a
-    store problem, a config that does not validate, a plugin that failed to load)."""
+    config, plugins, installed hooks and whether they can run. Exits 1 when something needs
+    attention (a spooled input, a store problem, a config that does not validate, a plugin that
+    failed to load, a hook command or MCP server that cannot run here)."""
     home = data_home()
     replayed = None
     if replay:
@@ -97,3 +98,6 @@ def _print(data: dict[str, Any]) -> None:
         line("  claude code    no onlooker hooks found (`onlooker install claude-code`)")
     for path, events in hooks.items():
         line(f"  claude code    {path}: {', '.join(events)}")
+    for problem in data["cannot_run"]:
+        line(f"  CANNOT RUN     {problem['file']}: {problem['what']}")
+        line(f"    {problem['problem']}")

@@ -3,35 +3,47 @@
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
 from ..errors import InstallError
+from ..hosts.claude_code.config_files import Change
 from ..hosts.claude_code.install import (
     SCOPES,
-    Change,
+    hooks_file,
     install,
+    installed_hooks,
     settings_path,
     uninstall,
-    write_plugin,
 )
 from ..hosts.claude_code.mcp_registration import (
     install_mcp,
+    installed_mcp,
     mcp_config_target,
+    project_mcp_json,
+    server_start_problem,
     uninstall_mcp,
-    write_plugin_mcp,
 )
+from ..hosts.claude_code.plugin import install_plugin, uninstall_plugin
 from ..store.home import data_home
+
+T = TypeVar("T")
+HOOKS_IN, HOOKS_OUT = "onlooker hooks installed in", "onlooker hooks removed from"
+SERVER_IN, SERVER_OUT = "onlooker MCP server registered in", "onlooker MCP server removed from"
+Labelled = tuple[str, Change]
+MCP_FIX = "install the mcp extra into that Python (pip install 'onlooker[mcp]'), then install again"
 
 _scope = click.option(
     "--scope",
     type=click.Choice(SCOPES),
     default="project",
     show_default=True,
-    help="project: .claude/settings.json; local: .claude/settings.local.json (not committed); "
-    "user: ~/.claude/settings.json (every project).",
+    help="project and local: this project on this machine (.claude/settings.local.json, which is "
+    "not committed, and ~/.claude.json); user: every project (~/.claude/settings.json).",
 )
 _project = click.option(
     "--project",
@@ -46,9 +58,15 @@ _mcp = click.option(
     "--mcp/--no-mcp",
     default=True,
     show_default=True,
-    help="Also register (or remove) the `onlooker mcp` server: .mcp.json at the project root "
-    "(project scope) or ~/.claude.json (local and user scope; $CLAUDE_CONFIG_DIR/.claude.json "
-    "when set).",
+    help="Also register (or remove) the `onlooker mcp` server, when it can start: in "
+    "~/.claude.json ($CLAUDE_CONFIG_DIR/.claude.json when set), or the plugin's .mcp.json.",
+)
+_plugin = click.option(
+    "--plugin",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A plugin folder instead of settings: a new one, or a plugin of yours to merge into "
+    "(each file is backed up first; a folder that is no plugin is refused).",
 )
 
 
@@ -63,100 +81,54 @@ def command() -> None:
 @_dry_run
 @_json
 @_mcp
-@click.option(
-    "--plugin",
-    type=click.Path(file_okay=False, path_type=Path),
-    default=None,
-    help="Write a Claude Code plugin folder here instead of editing settings.",
-)
+@_plugin
 def install_claude_code(
     scope: str, project: Path, dry_run: bool, as_json: bool, mcp: bool, plugin: Path | None
 ) -> None:
-    """Merge onlooker's hooks into Claude Code's settings.json and register its MCP server.
+    """Merge onlooker's hooks into Claude Code's settings and register its MCP server.
 
-    A backup of each file is kept in the data home first; running it again changes nothing;
-    other hooks, servers and keys are left as they are. `onlooker uninstall claude-code` undoes it.
+    The hooks name this machine's Python, so at project scope they go into
+    .claude/settings.local.json (not committed), never .claude/settings.json. A backup of each
+    file is kept in the data home first; running it again changes nothing; other hooks, servers
+    and keys are left as they are. `onlooker uninstall claude-code` undoes it.
     """
+    home = data_home()
+    problem = server_start_problem() if mcp else None
+    server_note = _not_registered(problem) if problem else None
     if plugin is not None:
-        written = [] if dry_run else write_plugin(plugin)
-        if mcp and not dry_run:
-            written.append(write_plugin_mcp(plugin))
-        _report(
-            {"plugin": str(plugin), "files": [str(p) for p in written], "dry_run": dry_run}, as_json
+        written = _run(
+            lambda: install_plugin(plugin, home, mcp=mcp and not problem, dry_run=dry_run)
         )
+        _show_plugin(plugin, written, [server_note] if server_note else [], dry_run, as_json)
         return
-    change = _run(
-        lambda: install(settings_path(scope, project.absolute()), data_home(), dry_run=dry_run)
-    )
-    if not mcp:
-        _show(change, "installed", dry_run, as_json)
-        return
-    path, keys = mcp_config_target(scope, project.absolute())
-    server = _run(lambda: install_mcp(path, keys, data_home(), dry_run=dry_run))
-    _show_both(change, server, "installed", dry_run, as_json)
-
-
-def _run(action: Callable[[], Change]) -> Change:
-    try:
-        return action()
-    except InstallError as exc:
-        raise click.ClickException(str(exc)) from None
-
-
-def _show(change: Change, verb: str, dry_run: bool, as_json: bool) -> None:
-    if as_json:
-        _report({**change.to_dict(), "dry_run": dry_run}, True)
-        return
-    if dry_run:
-        click.echo(f"Would write {change.path}:\n")
-        click.echo(change.after if change.after is not None else "(the file would be removed)")
-        return
-    if not change.changed:
-        click.echo(
-            f"Nothing to change in {change.path} ({'; '.join(change.notes) or 'already ' + verb})."
+    root = project.absolute()
+    target = hooks_file(scope, root)
+    changes = [(HOOKS_IN, _run(lambda: install(target, home, dry_run=dry_run)))]
+    notes: list[str] = []
+    if scope != "user":
+        committed = settings_path("project", root)
+        if installed_hooks(committed):
+            changes.append((HOOKS_OUT, _run(lambda: uninstall(committed, home, dry_run=dry_run))))
+            notes.append(f"moved onlooker's hooks out of {committed}, which teams commit")
+        notes.append(
+            f"{target} names this machine's Python, so it is not committed: "
+            "each teammate runs `onlooker install claude-code` on their own machine"
         )
-        return
-    click.echo(f"onlooker hooks {verb} in {change.path}: {', '.join(change.events)}")
-    if change.backup:
-        click.echo(f"backup: {change.backup}")
-    for note in change.notes:
-        click.echo(note)
-
-
-def _show_both(hooks: Change, server: Change, verb: str, dry_run: bool, as_json: bool) -> None:
-    if as_json:
-        _report({**hooks.to_dict(), "dry_run": dry_run, "mcp": _mcp_dict(server)}, True)
-        return
-    _show(hooks, verb, dry_run, False)
-    if dry_run:
-        click.echo(f"\nWould write {server.path}:\n")
-        click.echo(server.after if server.after is not None else "(the file would be removed)")
-    elif server.changed:
-        click.echo(f"onlooker MCP server {verb} in {server.path}")
-        if server.backup:
-            click.echo(f"backup: {server.backup}")
-    else:
-        click.echo(
-            f"Nothing to change in {server.path} ({'; '.join(server.notes) or 'already ' + verb})."
-        )
-
-
-def _mcp_dict(change: Change) -> dict[str, object]:
-    return {
-        "config": str(change.path),
-        "server": "onlooker",
-        "changed": change.changed,
-        "backup": str(change.backup) if change.backup else None,
-        "notes": list(change.notes),
-    }
-
-
-def _report(data: dict[str, object], as_json: bool) -> None:
-    if as_json:
-        click.echo(json.dumps(data, indent=2))
-    else:
-        for key, value in data.items():
-            click.echo(f"{key}: {value}")
+        if _git_ignores(root, target) is False:
+            notes.append(
+                f"git does not ignore {target.relative_to(root)} here: add it to .gitignore"
+            )
+    if server_note:
+        notes.append(server_note)
+    elif mcp:
+        path, keys = mcp_config_target(scope, root)
+        changes.append((SERVER_IN, _run(lambda: install_mcp(path, keys, home, dry_run=dry_run))))
+        shared = project_mcp_json(root)
+        if scope != "user" and installed_mcp(shared, ("mcpServers",)):
+            moved = _run(lambda: uninstall_mcp(shared, ("mcpServers",), home, dry_run=dry_run))
+            changes.append((SERVER_OUT, moved))
+            notes.append(f"moved onlooker's MCP server out of {shared}, which teams commit")
+    _show(changes, notes, "installed", dry_run, as_json, mcp_problem=problem)
 
 
 @click.group(name="uninstall")
@@ -170,16 +142,138 @@ def uninstall_command() -> None:
 @_dry_run
 @_json
 @_mcp
+@_plugin
 def uninstall_claude_code(
-    scope: str, project: Path, dry_run: bool, as_json: bool, mcp: bool
+    scope: str, project: Path, dry_run: bool, as_json: bool, mcp: bool, plugin: Path | None
 ) -> None:
-    """Remove exactly the hooks and the MCP server `onlooker install claude-code` added."""
-    change = _run(
-        lambda: uninstall(settings_path(scope, project.absolute()), data_home(), dry_run=dry_run)
-    )
-    if not mcp:
-        _show(change, "removed", dry_run, as_json)
+    """Remove exactly the hooks and the MCP server `onlooker install claude-code` added
+    (at project scope also those an earlier version put into .claude/settings.json and .mcp.json);
+    with --plugin, take onlooker out of that plugin folder again."""
+    home = data_home()
+    if plugin is not None:
+        removed = _run(lambda: uninstall_plugin(plugin, home, dry_run=dry_run))
+        _show_plugin(plugin, removed, [], dry_run, as_json)
         return
-    path, keys = mcp_config_target(scope, project.absolute())
-    server = _run(lambda: uninstall_mcp(path, keys, data_home(), dry_run=dry_run))
-    _show_both(change, server, "removed", dry_run, as_json)
+    root = project.absolute()
+    files = [hooks_file(scope, root)]
+    if scope != "user" and installed_hooks(settings_path("project", root)):
+        files.append(settings_path("project", root))
+    try:
+        changes = [(HOOKS_OUT, uninstall(path, home, dry_run=dry_run)) for path in files]
+        if mcp:
+            places = [mcp_config_target(scope, root)]
+            if scope != "user" and installed_mcp(project_mcp_json(root), ("mcpServers",)):
+                places.append((project_mcp_json(root), ("mcpServers",)))
+            changes += [
+                (SERVER_OUT, uninstall_mcp(path, keys, home, dry_run=dry_run))
+                for path, keys in places
+            ]
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+    _show(changes, [], "removed", dry_run, as_json, mcp_problem=None)
+
+
+# -- output ---------------------------------------------------------------------------------------
+
+
+def _run(action: Callable[[], T]) -> T:
+    try:
+        return action()
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _not_registered(problem: str) -> str:
+    return f"the MCP server is not registered: {problem}. To have it, {MCP_FIX}"
+
+
+def _git_ignores(root: Path, path: Path) -> bool | None:
+    """Whether git ignores `path` in the repository at `root` (None: no git, or no repository)."""
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(root), "check-ignore", "-q", str(path)],
+            capture_output=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return {0: True, 1: False}.get(done.returncode)
+
+
+def _show(
+    changes: list[Labelled],
+    notes: list[str],
+    verb: str,
+    dry_run: bool,
+    as_json: bool,
+    *,
+    mcp_problem: str | None,
+) -> None:
+    (_, hooks), rest = changes[0], changes[1:]
+    if as_json:
+        data: dict[str, Any] = {**hooks.to_dict(), "dry_run": dry_run}
+        data["notes"] = [*hooks.notes, *notes]
+        data["other_files"] = [_file_dict(c) for _, c in rest]
+        servers = [c for label, c in rest if label in (SERVER_IN, SERVER_OUT)]
+        if servers or mcp_problem:
+            data["mcp"] = _file_dict(servers[0]) if servers else {"changed": False}
+            data["mcp"]["registered"] = bool(servers) and verb == "installed"
+            if mcp_problem:
+                data["mcp"]["reason"] = mcp_problem
+                data["mcp"]["fix"] = MCP_FIX
+        click.echo(json.dumps(data, indent=2))
+        return
+    for label, change in changes:
+        _echo_change(label, change, dry_run)
+    for note in notes:
+        click.echo(f"note: {note}")
+
+
+def _show_plugin(
+    folder: Path, changes: list[Change], notes: list[str], dry_run: bool, as_json: bool
+) -> None:
+    changed = [c for c in changes if c.changed]
+    if as_json:
+        data = {
+            "plugin": str(folder),
+            "files": [str(c.path) for c in changed],
+            "changes": [_file_dict(c) for c in changes],
+            "notes": notes,
+            "dry_run": dry_run,
+        }
+        click.echo(json.dumps(data, indent=2))
+        return
+    for change in changes:
+        _echo_change(f"onlooker plugin {folder}:", change, dry_run)
+    for note in notes:
+        click.echo(f"note: {note}")
+
+
+def _echo_change(label: str, change: Change, dry_run: bool) -> None:
+    if dry_run:
+        click.echo(f"Would write {change.path}:\n")
+        click.echo(change.after if change.after is not None else "(the file would be removed)")
+        return
+    if not change.changed:
+        reason = "; ".join(change.notes) or "nothing to do"
+        click.echo(f"Nothing to change in {change.path} ({reason}).")
+        return
+    if change.after is None:
+        click.echo(f"{label} {change.path} (the file is removed)")
+    else:
+        what = f": {', '.join(change.events)}" if change.events else ""
+        click.echo(f"{label} {change.path}{what}")
+    if change.backup:
+        click.echo(f"  backup: {change.backup}")
+    for note in change.notes:
+        click.echo(f"  {note}")
+
+
+def _file_dict(change: Change) -> dict[str, Any]:
+    return {
+        "config": str(change.path),
+        "changed": change.changed,
+        "backup": str(change.backup) if change.backup else None,
+        "removed": change.after is None and change.before is not None,
+        "notes": list(change.notes),
+    }

@@ -151,7 +151,9 @@ def spool(home: str, payload: bytes, reason: str) -> None:
 def _without_secrets(payload: bytes) -> bytes:
     """The payload redacted (imported here: only a spooled input pays for the redaction module)."""
     try:
-        from ..text.redact import redact
+        if not __package__:  # run by path, as installed hooks run it: no parent package to import
+            sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
+        from onlooker.text.redact import redact
 
         text = payload.decode("utf-8", "surrogateescape")
         return redact(text).encode("utf-8", "surrogateescape")

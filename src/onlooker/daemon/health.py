@@ -1,5 +1,6 @@
 """Health of onlooker on this machine: the hook service, the spool, recent errors, the store,
-and where the Claude Code hooks are installed; and replaying spooled hook inputs.
+where the Claude Code hooks are installed and whether they (and the MCP server) can run; and
+replaying spooled hook inputs.
 """
 
 from __future__ import annotations
@@ -13,6 +14,8 @@ from typing import Any
 
 from ..hosts.claude_code.hook import HookHandler
 from ..hosts.claude_code.install import installed_hooks, settings_path
+from ..hosts.claude_code.plugin import HOOKS_FILE, installed_plugins
+from ..hosts.claude_code.runnable import Problem, installed_problems
 from ..store import Store
 from .client import SPOOL_DIR
 from .hookd import running_pid
@@ -39,10 +42,17 @@ class Report:
     store: dict[str, Any]
     hooks: dict[str, list[str]] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=lambda: {"valid": True})
+    cannot_run: tuple[Problem, ...] = ()
+    """Installed hook commands and MCP servers that cannot run on this machine."""
 
     @property
     def healthy(self) -> bool:
-        return not self.spool and bool(self.store.get("ok")) and bool(self.config.get("valid"))
+        return (
+            not self.spool
+            and bool(self.store.get("ok"))
+            and bool(self.config.get("valid"))
+            and not self.cannot_run
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -55,6 +65,7 @@ class Report:
             "recent_errors": list(self.errors),
             "store": self.store,
             "installed_hooks": self.hooks,
+            "cannot_run": [problem.to_dict() for problem in self.cannot_run],
             "config": self.config,
         }
 
@@ -128,11 +139,14 @@ def config_health(project: Path) -> dict[str, Any]:
 
 def diagnose(home: Path, project: Path) -> Report:
     hooks = {}
-    for scope in ("project", "local", "user"):
-        path = settings_path(scope, project)
+    for path in [settings_path(scope, project) for scope in ("project", "local", "user")]:
         events = installed_hooks(path)
         if events:
             hooks[str(path)] = events
+    for folder in installed_plugins(home):
+        events = installed_hooks(folder / HOOKS_FILE)
+        if events:
+            hooks[str(folder / HOOKS_FILE)] = events
     return Report(
         home=home,
         service_pid=running_pid(home),
@@ -141,6 +155,7 @@ def diagnose(home: Path, project: Path) -> Report:
         store=store_health(home),
         hooks=hooks,
         config=config_health(project),
+        cannot_run=tuple(installed_problems(project, home)),
     )
 
 

@@ -36,6 +36,8 @@ ERROR_SUMMARY = 160
 
 _SPACE = re.compile(r"\s+")
 _EXIT = re.compile(r"\bexit(?:ed with)?(?: code| status)?[ :]*(-?\d+)", re.IGNORECASE)
+_TRACEBACK = "Traceback (most recent call last):"
+"""A Python traceback's first line names no error: its last line does."""
 _ERROR_LINE = re.compile(r"error|fail|exception|traceback|denied|not found|fatal", re.IGNORECASE)
 
 
@@ -65,7 +67,7 @@ def error_summary(text: str) -> str:
     lines = [line for line in lines if not _EXIT.fullmatch(line)]
     if not lines:
         return "no output"
-    named = [line for line in lines if _ERROR_LINE.search(line)]
+    named = [line for line in lines if _ERROR_LINE.search(line) and line != _TRACEBACK]
     return piece(named[0] if named else lines[-1], ERROR_SUMMARY)
 
 

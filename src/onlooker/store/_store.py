@@ -41,7 +41,7 @@ from .changes import (
     SummaryDelivered,
     content_hash,
 )
-from .home import INDEX_FILE, data_home, journal_path
+from .home import INDEX_FILE, JOURNALS, data_home, journal_path, safe_name
 from .journal import Journal
 from .query import UNRESOLVED, FindingPage, FindingQuery
 
@@ -244,18 +244,30 @@ class Store:
         windows: Mapping[str, int] | None = None,
         reducers: Mapping[type[Event], tuple[tuple[type[Any], Reducer], ...]] | None = None,
     ) -> Session | None:
-        """The saved session, plus any journaled events newer than its snapshot; None if unknown."""
+        """The saved session, plus any journaled events newer than its snapshot; None if unknown.
+
+        A session journaled but never saved (its process died before the first checkpoint) is
+        rebuilt from its journal's events."""
         saved = self.index.load_session(session_id)
         if saved is None:
-            return None
-        key, _seq, snapshot, offset = saved
-        session = Session.restore(snapshot, windows=windows, reducers=reducers)
+            key = self._unsaved_journal(session_id)
+            if key is None:
+                return None
+            session, offset = Session(session_id, windows=windows, reducers=reducers), 0
+        else:
+            key, _seq, snapshot, offset = saved
+            session = Session.restore(snapshot, windows=windows, reducers=reducers)
         journal = Journal(self.home / key, key)
         if journal.size() > offset:
             for record in journal.read(offset, kinds=_event_kinds()).records:
                 if isinstance(record, Event) and record.seq > session.seq:
                     session.append(record)
-        return session
+        return session if saved is not None or session.seq else None
+
+    def _unsaved_journal(self, session_id: str) -> str | None:
+        """The key of the one journal a session id has (in any project), if there is one."""
+        found = list(self.home.glob(f"{JOURNALS}/*/{safe_name(session_id)}.jsonl"))
+        return found[0].relative_to(self.home).as_posix() if len(found) == 1 else None
 
     def mark_delivered(self, session_id: str, digest: str, *, project: str) -> bool:
         """Remember that a text with `digest` reached the session; False if it was the last one
@@ -273,8 +285,7 @@ class Store:
     def enqueue(
         self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
     ) -> int:
-        """Queue a job for the worker (`onlooker.daemon.worker.ensure_worker` starts one); its
-        id."""
+        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one); its id."""
         return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
 
     def record_observer_run(

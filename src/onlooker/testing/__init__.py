@@ -4,6 +4,9 @@
 of the request), records every request, and can wait a fixed latency, so reviewer and memory code
 is tested without a network. For a real local model, see `onlooker.llm` (`local:` and
 `openai-compatible:` providers).
+
+`AnthropicEndpoint` is a scripted Anthropic Messages API on 127.0.0.1 and `ClaudeCode` runs the
+real Claude Code CLI headless against it, so observers are tested inside Claude Code, offline.
 """
 
 from __future__ import annotations
@@ -16,12 +19,30 @@ from typing import Any
 
 from ..errors import InvalidOutput, ModelTimeout
 from ..llm.model import Completion, Message, Usage
+from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, ToolUse
+from .claude_cli import ClaudeCode, ClaudeCodeMissing, HeadlessRun, find_claude
+from .messages_request import MessagesRequest
 from .openai_endpoint import ScriptedEndpoint
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""
 
-__all__ = ["Reply", "ScriptedEndpoint", "ScriptedModel", "ScriptedRequest"]
+__all__ = [
+    "AnthropicEndpoint",
+    "Blocks",
+    "ClaudeCode",
+    "ClaudeCodeMissing",
+    "Failure",
+    "HeadlessRun",
+    "MessagesRequest",
+    "Reply",
+    "ScriptedEndpoint",
+    "ScriptedModel",
+    "ScriptedRequest",
+    "Text",
+    "ToolUse",
+    "find_claude",
+]
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,8 +1,9 @@
-"""Wire onlooker into Claude Code: merge its hooks into a settings.json, or write a plugin folder.
+"""Wire onlooker into Claude Code's settings: its hooks merged into a settings file, or taken out.
 
 Install backs the file up first (in the data home), is idempotent and leaves other hooks and keys
 alone; uninstall removes exactly what install added, restoring the original bytes when nothing
-else changed since.
+else changed since. The hook command names this machine's Python, so it goes into a file that is
+not committed: `.claude/settings.local.json` at project scope, never `.claude/settings.json`.
 """
 
 from __future__ import annotations
@@ -10,31 +11,67 @@ from __future__ import annotations
 import json
 import shlex
 import sys
-import time
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from ...errors import InstallError
+from .config_files import (
+    Change,
+    dumps,
+    forget,
+    manifest,
+    original_text,
+    parse_object,
+    read_text,
+    remember_original,
+    write_text,
+)
 from .hook_input import HOOK_EVENTS
 from .paths import claude_config_dir
+
+__all__ = [
+    "SCOPES",
+    "Change",
+    "InstallError",
+    "hook_command",
+    "hooks_file",
+    "install",
+    "installed_hooks",
+    "onlooker_commands",
+    "settings_path",
+    "uninstall",
+]
 
 SCOPES = ("project", "local", "user")
 #: Seconds Claude Code lets one onlooker hook run (the hook itself gives up well before).
 HOOK_TIMEOUT = 30
 #: Events whose hooks take a tool-name matcher.
 MATCHED_EVENTS = frozenset({"PostToolUse", "PostToolUseFailure"})
-MARKERS = ("onlooker/daemon/entry.py", "onlooker/hook/entry.py", "onlooker hook")
-MANIFEST = "claude-code-installs.json"
+MARKERS = (
+    "onlooker/daemon/entry.py",
+    "onlooker/hook/entry.py",
+    "onlooker hook",
+    '/scripts/onlooker" hook',
+)
+#: Ends every hook command: whatever goes wrong (a Python that is gone, a moved entry file, whose
+#: exit 2 Claude Code would take as a block), Claude Code sees exit 0. `onlooker doctor` tells.
+FAIL_OPEN = " || true"
+
+
+def entry_file() -> Path:
+    """The file every hook runs: the stdlib-only client of the hook service."""
+    return Path(__file__).resolve().parents[2] / "daemon" / "entry.py"
 
 
 def hook_command(python: str | None = None) -> str:
-    """The command each hook runs: this Python, isolated, on the hook entry file."""
-    entry = Path(__file__).resolve().parents[2] / "daemon" / "entry.py"
-    return f"{shlex.quote(python or sys.executable)} -I -S {shlex.quote(str(entry))}"
+    """The command each hook runs: this Python, isolated, on the hook entry file, failing open."""
+    python = shlex.quote(python or sys.executable)
+    return f"{python} -I -S {shlex.quote(str(entry_file()))}{FAIL_OPEN}"
 
 
 def settings_path(scope: str, project: Path) -> Path:
+    """The settings file of a scope: project `.claude/settings.json` (committed), local
+    `.claude/settings.local.json`, user `~/.claude/settings.json`."""
     if scope == "user":
         return claude_config_dir() / "settings.json"
     if scope == "project":
@@ -42,6 +79,12 @@ def settings_path(scope: str, project: Path) -> Path:
     if scope == "local":
         return project / ".claude" / "settings.local.json"
     raise InstallError(f"scope {scope!r} is not one of: {', '.join(SCOPES)}")
+
+
+def hooks_file(scope: str, project: Path) -> Path:
+    """Where install puts the hooks of a scope: the project's hooks go to the settings file that
+    is not committed, since they name this machine's Python."""
+    return settings_path("local" if scope == "project" else scope, project)
 
 
 def onlooker_hooks(command: str) -> dict[str, list[dict[str, Any]]]:
@@ -59,33 +102,11 @@ def is_onlooker_hook(hook: Any) -> bool:
     return isinstance(command, str) and any(marker in command for marker in MARKERS)
 
 
-@dataclass(frozen=True, slots=True)
-class Change:
-    """What an install or uninstall did (or would do, on a dry run)."""
-
-    path: Path
-    before: str | None
-    after: str | None
-    events: tuple[str, ...] = ()
-    backup: Path | None = None
-    changed: bool = False
-    notes: tuple[str, ...] = field(default=())
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "settings": str(self.path),
-            "changed": self.changed,
-            "events": list(self.events),
-            "backup": str(self.backup) if self.backup else None,
-            "notes": list(self.notes),
-        }
-
-
 def install(path: Path, home: Path, *, command: str | None = None, dry_run: bool = False) -> Change:
     """Merge onlooker's hooks into the settings file at `path`."""
     command = command or hook_command()
-    before = _read(path)
-    data = _parse(path, before)
+    before = read_text(path)
+    data = parse_object(path, before)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise InstallError(f"{path}: 'hooks' must be an object, found {type(hooks).__name__}")
@@ -99,86 +120,63 @@ def install(path: Path, home: Path, *, command: str | None = None, dry_run: bool
             )
         current.extend(groups)
         added.append(event)
-    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    after = dumps(data)
     changed = after != before
     backup = None
     if changed and not dry_run:
-        backup = _remember_original(path, before, home)
-        _write(path, after)
+        backup = remember_original(path, before, home)
+        write_text(path, after)
     return Change(path, before, after, tuple(added), backup, changed)
 
 
 def uninstall(path: Path, home: Path, *, dry_run: bool = False) -> Change:
     """Remove exactly what `install` added to the settings file at `path`."""
-    before = _read(path)
+    before = read_text(path)
     if before is None:
         return Change(path, None, None, notes=("no settings file: nothing to remove",))
-    data = _parse(path, before)
+    data = parse_object(path, before)
     hooks = data.get("hooks")
     removed = _remove_onlooker(hooks) if isinstance(hooks, dict) else ()
     if not removed:
         return Change(path, before, before, notes=("no onlooker hooks found",))
-    manifest = _manifest(home)
-    original = manifest.get(str(path))
-    original_text = _original_text(original)
+    recorded = manifest(home).get(str(path))
+    original = original_text(recorded)
     notes: list[str] = []
-    if original is not None and _same(_pruned(data, original_text), original_text):
-        after = original_text  # nothing else changed: put the file back byte for byte
+    if recorded is not None and _same(_pruned(data, original), original):
+        after = original  # nothing else changed: put the file back byte for byte
         notes.append("restored the file as it was before install")
     else:
-        after = json.dumps(_pruned(data, original_text), indent=2, ensure_ascii=False) + "\n"
+        after = dumps(_pruned(data, original))
     if not dry_run:
         if after is None:
             path.unlink()
         else:
-            _write(path, after)
-        manifest.pop(str(path), None)
-        _save_manifest(home, manifest)
+            write_text(path, after)
+        forget(home, path)
     return Change(path, before, after, tuple(removed), changed=True, notes=tuple(notes))
 
 
-def write_plugin(folder: Path, *, command: str | None = None, version: str = "0.1.0") -> list[Path]:
-    """A Claude Code plugin folder: `.claude-plugin/plugin.json` and `hooks/hooks.json`."""
-    command = command or hook_command()
-    manifest = {
-        "name": "onlooker",
-        "version": version,
-        "description": "Observers for the agent: loops, error cascades, drift and deadlines, "
-        "fed back into its context after each tool call.",
-    }
-    hooks = {"description": "onlooker observers", "hooks": onlooker_hooks(command)}
-    written = []
-    for relative, content in (
-        (".claude-plugin/plugin.json", manifest),
-        ("hooks/hooks.json", hooks),
-    ):
-        target = folder / relative
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _write(target, json.dumps(content, indent=2) + "\n")
-        written.append(target)
-    return written
-
-
 def installed_hooks(path: Path) -> list[str]:
-    """Events under which the settings file at `path` runs an onlooker hook."""
+    """Events under which the settings (or plugin hooks) file at `path` runs an onlooker hook."""
+    found = onlooker_commands(path).values()
+    return list(dict.fromkeys(event for events in found for event in events))
+
+
+def onlooker_commands(path: Path) -> dict[str, list[str]]:
+    """Each onlooker hook command the file at `path` runs, with the events that run it."""
     try:
         data = json.loads(path.read_text())
     except (OSError, ValueError):
-        return []
+        return {}
     hooks = data.get("hooks") if isinstance(data, dict) else None
-    if not isinstance(hooks, dict):
-        return []
-    return [
-        event
-        for event, groups in hooks.items()
-        if isinstance(groups, list)
-        and any(
-            is_onlooker_hook(hook)
-            for group in groups
-            if isinstance(group, dict)
-            for hook in group.get("hooks", ())
-        )
-    ]
+    found: dict[str, list[str]] = {}
+    for event, groups in hooks.items() if isinstance(hooks, dict) else ():
+        for group in groups if isinstance(groups, list) else ():
+            inner = group.get("hooks", ()) if isinstance(group, dict) else ()
+            for hook in inner if isinstance(inner, list) else ():
+                if is_onlooker_hook(hook) and event not in found.setdefault(hook["command"], []):
+                    found[hook["command"]].append(event)
+    return found
 
 
 # -- internals ------------------------------------------------------------------------------------
@@ -226,73 +224,3 @@ def _same(data: dict[str, Any], original_text: str | None) -> bool:
         return bool(data == json.loads(original_text))
     except ValueError:
         return False
-
-
-def _read(path: Path) -> str | None:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        return None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InstallError(f"cannot read {path}: {exc}") from None
-
-
-def _parse(path: Path, text: str | None) -> dict[str, Any]:
-    if text is None or not text.strip():
-        return {}
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InstallError(
-            f"{path} is not valid JSON ({exc.msg}, line {exc.lineno}); fix it, then install again"
-        ) from None
-    if not isinstance(data, dict):
-        raise InstallError(f"{path} must hold a JSON object, found {type(data).__name__}")
-    return data
-
-
-def _write(path: Path, text: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temporary = path.with_name(f".{path.name}.onlooker-{time.time_ns()}")
-    temporary.write_text(text, encoding="utf-8")
-    temporary.replace(path)
-
-
-def _manifest(home: Path) -> dict[str, Any]:
-    try:
-        data = json.loads((home / MANIFEST).read_text())
-    except (OSError, ValueError):
-        return {}
-    return data if isinstance(data, dict) else {}
-
-
-def _save_manifest(home: Path, manifest: dict[str, Any]) -> None:
-    home.mkdir(parents=True, exist_ok=True)
-    _write(home / MANIFEST, json.dumps(manifest, indent=2) + "\n")
-
-
-def _remember_original(path: Path, before: str | None, home: Path) -> Path | None:
-    """Back the file up in the data home; the first install's original is kept for uninstall."""
-    backup = None
-    if before is not None:
-        folder = home / "backups" / "claude-code"
-        folder.mkdir(parents=True, exist_ok=True)
-        backup = folder / f"{path.parent.parent.name or 'home'}-{path.name}.{time.time_ns()}.bak"
-        backup.write_text(before, encoding="utf-8")
-    manifest = _manifest(home)
-    if str(path) not in manifest:
-        manifest[str(path)] = {
-            "backup": str(backup) if backup else None,
-            "existed": before is not None,
-        }
-        _save_manifest(home, manifest)
-    return backup
-
-
-def _original_text(entry: Any) -> str | None:
-    if not isinstance(entry, dict) or not entry.get("existed"):
-        return None
-    try:
-        return Path(str(entry["backup"])).read_text(encoding="utf-8")
-    except (OSError, KeyError):
-        return None

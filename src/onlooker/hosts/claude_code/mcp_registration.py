@@ -1,32 +1,45 @@
-"""Register `onlooker mcp` with Claude Code: an `onlooker` entry under `mcpServers`.
+"""Register `onlooker mcp` with Claude Code, when it can start: an `onlooker` entry in `mcpServers`.
 
-project scope: `<project>/.mcp.json`; local: `projects.<project path>.mcpServers` in the user
-config (`~/.claude.json`, or `$CLAUDE_CONFIG_DIR/.claude.json`); user: its top-level
-`mcpServers`; a plugin: `.mcp.json` in the plugin folder. Like the hooks install: backup first,
-idempotent, other servers and keys left alone, uninstall removes exactly the entry it added.
+project and local scope: `projects.<project path>.mcpServers` in the user config (`~/.claude.json`,
+or `$CLAUDE_CONFIG_DIR/.claude.json`), since the entry names this machine's Python and the
+project's `.mcp.json` is committed; user: its top-level `mcpServers`; a plugin: `.mcp.json` in the
+plugin folder. Like the hooks install: backup first, idempotent, other servers and keys left
+alone, uninstall removes exactly the entry it added.
 """
 
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
 from ...errors import InstallError
-from .install import (
+from .config_files import (
     Change,
-    _manifest,
-    _original_text,
-    _parse,
-    _read,
-    _remember_original,
-    _save_manifest,
-    _write,
+    dumps,
+    manifest,
+    original_text,
+    parse_object,
+    read_text,
+    remember_original,
+    save_manifest,
+    write_text,
 )
 from .paths import claude_user_config
 
 SERVER_NAME = "onlooker"
+#: The packages `onlooker mcp` needs: its SDK (the mcp extra), the command line, onlooker.
+SERVER_PACKAGES = ("mcp", "click", "onlooker")
+#: Finds them without importing them (milliseconds): what install checks.
+FIND_PACKAGES = (
+    "import importlib.util as u, sys; "
+    f"missing = [m for m in {SERVER_PACKAGES!r} if u.find_spec(m) is None]; "
+    "sys.exit('no module named ' + ', '.join(missing) if missing else 0)"
+)
+#: Imports what the server imports before it answers (seconds): what `onlooker doctor` checks.
+IMPORT_SERVER = "import mcp.server, onlooker.cli.mcp"
 
 
 def mcp_server_entry(python: str | None = None) -> dict[str, Any]:
@@ -39,11 +52,31 @@ def mcp_server_entry(python: str | None = None) -> dict[str, Any]:
     }
 
 
+def server_start_problem(python: str | None = None, *, thorough: bool = False) -> str | None:
+    """Why `onlooker mcp` cannot start with this Python (None: it can): the packages it needs
+    are looked for, or with `thorough` imported as the server imports them."""
+    python = python or sys.executable
+    code = IMPORT_SERVER if thorough else FIND_PACKAGES
+    try:
+        done = subprocess.run(
+            [python, "-I", "-c", code], capture_output=True, text=True, timeout=120
+        )
+    except (OSError, subprocess.TimeoutExpired) as exc:
+        return f"{python} cannot run ({exc})"
+    if done.returncode == 0:
+        return None
+    last = (done.stderr.strip().splitlines() or ["no error output"])[-1]
+    return f"{python} cannot import what the server needs: {last}"
+
+
+def project_mcp_json(project: Path) -> Path:
+    """The project's `.mcp.json`, where earlier versions registered the server at project scope."""
+    return project / ".mcp.json"
+
+
 def mcp_config_target(scope: str, project: Path) -> tuple[Path, tuple[str, ...]]:
     """The file that registers servers for `scope`, and the keys leading to its `mcpServers`."""
-    if scope == "project":
-        return project / ".mcp.json", ("mcpServers",)
-    if scope == "local":
+    if scope in ("project", "local"):
         return claude_user_config(), ("projects", str(project), "mcpServers")
     if scope == "user":
         return claude_user_config(), ("mcpServers",)
@@ -68,8 +101,8 @@ def install_mcp(
 ) -> Change:
     """Add (or refresh) the `onlooker` server under `keys` in the JSON file at `path`."""
     entry = entry or mcp_server_entry()
-    before = _read(path)
-    data = _parse(path, before)
+    before = read_text(path)
+    data = parse_object(path, before)
     servers = _servers(path, data, keys, create=True)
     assert servers is not None
     current = servers.get(SERVER_NAME)
@@ -79,12 +112,12 @@ def install_mcp(
             f"{path}: {where} is already taken by another server; rename or remove it first"
         )
     servers[SERVER_NAME] = entry
-    after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
-    changed = _parse(path, after) != _parse(path, before)
+    after = dumps(data)
+    changed = parse_object(path, after) != parse_object(path, before)
     backup = None
     if changed and not dry_run:
-        backup = _remember_original(path, before, home)
-        _write(path, after)
+        backup = remember_original(path, before, home)
+        write_text(path, after)
     return Change(path, before, after if changed else before, (SERVER_NAME,), backup, changed)
 
 
@@ -92,45 +125,35 @@ def uninstall_mcp(
     path: Path, keys: tuple[str, ...], home: Path, *, dry_run: bool = False
 ) -> Change:
     """Remove the `onlooker` server entry install added; put back containers it created."""
-    before = _read(path)
+    before = read_text(path)
     if before is None:
         return Change(path, None, None, notes=("no config file: nothing to remove",))
-    data = _parse(path, before)
+    data = parse_object(path, before)
     servers = _servers(path, data, keys, create=False)
     if servers is None or not is_onlooker_server(servers.get(SERVER_NAME)):
         return Change(path, before, before, notes=("no onlooker MCP server found",))
     del servers[SERVER_NAME]
-    manifest = _manifest(home)
-    recorded = manifest.get(str(path))
-    original_text = _original_text(recorded)
-    original = _parse(path, original_text) if original_text else {}
+    recorded_all = manifest(home)
+    recorded = recorded_all.get(str(path))
+    text = original_text(recorded)
+    original = parse_object(path, text) if text else {}
     _prune(data, original, keys)
     notes: list[str] = []
-    known = isinstance(recorded, dict) and (
-        original_text is not None or not recorded.get("existed")
-    )
+    known = isinstance(recorded, dict) and (text is not None or not recorded.get("existed"))
     if known and data == original:
-        after = original_text  # nothing else changed: the original bytes (or no file) again
+        after = text  # nothing else changed: the original bytes (or no file) again
         notes.append("restored the file as it was before install")
     else:
-        after = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        after = dumps(data)
     if not dry_run:
         if after is None:
             path.unlink()
         else:
-            _write(path, after)
+            write_text(path, after)
         if not _registered_anywhere(data):  # local and user scope share one file
-            manifest.pop(str(path), None)
-            _save_manifest(home, manifest)
+            recorded_all.pop(str(path), None)
+            save_manifest(home, recorded_all)
     return Change(path, before, after, (SERVER_NAME,), changed=True, notes=tuple(notes))
-
-
-def write_plugin_mcp(folder: Path, *, entry: dict[str, Any] | None = None) -> Path:
-    """`.mcp.json` at the root of a plugin folder, registering the `onlooker` server."""
-    target = folder / ".mcp.json"
-    config = {"mcpServers": {SERVER_NAME: entry or mcp_server_entry()}}
-    _write(target, json.dumps(config, indent=2) + "\n")
-    return target
 
 
 def installed_mcp(path: Path, keys: tuple[str, ...]) -> bool:

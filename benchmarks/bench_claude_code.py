@@ -1,0 +1,159 @@
+"""The real Claude Code CLI's wall time for the same scripted session with and without onlooker,
+measured side by side: what one tool call costs, as a ratio, and what the session costs in all.
+
+Three projects run the same scripted session of CALLS Bash calls, interleaved round by round:
+plain, hooks only (`onlooker install claude-code --no-mcp`) and as the README installs it (hooks
+and the MCP server). One tool call's cost is the time from the request that asked for it to the
+request that carries its result (the tool, its PostToolUse hook, the next request), as the
+scripted endpoint saw them arrive; so start-up and the session's own hooks are kept apart.
+Memory extraction, which runs in the background after each session, asks a scripted model, and
+each session waits for the worker to finish, so no background work overlaps a measured run.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import shutil
+import signal
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from benchmarks.measure import Result
+from onlooker.daemon.hookd import running_pid
+from onlooker.daemon.worker import worker_pid
+from onlooker.testing import AnthropicEndpoint, ClaudeCode, Text, ToolUse, find_claude
+from onlooker.testing.openai_endpoint import ScriptedEndpoint
+
+ROOT = Path(__file__).resolve().parents[1]
+ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
+ROUNDS = 5
+CALLS = 12
+VARIANTS: dict[str, tuple[str, ...] | None] = {
+    "plain": None,
+    "hooks only": ("--no-mcp",),
+    "as the README installs it": (),
+}
+
+
+def session(calls: int) -> list[ToolUse | Text]:
+    """`calls` distinct Bash calls (no observer has anything to say), then a final answer."""
+    steps: list[ToolUse | Text] = [
+        ToolUse("Bash", {"command": f"echo step {n}", "description": f"Step {n}"})
+        for n in range(calls)
+    ]
+    return [*steps, Text("All steps ran.")]
+
+
+def run(rounds: int = ROUNDS, calls: int = CALLS) -> list[Result]:
+    folder = Path(tempfile.mkdtemp(prefix="onlooker-bench-claude-"))
+    home = folder / "onlooker-home"
+    os.environ["ONLOOKER_HOME"] = str(home)
+    os.environ["ONLOOKER_HOOKD_IDLE"] = "300"
+    claude = find_claude(ROOT)
+    agent_home = folder / "agent-home"
+    projects = {
+        name: _project(folder / f"project-{n}", agent_home, args)
+        for n, (name, args) in enumerate(VARIANTS.items())
+    }
+    walls: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    steps: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    memory_model = ScriptedEndpoint('{"memories": []}').start()
+    os.environ["ONLOOKER_MEMORY_MODEL"] = memory_model.spec()
+    os.environ["ONLOOKER_WORKER_IDLE"] = "0.5"
+    try:
+        for project in projects.values():  # warm up: the hook service, the page cache
+            _session(claude, agent_home, project, calls)
+        for _ in range(rounds):
+            for name, project in projects.items():
+                _wait_for_quiet(home)
+                wall, intervals = _session(claude, agent_home, project, calls)
+                walls[name].append(wall)
+                steps[name].extend(intervals)
+    finally:
+        memory_model.stop()
+        for pid in (running_pid(home), worker_pid(home)):
+            if pid and pid > 0:
+                os.kill(pid, signal.SIGTERM)
+        _wait_for_quiet(home, 10)
+        shutil.rmtree(folder, ignore_errors=True)
+    return _results(walls, steps, calls, rounds)
+
+
+def _wait_for_quiet(home: Path, timeout: float = 60.0) -> None:
+    """Until the background worker has finished and exited."""
+    deadline = time.monotonic() + timeout
+    while worker_pid(home) is not None and time.monotonic() < deadline:
+        time.sleep(0.05)
+
+
+def _project(project: Path, agent_home: Path, args: tuple[str, ...] | None) -> Path:
+    (project / ".git").mkdir(parents=True)
+    if args is not None:
+        claude_dir = str(agent_home / ".claude")
+        env = {**os.environ, "HOME": str(agent_home), "CLAUDE_CONFIG_DIR": claude_dir}
+        subprocess.run(
+            [ONLOOKER, "install", "claude-code", *args],
+            cwd=project,
+            env=env,
+            check=True,
+            capture_output=True,
+        )
+    return project
+
+
+def _session(
+    claude: Path, agent_home: Path, project: Path, calls: int
+) -> tuple[float, list[float]]:
+    """One headless run: its wall time, and the seconds each tool call took."""
+    with AnthropicEndpoint(session(calls)) as api:
+        done = ClaudeCode(api, agent_home, executable=claude).run("Run the steps.", cwd=project)
+    turns = api.turns
+    if not done.ok or len(turns) != calls + 1:
+        raise RuntimeError(f"the scripted session did not run: {done.stderr[-500:]}")
+    return done.seconds, [b.received - a.received for a, b in itertools.pairwise(turns)]
+
+
+def _results(
+    walls: dict[str, list[float]], steps: dict[str, list[float]], calls: int, rounds: int
+) -> list[Result]:
+    wall = {name: statistics.median(values) for name, values in walls.items()}
+    step = {name: statistics.median(values) for name, values in steps.items()}
+    results = [
+        Result(
+            f"plain: session of {calls} calls",
+            f"{wall['plain']:.2f} s",
+            f"median of {rounds} rounds, interleaved",
+        ),
+        Result("plain: one tool call", f"{step['plain'] * 1000:.0f} ms", "median"),
+    ]
+    for name in list(VARIANTS)[1:]:
+        results += [
+            Result(
+                f"{name}: session",
+                f"{wall[name]:.2f} s",
+                f"{wall[name] / wall['plain']:.2f}x plain ({wall[name] - wall['plain']:+.2f} s)",
+            ),
+            Result(
+                f"{name}: one tool call",
+                f"{step[name] / step['plain']:.2f}x",
+                f"{step[name] * 1000:.0f} ms vs {step['plain'] * 1000:.0f} ms plain "
+                f"({(step[name] - step['plain']) * 1000:+.0f} ms a call)",
+            ),
+        ]
+    return results
+
+
+def main(argv: list[str]) -> int:
+    from benchmarks.measure import report
+
+    rounds, calls = (int(a) for a in argv) if argv else (ROUNDS, CALLS)
+    return report(run(rounds, calls))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))

@@ -1,0 +1,30 @@
+"""The Claude Code benchmark runs (small) and reports the figures it promises, side by side."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow
+def test_the_claude_code_benchmark_reports_session_and_tool_call_costs(claude: Path) -> None:
+    code = "from benchmarks.bench_claude_code import main; raise SystemExit(main(['1', '3']))"
+    run = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    assert run.returncode == 0, run.stderr
+    names = [line.split("  ")[1].strip() for line in run.stdout.splitlines()]
+    assert names == [
+        "plain: session of 3 calls",
+        "plain: one tool call",
+        "hooks only: session",
+        "hooks only: one tool call",
+        "as the README installs it: session",
+        "as the README installs it: one tool call",
+    ]
+    assert "x plain" in run.stdout and "ms vs" in run.stdout

@@ -1,0 +1,133 @@
+"""`onlooker install claude-code --plugin DIR`: a plugin of its own, or merged into someone's with a
+backup, never replacing it; `uninstall --plugin DIR` puts the folder back as it was."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from onlooker.hosts.claude_code.hook_input import HOOK_EVENTS
+from onlooker.hosts.claude_code.install import installed_hooks
+
+ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
+TEAM_PLUGIN = {
+    ".claude-plugin/plugin.json": '{"name": "team-tools", "version": "2.0.0"}\n',
+    "hooks/hooks.json": json.dumps(
+        {
+            "description": "team hooks",
+            "hooks": {
+                "PostToolUse": [
+                    {"matcher": "Edit", "hooks": [{"type": "command", "command": "lint.sh"}]}
+                ]
+            },
+        },
+        indent=4,
+    ),
+    ".mcp.json": '{"mcpServers": {"docs": {"command": "docs-server"}}}\n',
+    "scripts/lint.sh": "#!/bin/sh\nexit 0\n",
+}
+
+
+def onlooker(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ONLOOKER, *args], capture_output=True, text=True, timeout=60)
+
+
+def plugin(*args: str) -> dict[str, Any]:
+    done = onlooker(*args, "--json")
+    assert done.returncode == 0, done.stderr
+    report: dict[str, Any] = json.loads(done.stdout)
+    return report
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        str(path.relative_to(folder)): path.read_text()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+
+
+def make(folder: Path, files: dict[str, str]) -> None:
+    for relative, text in files.items():
+        (folder / relative).parent.mkdir(parents=True, exist_ok=True)
+        (folder / relative).write_text(text)
+
+
+def test_a_new_plugin_runs_through_claude_plugin_root_and_goes_away_again(tmp_path: Path) -> None:
+    folder = tmp_path / "onlooker-plugin"
+    report = plugin("install", "claude-code", "--plugin", str(folder))
+    assert str(folder / ".mcp.json") in report["files"]
+    assert json.loads((folder / ".claude-plugin/plugin.json").read_text())["name"] == "onlooker"
+    hooks = json.loads((folder / "hooks/hooks.json").read_text())["hooks"]
+    assert set(hooks) == set(HOOK_EVENTS) and hooks["PostToolUse"][0]["matcher"] == "*"
+    commands = {h["command"] for groups in hooks.values() for g in groups for h in g["hooks"]}
+    assert commands == {'"${CLAUDE_PLUGIN_ROOT}/scripts/onlooker" hook'}
+    server = json.loads((folder / ".mcp.json").read_text())["mcpServers"]["onlooker"]
+    assert server["command"] == "${CLAUDE_PLUGIN_ROOT}/scripts/onlooker"
+    assert server["args"] == ["mcp"]
+    launcher = folder / "scripts/onlooker"
+    assert os.access(launcher, os.X_OK) and sys.executable in launcher.read_text()
+    for portable in ("hooks/hooks.json", ".mcp.json"):  # only the launcher names this machine
+        text = (folder / portable).read_text()
+        assert sys.executable not in text and str(tmp_path) not in text
+
+    assert plugin("install", "claude-code", "--plugin", str(folder))["files"] == []  # idempotent
+    plugin("uninstall", "claude-code", "--plugin", str(folder))
+    assert not folder.exists()
+
+
+def test_a_plugin_of_yours_is_merged_into_with_a_backup_and_restored(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    folder = tmp_path / "team-tools"
+    make(folder, TEAM_PLUGIN)
+    before = tree(folder)
+    report = plugin("install", "claude-code", "--plugin", str(folder))
+    assert sorted(Path(f).name for f in report["files"]) == [".mcp.json", "hooks.json", "onlooker"]
+    assert (folder / ".claude-plugin/plugin.json").read_text() == before[
+        ".claude-plugin/plugin.json"
+    ]
+    hooks = json.loads((folder / "hooks/hooks.json").read_text())
+    assert hooks["description"] == "team hooks"
+    assert hooks["hooks"]["PostToolUse"][0]["hooks"][0]["command"] == "lint.sh"
+    assert set(installed_hooks(folder / "hooks/hooks.json")) == set(HOOK_EVENTS)
+    servers = json.loads((folder / ".mcp.json").read_text())["mcpServers"]
+    assert set(servers) == {"docs", "onlooker"}
+    backups = [c["backup"] for c in report["changes"] if c["backup"]]
+    assert len(backups) == 2 and all(Path(b).is_relative_to(onlooker_home) for b in backups)
+    assert {Path(b).read_text() for b in backups} == {
+        before["hooks/hooks.json"],
+        before[".mcp.json"],
+    }
+
+    plugin("uninstall", "claude-code", "--plugin", str(folder))
+    assert tree(folder) == before  # byte for byte
+
+
+def test_a_folder_that_is_no_plugin_is_refused(tmp_path: Path) -> None:
+    folder = tmp_path / "project"
+    make(folder, {"README.md": "mine\n"})
+    done = onlooker("install", "claude-code", "--plugin", str(folder))
+    assert done.returncode == 1
+    assert "has no .claude-plugin/plugin.json, so it is no plugin" in done.stderr
+    assert tree(folder) == {"README.md": "mine\n"}
+
+
+def test_what_is_someone_elses_is_refused_and_left_alone(tmp_path: Path) -> None:
+    folder = tmp_path / "taken"
+    make(folder, {**TEAM_PLUGIN, "scripts/onlooker": "#!/bin/sh\necho theirs\n"})
+    before = tree(folder)
+    done = onlooker("install", "claude-code", "--plugin", str(folder))
+    assert done.returncode == 1 and "scripts/onlooker is someone else's file" in done.stderr
+    assert tree(folder) == before
+
+    (folder / "scripts/onlooker").unlink()
+    make(folder, {".mcp.json": '{"mcpServers": {"onlooker": {"command": "theirs"}}}'})
+    before = tree(folder)
+    done = onlooker("install", "claude-code", "--plugin", str(folder))
+    assert done.returncode == 1 and "mcpServers.onlooker is already taken" in done.stderr
+    assert tree(folder) == before  # refused before anything was written
