@@ -131,3 +131,32 @@ def test_the_installed_command_keeps_an_input_it_could_not_hand_over(
     (onlooker_home / "run" / "hookd.sock").rmdir()
     code, report = doctor("--replay-spool", "--project", str(project))
     assert report["replay"] == {"replayed": 1, "still_failing": 0} and code == 0
+
+
+def test_the_job_queue_shows_its_backlog_failures_and_a_stuck_queue(
+    onlooker_home: Path,
+) -> None:
+    """Jobs never pile up unnoticed: doctor shows what waits, for how long, and what failed."""
+    from datetime import UTC, datetime, timedelta
+
+    from onlooker import FixedClock
+    from onlooker.store import Store
+
+    clock = FixedClock(datetime.now(UTC))  # doctor reads the system clock
+    with Store(onlooker_home, clock=clock) as store:
+        store.enqueue("memory.extract", {}, project="p", session_id="s1")
+        store.enqueue("memory.extract", {}, project="p", session_id="s2")
+        job = store.jobs.claim("host:1")
+        assert job is not None
+        store.jobs.fail(job, "ProviderSetupError: pip install 'onlooker[local]'", retry=False)
+    code, report = doctor()
+    jobs = report["store"]["jobs"]  # type: ignore[index]
+    assert (jobs["queued"], jobs["failed"]) == (1, 1)  # type: ignore[index]
+    assert "onlooker[local]" in jobs["latest_failures"][0]["error"]  # type: ignore[index]
+    assert jobs["stuck"] is False  # type: ignore[index]
+    text = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True, timeout=60)
+    assert "1 queued, 0 running" in text.stdout and "ProviderSetupError" in text.stdout
+    with Store(onlooker_home, clock=FixedClock(clock.now() - timedelta(hours=1))) as store:
+        store.enqueue("memory.extract", {}, project="p", session_id="s3")
+    code, report = doctor()
+    assert code == 1 and report["store"]["jobs"]["stuck"] is True  # type: ignore[index]

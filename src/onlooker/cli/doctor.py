@@ -63,6 +63,16 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  store          ok: {store['findings']} findings, {store['journals']} journals")
     else:
         line(f"  store          PROBLEM: {store.get('error') or store.get('integrity')}")
+    jobs = store.get("jobs")
+    if jobs is not None:
+        waiting = f"{jobs['queued']} queued, {jobs['running']} running"
+        if jobs["queued"] or jobs["running"]:
+            waiting += f", the oldest for {jobs['oldest_seconds']:g} s"
+        if jobs["stuck"]:
+            waiting += " (STUCK: no worker drains the queue; see logs/worker.log)"
+        line(f"  jobs           {waiting}; {jobs['failed']} failed")
+        for failure in jobs["latest_failures"]:
+            line(f"    {failure['kind']}: {failure['error'][:200]}")
     spool = data["spool"]
     line(f"  spool          {len(spool)} hook input{'' if len(spool) == 1 else 's'} kept")
     for entry in spool[-5:]:

@@ -22,6 +22,8 @@ from .hookd import running_pid
 
 LOG_FILE = Path("logs") / "hookd.log"
 RECENT_ERRORS = 10
+STUCK_AFTER = 600.0
+"""Seconds after which a job still waiting or running means no worker is draining the queue."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +54,7 @@ class Report:
             and bool(self.store.get("ok"))
             and bool(self.config.get("valid"))
             and not self.cannot_run
+            and not self.store.get("jobs", {}).get("stuck")
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -105,9 +108,24 @@ def store_health(home: Path) -> dict[str, Any]:
                 "findings": store.index.count_findings(),
                 "journals": sum(1 for _ in (home / "journals").rglob("*.jsonl")),
                 "migrations": store.index.migrations(),
+                "jobs": _jobs(store),
             }
     except Exception as exc:
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
+
+
+def _jobs(store: Store) -> dict[str, Any]:
+    """The job queue: what waits and for how long, what failed for good and why."""
+    backlog = store.jobs.backlog()
+    failed, latest = store.jobs.failures()
+    return {
+        "queued": backlog.queued,
+        "running": backlog.running,
+        "oldest_seconds": round(backlog.oldest_seconds, 1),
+        "stuck": backlog.oldest_seconds > STUCK_AFTER,
+        "failed": failed,
+        "latest_failures": [{"kind": kind, "error": error} for kind, error in latest],
+    }
 
 
 def _quick_check(database: Path) -> str:

@@ -139,6 +139,19 @@ class JobQueue:
         waited = (self.clock.now() - oldest).total_seconds() if oldest else 0.0
         return Backlog(queued=int(row[0]), running=int(row[1]), oldest_seconds=waited)
 
+    def failures(self, limit: int = 3) -> tuple[int, list[tuple[str, str]]]:
+        """How many jobs failed for good, and the (kind, error) of the latest `limit` of them."""
+
+        def read(c: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
+            count = c.execute("SELECT count(*) FROM jobs WHERE status = 'failed'").fetchone()[0]
+            rows = c.execute(
+                "SELECT kind, error FROM jobs WHERE status = 'failed' ORDER BY id DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+            return int(count), [(str(kind), str(error or "")) for kind, error in rows]
+
+        return self.db._read(read)
+
     def renew(self, job: Job, *, lease: float = LEASE) -> bool:
         """Extend a claim's lease from now, so a handler that outlives one lease keeps its job.
         False when the claim no longer holds the job."""
