@@ -9,8 +9,8 @@ import signal
 import pytest
 from agent import Agent, wait_for
 
-from onlooker.daemon.health import spool_entries
 from onlooker.daemon.hookd import running_pid
+from onlooker.daemon.spool import spool_entries
 from onlooker.testing import AnthropicEndpoint, MessagesRequest, ToolUse
 
 STALL = "[Trajectory Assessment - Stall]"

@@ -5,10 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
 from hook_runner import ONLOOKER, run_hook
+
+from onlooker import ToolCall
 
 
 def doctor(*args: str) -> tuple[int, dict[str, object]]:
@@ -36,14 +39,20 @@ def test_healthy_after_ordinary_hooks(tmp_path: Path) -> None:
     assert report["store"]["ok"] is True  # type: ignore[index]
 
 
-def test_garbage_shows_up_in_the_spool_and_the_errors(tmp_path: Path) -> None:
+def test_garbage_is_refused_listed_never_replayed_and_can_be_discarded(tmp_path: Path) -> None:
     run_hook(None, raw=b"{not json")
     code, report = doctor()
     assert code == 1 and report["healthy"] is False
-    spool = report["spool"]
-    assert isinstance(spool, list) and len(spool) == 1
-    assert "not JSON" in spool[0]["reason"]
+    assert report["spool"] == []  # nothing to replay: it can never go through
+    refused = report["refused"]
+    assert isinstance(refused, list) and len(refused) == 1
+    assert "not JSON" in refused[0]["reason"]
     assert any("spooled a hook input" in line for line in report["recent_errors"])  # type: ignore[union-attr]
+    code, report = doctor("--replay-spool")
+    assert report["replay"] == {"replayed": 0, "refused": 0}
+    assert len(report["refused"]) == 1  # type: ignore[arg-type]
+    code, report = doctor("--discard-spool")
+    assert report["discarded"] == 1 and report["refused"] == [] and code == 0
 
 
 def test_a_service_that_cannot_start_fails_open_and_replay_recovers(
@@ -57,7 +66,7 @@ def test_a_service_that_cannot_start_fails_open_and_replay_recovers(
     assert code == 1 and len(report["spool"]) == 1  # type: ignore[arg-type]
     (onlooker_home / "run" / "hookd.sock").rmdir()
     code, report = doctor("--replay-spool")
-    assert report["replay"] == {"replayed": 1, "still_failing": 0}
+    assert report["replay"] == {"replayed": 1, "refused": 0}
     assert code == 0 and report["spool"] == []
     journal = next((onlooker_home / "journals").rglob("s-doc.jsonl")).read_text()
     assert "kept for later" in journal
@@ -130,7 +139,7 @@ def test_the_installed_command_keeps_an_input_it_could_not_hand_over(
     assert "kept for later" in kept.read_text() and secret not in kept.read_text()
     (onlooker_home / "run" / "hookd.sock").rmdir()
     code, report = doctor("--replay-spool", "--project", str(project))
-    assert report["replay"] == {"replayed": 1, "still_failing": 0} and code == 0
+    assert report["replay"] == {"replayed": 1, "refused": 0} and code == 0
 
 
 def test_the_job_queue_shows_its_backlog_failures_and_a_stuck_queue(
@@ -160,3 +169,29 @@ def test_the_job_queue_shows_its_backlog_failures_and_a_stuck_queue(
         store.enqueue("memory.extract", {}, project="p", session_id="s3")
     code, report = doctor()
     assert code == 1 and report["store"]["jobs"]["stuck"] is True  # type: ignore[index]
+
+
+def test_the_service_replays_the_spool_when_idle_and_records_each_call_once(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    """An input the client spooled (the service was down) reaches the journal without anyone
+    running doctor; one that was journaled already before it was spooled is not recorded twice."""
+    from onlooker.store import Store
+
+    call = {"session_id": "s-spool", "transcript_path": "/t.jsonl", "cwd": str(tmp_path),
+            "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_1",
+            "tool_input": {"command": "make"}, "tool_response": "ok"}  # fmt: skip
+    assert run_hook(call).returncode == 0  # journaled, then spooled as if the client gave up
+    spool = onlooker_home / "spool"
+    spool.mkdir(exist_ok=True)
+    (spool / "1-1-a.hook").write_bytes(b"# timed out\n" + json.dumps(call).encode())
+    later = {**call, "tool_use_id": "toolu_2", "tool_input": {"command": "make test"}}
+    (spool / "2-1-b.hook").write_bytes(b"# timed out\n" + json.dumps(later).encode())
+    deadline = time.monotonic() + 20
+    while list(spool.glob("*.hook")) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not list(spool.glob("*.hook"))
+    with Store(onlooker_home) as store:
+        session = store.load_session("s-spool")
+    assert session is not None
+    assert [c.call_id for c in session[ToolCall].all()] == ["toolu_1", "toolu_2"]

@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from ..daemon import health as doctor
+from ..daemon.spool import discard_refused
 from ..store.home import data_home
 from .plugins import lines, report
 
@@ -19,7 +20,14 @@ from .plugins import lines, report
     "--replay-spool",
     "replay",
     is_flag=True,
-    help="Hand spooled hook inputs to the hook handler again (they are journaled and removed).",
+    help="Hand spooled hook inputs to the hook handler now (the hook service also does when idle); "
+    "one that fails again is refused.",
+)
+@click.option(
+    "--discard-spool",
+    "discard",
+    is_flag=True,
+    help="Remove the refused hook inputs (listed under `refused`): they can never go through.",
 )
 @click.option(
     "--project",
@@ -28,17 +36,21 @@ from .plugins import lines, report
     show_default=True,
     help="Project whose Claude Code settings to check.",
 )
-def command(as_json: bool, replay: bool, project: Path) -> None:
-    """Report the hook service, spooled hook inputs, recent errors, store health, the project's
-    config, plugins, installed hooks and whether they can run. Exits 1 when something needs
-    attention (a spooled input, a store problem, a config that does not validate, a plugin that
-    failed to load, a hook command or MCP server that cannot run here)."""
+def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
+    """Report the hook service, spooled hook inputs, recent errors, store health, the job queue,
+    the project's config, plugins, installed hooks and whether they can run. Exits 1 when
+    something needs attention (a spooled or refused input, a store problem, a stuck job queue, a
+    config that does not validate, a plugin that failed to load, a hook command or MCP server that
+    cannot run here)."""
     home = data_home()
     replayed = None
     if replay:
         done, failed = doctor.replay_spool(home)
-        replayed = {"replayed": done, "still_failing": failed}
+        replayed = {"replayed": done, "refused": failed}
+    discarded = discard_refused(home) if discard else None
     data = doctor.diagnose(home, project.absolute()).to_dict()
+    if discarded is not None:
+        data["discarded"] = discarded
     data["plugins"] = report()
     if any(plugin["error"] for plugin in data["plugins"]):
         data["healthy"] = False
@@ -78,10 +90,18 @@ def _print(data: dict[str, Any]) -> None:
     for entry in spool[-5:]:
         line(f"    {Path(entry['file']).name}: {entry['reason']}")
     if spool:
-        line("    `onlooker doctor --replay-spool` hands them to the hook handler again")
+        line("    the hook service replays them when idle (`onlooker doctor --replay-spool`: now)")
+    refused = data["refused"]
+    if refused:
+        line(f"  refused        {len(refused)} hook input{'' if len(refused) == 1 else 's'} that "
+             "cannot go through (`onlooker doctor --discard-spool` removes them)")  # fmt: skip
+    for entry in refused[-5:]:
+        line(f"    {Path(entry['file']).name}: {entry['reason']}")
     if "replay" in data:
         replay = data["replay"]
-        line(f"  replayed       {replay['replayed']}, still failing {replay['still_failing']}")
+        line(f"  replayed       {replay['replayed']}, refused {replay['refused']}")
+    if "discarded" in data:
+        line(f"  discarded      {data['discarded']} refused hook inputs")
     errors = data["recent_errors"]
     line(f"  recent errors  {len(errors)}")
     for error in errors[-5:]:

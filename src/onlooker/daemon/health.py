@@ -5,7 +5,6 @@ replaying spooled hook inputs.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sqlite3
 from dataclasses import dataclass, field
@@ -17,20 +16,13 @@ from ..hosts.claude_code.install import installed_hooks, settings_path
 from ..hosts.claude_code.plugin import HOOKS_FILE, installed_plugins
 from ..hosts.claude_code.runnable import Problem, installed_problems
 from ..store import Store
-from .client import SPOOL_DIR
 from .hookd import running_pid
+from .spool import SpoolEntry, replay, spool_entries
 
 LOG_FILE = Path("logs") / "hookd.log"
 RECENT_ERRORS = 10
 STUCK_AFTER = 600.0
 """Seconds after which a job still waiting or running means no worker is draining the queue."""
-
-
-@dataclass(frozen=True, slots=True)
-class SpoolEntry:
-    path: Path
-    reason: str
-    size: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,10 +32,13 @@ class Report:
     home: Path
     service_pid: int | None
     spool: tuple[SpoolEntry, ...]
+    """Inputs waiting to be replayed (the hook service replays them when it is idle)."""
     errors: tuple[str, ...]
     store: dict[str, Any]
     hooks: dict[str, list[str]] = field(default_factory=dict)
     config: dict[str, Any] = field(default_factory=lambda: {"valid": True})
+    refused: tuple[SpoolEntry, ...] = ()
+    """Inputs that cannot go through (not a hook input, or failed again when replayed)."""
     cannot_run: tuple[Problem, ...] = ()
     """Installed hook commands and MCP servers that cannot run on this machine."""
 
@@ -51,6 +46,7 @@ class Report:
     def healthy(self) -> bool:
         return (
             not self.spool
+            and not self.refused
             and bool(self.store.get("ok"))
             and bool(self.config.get("valid"))
             and not self.cannot_run
@@ -65,26 +61,15 @@ class Report:
             "spool": [
                 {"file": str(e.path), "reason": e.reason, "bytes": e.size} for e in self.spool
             ],
+            "refused": [
+                {"file": str(e.path), "reason": e.reason, "bytes": e.size} for e in self.refused
+            ],
             "recent_errors": list(self.errors),
             "store": self.store,
             "installed_hooks": self.hooks,
             "cannot_run": [problem.to_dict() for problem in self.cannot_run],
             "config": self.config,
         }
-
-
-def spool_entries(home: Path) -> tuple[SpoolEntry, ...]:
-    folder = home / SPOOL_DIR
-    if not folder.is_dir():
-        return ()
-    entries = []
-    for path in sorted(folder.glob("*.hook")):
-        with contextlib.suppress(OSError):
-            head = path.read_bytes()
-            reason, _, payload = head.partition(b"\n")
-            text = reason.decode("utf-8", "replace").removeprefix("# ")
-            entries.append(SpoolEntry(path, text, len(payload)))
-    return tuple(entries)
 
 
 def recent_errors(home: Path, limit: int = RECENT_ERRORS) -> tuple[str, ...]:
@@ -169,6 +154,7 @@ def diagnose(home: Path, project: Path) -> Report:
         home=home,
         service_pid=running_pid(home),
         spool=spool_entries(home),
+        refused=spool_entries(home, refused=True),
         errors=recent_errors(home),
         store=store_health(home),
         hooks=hooks,
@@ -178,19 +164,10 @@ def diagnose(home: Path, project: Path) -> Report:
 
 
 def replay_spool(home: Path) -> tuple[int, int]:
-    """Hand every spooled input to a handler again; (replayed, still failing). Replayed entries
-    are removed; an input that still cannot be handled is spooled anew with its current reason."""
-    done = failed = 0
+    """Hand every spooled input to a handler again: (went through, refused for good)."""
     with Store(home) as store:
         handler = HookHandler(store)
-        for entry in spool_entries(home):
-            payload = entry.path.read_bytes().partition(b"\n")[2]
-            before = len(spool_entries(home))
-            handler.handle(payload)
-            entry.path.unlink()
-            if len(spool_entries(home)) > before - 1:
-                failed += 1
-            else:
-                done += 1
-        handler.close()
-    return done, failed
+        try:
+            return replay(handler, home)
+        finally:
+            handler.close()

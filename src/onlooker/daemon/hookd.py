@@ -26,6 +26,7 @@ from ..store.home import data_home
 from ._lanes import Lanes
 from ._lock import holder, single_instance
 from .client import ANSWER_TIMEOUT, RUN_DIR, SOCKET_NAME, frame, read_frame
+from .spool import replay, spool_entries
 
 log = logging.getLogger("onlooker.hook")
 
@@ -36,6 +37,8 @@ THREADS = 32
 """Hooks answered at once ($ONLOOKER_HOOKD_THREADS); a session's own hooks wait their turn."""
 LOCK = "hookd"
 """The service's single-instance lock (`run/hookd.lock`, its pid in `run/hookd.pid`)."""
+SPOOL_EVERY = 30.0
+"""Seconds between replays of the spool while the service is idle (the first comes at once)."""
 HOOK_MARGIN = 3.0
 """Seconds of a hook's wait kept for the rest of its work (storing, answering) after reviewers."""
 
@@ -86,16 +89,21 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     handler = HookHandler(store, reviewers=configured_reviewers(), review_budget=parallel_budget())
     lanes = Lanes(int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS)))
     last = time.monotonic()
+    drained = 0.0
     try:
         while not stopping:
             try:
                 conn, _ = listener.accept()
             except TimeoutError:
+                now = time.monotonic()
                 if lanes.pending:
-                    last = time.monotonic()
-                elif time.monotonic() - last >= idle_seconds:
+                    last = now
+                elif now - last >= idle_seconds:
                     log.info("idle for %ss: stopping", idle_seconds)
                     break
+                elif now - drained >= SPOOL_EVERY:  # healthy and idle: replay what was spooled
+                    drained = now
+                    lanes.run(functools.partial(_drain_spool, handler, home, lanes))
                 continue
             except OSError:
                 break  # closed by SIGTERM
@@ -129,6 +137,14 @@ def _answer(conn: socket.socket, handler: HookHandler, payload: bytes) -> None:
         reply = handler.handle(payload)
         with contextlib.suppress(OSError):
             conn.sendall(frame(reply))
+
+
+def _drain_spool(handler: HookHandler, home: Path, lanes: Lanes) -> None:
+    """Replay the spooled inputs, each in its session's lane (so in order with live hooks)."""
+    waiting = len(spool_entries(home))
+    if waiting:
+        log.info("replaying the spool: %d input(s)", waiting)
+        replay(handler, home, lambda payload, work: lanes.submit(session_of(payload), work))
 
 
 def session_of(payload: bytes) -> str:

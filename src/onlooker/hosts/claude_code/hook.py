@@ -29,6 +29,9 @@ if TYPE_CHECKING:
     from ...llm.model import Model
     from ...reviewers.config import ReviewSetup
 
+REFUSED_DIR = "refused"
+"""Spooled inputs that can never go through (not a hook input), kept apart, never replayed."""
+
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
 
@@ -65,30 +68,45 @@ class HookHandler:
         )  # fmt: skip
 
     def handle(self, raw: bytes) -> bytes:
-        """The bytes to print for this hook input ('' for nothing). Never raises."""
+        """The bytes to print for this hook input ('' for nothing). Never raises. An input that
+        failed is spooled: to be replayed, or refused for good when it is not a hook input."""
+        answer, failure, lasting = self._answer(raw)
+        if failure:
+            self.spool(raw, failure, refused=lasting)
+        return answer
+
+    def replay(self, raw: bytes) -> tuple[str, bool]:
+        """Handle a spooled input again, spooling nothing: ('', _) when it went through, else
+        (why not, whether it can never go through)."""
+        _, failure, lasting = self._answer(raw)
+        return failure, lasting
+
+    def _answer(self, raw: bytes) -> tuple[bytes, str, bool]:
+        """(what to print, why it failed or '', whether that failure is for good)."""
         try:
             where, event = parse_hook_input(read_hook_input(raw), self.clock.now())
         except HookInputError as exc:
-            self.spool(raw, str(exc))
-            return b""
+            return b"", str(exc), True
         try:
             delivery = self.runtime.handle(where.arrival(event))
         except Exception as exc:
             log.error("hook %s failed: %s", where.event_name, traceback.format_exc())
-            self.spool(raw, f"{type(exc).__name__}: {exc}")
-            return b""
+            return b"", f"{type(exc).__name__}: {exc}", False
         answer = hook_answer(where.event_name, delivery.context, block_reason=delivery.block)
-        return json.dumps(answer, ensure_ascii=False).encode() if answer else b""
+        return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
 
     def close(self) -> None:
         """Save every warm session (the service calls this before it exits)."""
         self.runtime.close()
 
-    def spool(self, raw: bytes, reason: str) -> Path | None:
-        """Keep an input that could not be handled, with the reason, for `onlooker doctor`."""
-        log.warning("spooled a hook input: %s", reason)
+    def spool(self, raw: bytes, reason: str, *, refused: bool = False) -> Path | None:
+        """Keep an input that could not be handled, with the reason: in the spool, which the
+        hook service drains; or, `refused`, apart (`spool/refused/`) for `onlooker doctor`."""
+        log.warning("spooled a hook input%s: %s", " as refused" if refused else "", reason)
         try:
             folder = self.store.home / SPOOL_DIR
+            if refused:
+                folder = folder / REFUSED_DIR
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             path = folder / f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
             note = reason.replace("\n", " ")[:500]
