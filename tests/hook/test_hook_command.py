@@ -130,7 +130,8 @@ def test_garbage_exits_zero_with_no_output_and_is_spooled(raw: bytes, onlooker_h
     done = run_hook(None, raw=raw)
     assert done.returncode == 0
     assert done.stdout == b""
-    spooled = list((onlooker_home / "spool").glob("*.hook"))
+    assert not list((onlooker_home / "spool").glob("*.hook"))  # never to be replayed
+    spooled = list((onlooker_home / "spool" / "refused").glob("*.hook"))
     assert len(spooled) == 1
     assert spooled[0].read_bytes().partition(b"\n")[2] == raw
 
@@ -217,7 +218,7 @@ def test_spooled_inputs_are_redacted(broken: bytes, onlooker_home: Path) -> None
     from onlooker.daemon.client import spool
 
     spool(str(onlooker_home), raw, "the service did not answer")
-    spooled = [p.read_bytes() for p in (onlooker_home / "spool").glob("*.hook")]
+    spooled = [p.read_bytes() for p in (onlooker_home / "spool").rglob("*.hook")]
     assert len(spooled) == 2
     for kept in spooled:
         assert secret not in kept and b"[REDACTED:anthropic_key]" in kept
