@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..core.events import AssistantMessage, ToolCall, UserPrompt
-from ..text.ignore import IGNORE_FILE, IgnoreRules, glob_regex
 from ..core.records import Record, record
+from ..text.globs import glob_regex
+from ..text.ignore import IGNORE_FILE, IgnoreRules
 
 if TYPE_CHECKING:
     from ..core.session import Session
