@@ -51,6 +51,8 @@ LAYERS: dict[str, int] = {
 
 #: modules of layers 3-4 that import third-party packages inside functions (never at module level)
 LAZY_THIRD_PARTY = {
+    "text.ignore",  # pathspec, a base dependency
+    "store.home",  # platformdirs, a base dependency
     "store.embeddings",
     "store.vectors",
     "store.vector_search",
