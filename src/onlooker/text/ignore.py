@@ -1,6 +1,6 @@
 """.gitignore rules as git applies them, for walks that skip what git ignores; pathspec matches.
 
-The deepest `.gitignore` with a matching pattern decides; a screen made of the ignoring patterns'
+The deepest `.gitignore` with a matching pattern decides; a screen made of all ignoring patterns'
 own regexes clears most paths with one regex match before pathspec's `GitIgnoreSpec` is asked.
 """
 
@@ -35,14 +35,6 @@ class IgnoreFile:
     base: str
     specs: tuple[GitIgnoreSpec, GitIgnoreSpec]
     """For files, for directories (indexed by `is_dir`)."""
-    screens: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = field(
-        init=False, compare=False, repr=False
-    )
-    """Per spec: one regex that matches what any of its ignoring patterns matches; None when it
-    only re-includes."""
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "screens", tuple(_screen(spec) for spec in self.specs))
 
     @classmethod
     def read(cls, lines: Iterable[str], base: str = "") -> IgnoreFile | None:
@@ -72,17 +64,21 @@ class IgnoreRules:
     """The rules in force in one directory: its ancestors' files first, its own last."""
 
     files: tuple[IgnoreFile, ...] = ()
+    screens: tuple[re.Pattern[str] | None, re.Pattern[str] | None] = field(
+        default=(None, None), init=False, compare=False, repr=False
+    )
+    """For files, for directories: one regex that matches what any ignoring pattern in force
+    matches; None when no pattern ignores."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "screens", (_screen(self.files, 0), _screen(self.files, 1)))
 
     def ignored(self, path: str, is_dir: bool) -> bool:
         """Whether git would ignore `path` (relative to the root, `/`-separated; its parent
         directories are assumed not ignored)."""
-        for file in self.files:  # the common case, inline: one regex match per file in force
-            screen = file.screens[is_dir]
-            rel = file.relative(path) if file.base else path
-            if screen is not None and rel is not None and screen.match(rel) is not None:
-                break
-        else:
-            return False
+        screen = self.screens[is_dir]
+        if screen is None or screen.match(path) is None:
+            return False  # the common case: one regex match
         for file in reversed(self.files):  # the deepest file with a matching pattern decides
             verdict = file.verdict(path, is_dir)
             if verdict is not None:
@@ -111,10 +107,26 @@ def _for_directories(line: str) -> str:
     return pattern[:-1] if pattern.endswith("/") and pattern.strip("!/") else pattern
 
 
-def _screen(spec: GitIgnoreSpec) -> re.Pattern[str] | None:
-    """The union of the spec's ignoring patterns, used with `match` (pathspec searches each one;
-    most are anchored at the start already). Patterns that may match at any depth share that
-    prefix, so a path is split at its slashes once rather than once per pattern."""
+def _screen(files: tuple[IgnoreFile, ...], kind: int) -> re.Pattern[str] | None:
+    """The union of every ignoring pattern in `files` (for files: kind 0, directories: 1), each
+    behind its file's directory, used with `match`."""
+    parts = []
+    for file in files:
+        union = _union(file.specs[kind])
+        if union is not None:
+            parts.append(f"{re.escape(file.base + '/') if file.base else ''}(?:{union})")
+    if not parts:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{part})" for part in parts))
+    except re.error:  # a regex that does not combine: every path goes to the specs
+        return re.compile("")
+
+
+def _union(spec: GitIgnoreSpec) -> str | None:
+    """The spec's ignoring patterns as one regex to `match` from the start (pathspec searches each
+    one; most are anchored already). Patterns that may match at any depth share that prefix, so a
+    path is split at its slashes once rather than once per pattern."""
     regexes = [
         _GROUP_NAME.sub("(?:", p.regex.pattern)
         for p in spec.patterns
@@ -124,13 +136,10 @@ def _screen(spec: GitIgnoreSpec) -> re.Pattern[str] | None:
         return None
     any_depth = [r[len(_ANY_DEPTH) :] for r in regexes if r.startswith(_ANY_DEPTH)]
     others = [
-        r if r.startswith("^") else rf"[\s\S]*?(?:{r})"
+        r[1:] if r.startswith("^") else rf"[\s\S]*?(?:{r})"
         for r in regexes
         if not r.startswith(_ANY_DEPTH)
     ]
     if any_depth:
-        others.append(_ANY_DEPTH + "(?:" + "|".join(f"(?:{r})" for r in any_depth) + ")")
-    try:
-        return re.compile("|".join(f"(?:{r})" for r in others))
-    except re.error:  # a regex that does not combine: every path goes to the spec
-        return re.compile("")
+        others.append(_ANY_DEPTH[1:] + "(?:" + "|".join(f"(?:{r})" for r in any_depth) + ")")
+    return "|".join(f"(?:{r})" for r in others)
