@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import jsonschema
 import pytest
 
 from onlooker.llm import InvalidOutput
@@ -141,3 +142,35 @@ def test_numbers_and_unions() -> None:
 def test_odd_property_names_are_quoted_in_the_path() -> None:
     schema = {"type": "object", "additionalProperties": {"type": "string"}}
     assert schema_problem({"a b": 1}, schema) == '$["a b"]: expected string, got integer'
+
+
+def test_keywords_beyond_onlookers_own_schemas_are_checked_too() -> None:
+    schema = {
+        "$defs": {"ref": {"type": "string", "pattern": "^[a-z]+:[0-9]+$"}},
+        "type": "object",
+        "properties": {
+            "where": {"$ref": "#/$defs/ref"},
+            "tags": {"type": "array", "uniqueItems": True},
+            "score": {"anyOf": [{"type": "integer"}, {"const": "n/a"}]},
+        },
+    }
+    assert schema_problem({"where": "app:12", "tags": ["a", "b"], "score": "n/a"}, schema) is None
+    assert schema_problem({"where": "app.py line 12"}, schema) == (
+        "$.where: 'app.py line 12' does not match '^[a-z]+:[0-9]+$'"
+    )
+    assert (
+        schema_problem({"tags": ["a", "a"]}, schema) == "$.tags: ['a', 'a'] has non-unique elements"
+    )
+    assert (problem := schema_problem({"score": 0.5}, schema)) and problem.startswith("$.score: ")
+
+
+def test_the_shallowest_problem_is_told_first() -> None:
+    value = {"findings": [{"severity": "urgent"}]}  # summary missing, and a bad severity inside
+    assert schema_problem(value, FINDINGS) == "$: missing required property 'summary'"
+
+
+def test_a_schema_names_its_draft_and_a_broken_schema_is_the_callers_error() -> None:
+    draft7 = {"$schema": "http://json-schema.org/draft-07/schema#", "items": [{"type": "string"}]}
+    assert schema_problem([3], draft7) == "$[0]: expected string, got integer"
+    with pytest.raises(jsonschema.SchemaError):
+        schema_problem({}, {"type": "objekt"})

@@ -28,18 +28,21 @@ MAX_FRAME = 64 * 1024 * 1024
 
 
 def data_home() -> str:
-    """`$ONLOOKER_HOME`, else the user data dir (the same rule as onlooker.store.home)."""
+    """`$ONLOOKER_HOME`, else the user data dir: what platformdirs gives onlooker.store.home,
+    found here without it (`$XDG_DATA_HOME` counts on macOS too, when it is an absolute path)."""
     chosen = os.environ.get(HOME_VARIABLE)
     if chosen:
         return os.path.expanduser(chosen)
     user = os.path.expanduser("~")
+    xdg = os.environ.get("XDG_DATA_HOME", "")
     if sys.platform == "win32":
         base = os.environ.get("LOCALAPPDATA") or os.path.join(user, "AppData", "Local")
+    elif os.path.isabs(xdg):
+        base = xdg
     elif sys.platform == "darwin":
         base = os.path.join(user, "Library", "Application Support")
     else:
-        xdg = os.environ.get("XDG_DATA_HOME", "")
-        base = xdg if os.path.isabs(xdg) else os.path.join(user, ".local", "share")
+        base = os.path.join(user, ".local", "share")
     return os.path.join(base, "onlooker")
 
 

@@ -51,6 +51,7 @@ def model_from_string(spec: str, **options: Any) -> Model:
 
 def _openai(spec: str, model: str, options: dict[str, Any]) -> Model:
     _need("openai", spec, "llm")
+    _need("jsonschema", spec, "llm")
     allowed = {"api_key", "base_url", "temperature"}
     _only(allowed, options, spec)
     key = _api_key(spec, options, "OPENAI_API_KEY", "an OpenAI")
@@ -87,6 +88,7 @@ def _ollama(spec: str, model: str, options: dict[str, Any]) -> Model:
 
 def _endpoint(spec: str, model: str, base_url: str, options: dict[str, Any]) -> Model:
     _need("openai", spec, "llm")
+    _need("jsonschema", spec, "llm")
     _only({"api_key", "base_url", "temperature", "structured"}, options, spec)
     structured = options.get("structured", "auto")
     if structured not in ("auto", "json_schema", "json_object"):
@@ -107,6 +109,7 @@ def _endpoint(spec: str, model: str, base_url: str, options: dict[str, Any]) -> 
 
 def _anthropic(spec: str, model: str, options: dict[str, Any]) -> Model:
     _need("anthropic", spec, "llm")
+    _need("jsonschema", spec, "llm")
     _only({"api_key", "base_url", "temperature"}, options, spec)
     key = _api_key(spec, options, "ANTHROPIC_API_KEY", "an Anthropic")
     from ._anthropic import AnthropicModel
@@ -128,6 +131,7 @@ def _local(spec: str, model: str, options: dict[str, Any]) -> Model:
             f"{spec}: no local model {model!r}; the local models are: " + ", ".join(LOCAL_MODELS)
         )
     _need("llama_cpp", spec, "local", package="llama-cpp-python")
+    _need("jsonschema", spec, "local")
     _only({"n_ctx", "n_threads", "temperature"}, options, spec)
     weights = LOCAL_MODELS[model]
     return LocalModel(

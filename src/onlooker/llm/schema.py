@@ -1,18 +1,22 @@
 """Model answers as JSON: a lenient parse, then a check against the JSON schema that was asked for.
 
 Small models wrap JSON in code fences, put raw newlines inside strings and keep talking after the
-closing brace; `parse_json` accepts all of that. The checker covers the subset of JSON Schema that
-onlooker's schemas use: type, properties, required, additionalProperties, items, enum, const,
-minItems/maxItems, minLength/maxLength, minimum/maximum. Other keywords are ignored.
+closing brace; `parse_json` accepts all of that. The check is jsonschema's, all of JSON Schema
+(draft 2020-12 unless the schema names its own `$schema`); the problem is told with its path.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
 
 from .model import InvalidOutput
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
 
 __all__ = ["check", "parse_json", "schema_problem"]
 
@@ -23,11 +27,24 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "object": (dict,),
     "array": (list,),
     "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
     "boolean": (bool,),
+    "integer": (int,),
+    "number": (float,),
     "null": (type(None),),
 }
+"""JSON's names for Python's types, to say what a value is."""
+_BOUNDS = {
+    "minimum": "{size} is below the minimum {rule}",
+    "maximum": "{size} is above the maximum {rule}",
+    "minLength": "{size} characters, fewer than the minimum {rule}",
+    "maxLength": "{size} characters, more than the maximum {rule}",
+    "minItems": "{size} items, fewer than the minimum {rule}",
+    "maxItems": "{size} items, more than the maximum {rule}",
+}
+"""How onlooker words a value out of bounds."""
+_VALIDATORS: dict[str, Validator] = {}
+"""Validators by their schema's JSON text: a schema is checked and compiled once."""
+_CACHED = 64
 
 
 def parse_json(text: str, schema: dict[str, Any]) -> Any:
@@ -86,88 +103,72 @@ def _what(opener: str) -> str:
 
 
 def schema_problem(value: Any, schema: dict[str, Any], path: str = "$") -> str | None:
-    """Where `value` first fails `schema`, as `path: what is wrong`; None when it fits."""
-    expected = schema.get("type")
-    if expected is not None:
-        names = [expected] if isinstance(expected, str) else list(expected)
-        if not any(_is_type(value, name) for name in names):
-            return f"{path}: expected {' or '.join(names)}, got {_type_name(value)}"
-    if "const" in schema and value != schema["const"]:
-        return f"{path}: must be {json.dumps(schema['const'])}"
-    if "enum" in schema and value not in schema["enum"]:
-        allowed = ", ".join(json.dumps(v) for v in schema["enum"])
-        return f"{path}: {json.dumps(value)} is not one of {allowed}"
-    if isinstance(value, dict):
-        return _object_problem(value, schema, path)
-    if isinstance(value, list):
-        return _array_problem(value, schema, path)
-    if isinstance(value, str):
-        return _length_problem(len(value), schema, path, "characters")
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            return f"{path}: {value} is below the minimum {schema['minimum']}"
-        if "maximum" in schema and value > schema["maximum"]:
-            return f"{path}: {value} is above the maximum {schema['maximum']}"
-    return None
+    """Where `value` fails `schema`, as `path: what is wrong`; None when it fits.
+
+    Of several problems, jsonschema's `best_match` is told: the shallowest, so a missing required
+    property comes before a wrong item deep inside. Raises jsonschema's SchemaError when `schema`
+    itself is not a valid JSON Schema.
+    """
+    from jsonschema.exceptions import best_match
+
+    error = best_match(_validator(schema).iter_errors(value))
+    return None if error is None else f"{_where(path, error.absolute_path)}: {_problem(error)}"
 
 
-def _object_problem(value: dict[str, Any], schema: dict[str, Any], path: str) -> str | None:
-    properties: dict[str, Any] = schema.get("properties", {})
-    for name in schema.get("required", []):
-        if name not in value:
-            return f"{path}: missing required property {name!r}"
-    extra = schema.get("additionalProperties", True)
-    for name, item in value.items():
-        where = f"{path}.{name}" if name.isidentifier() else f"{path}[{json.dumps(name)}]"
-        if name in properties:
-            problem = schema_problem(item, properties[name], where)
-        elif extra is False:
-            return f"{path}: unexpected property {name!r} (allowed: {', '.join(properties)})"
-        elif isinstance(extra, dict):
-            problem = schema_problem(item, extra, where)
+def _validator(schema: dict[str, Any]) -> Validator:
+    """A checked validator for `schema`, cached by the schema's JSON text."""
+    key = json.dumps(schema, sort_keys=True, default=str)
+    validator = _VALIDATORS.get(key)
+    if validator is None:
+        from jsonschema.validators import Draft202012Validator, validator_for
+
+        kind = validator_for(schema, default=Draft202012Validator)
+        kind.check_schema(schema)
+        validator = kind(schema)
+        if len(_VALIDATORS) >= _CACHED:
+            _VALIDATORS.clear()
+        _VALIDATORS[key] = validator
+    return validator
+
+
+def _where(path: str, parts: Iterable[str | int]) -> str:
+    for part in parts:
+        if isinstance(part, int):
+            path += f"[{part}]"
         else:
-            problem = None
-        if problem:
-            return problem
-    return None
+            path += f".{part}" if part.isidentifier() else f"[{json.dumps(part)}]"
+    return path
 
 
-def _array_problem(value: list[Any], schema: dict[str, Any], path: str) -> str | None:
-    problem = _length_problem(len(value), schema, path, "items", "Items")
-    if problem:
-        return problem
-    items = schema.get("items")
-    if isinstance(items, dict):
-        for index, item in enumerate(value):
-            problem = schema_problem(item, items, f"{path}[{index}]")
-            if problem:
-                return problem
-    return None
-
-
-def _length_problem(
-    size: int, schema: dict[str, Any], path: str, unit: str, key: str = "Length"
-) -> str | None:
-    low, high = schema.get(f"min{key}"), schema.get(f"max{key}")
-    if low is not None and size < low:
-        return f"{path}: {size} {unit}, fewer than the minimum {low}"
-    if high is not None and size > high:
-        return f"{path}: {size} {unit}, more than the maximum {high}"
-    return None
-
-
-def _is_type(value: Any, name: str) -> bool:
-    if name not in _TYPES:
-        return True  # a type this checker does not know is not held against the answer
-    if isinstance(value, bool) and name in ("integer", "number"):
-        return False
-    if name == "integer" and isinstance(value, float):
-        return value.is_integer()
-    return isinstance(value, _TYPES[name])
+def _problem(error: ValidationError) -> str:
+    """What is wrong: in onlooker's words for the keywords its schemas use, else jsonschema's."""
+    value: Any = error.instance
+    rule: Any = error.validator_value
+    schema, keyword = error.schema, str(error.validator)
+    if keyword == "type":
+        names = [rule] if isinstance(rule, str) else list(rule)
+        return f"expected {' or '.join(names)}, got {_type_name(value)}"
+    if keyword == "const":
+        return f"must be {json.dumps(rule)}"
+    if keyword == "enum":
+        return f"{json.dumps(value)} is not one of {', '.join(json.dumps(v) for v in rule)}"
+    if keyword == "required":
+        return f"missing required property {next(n for n in rule if n not in value)!r}"
+    if keyword == "additionalProperties" and isinstance(schema, dict):
+        allowed = list(schema.get("properties", {}))
+        patterns = list(schema.get("patternProperties", {}))
+        extra = next(
+            n for n in value if n not in allowed and not any(re.search(p, n) for p in patterns)
+        )
+        return f"unexpected property {extra!r} (allowed: {', '.join(allowed)})"
+    if keyword in _BOUNDS:
+        size = value if keyword in ("minimum", "maximum") else len(value)
+        return _BOUNDS[keyword].format(size=size, rule=rule)
+    return error.message
 
 
 def _type_name(value: Any) -> str:
-    for name, types in _TYPES.items():
-        if _is_type(value, name) and isinstance(value, types):
+    for name, types in _TYPES.items():  # boolean before integer: True is an int in Python
+        if isinstance(value, types):
             return name
     return type(value).__name__

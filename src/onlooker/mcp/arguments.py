@@ -1,82 +1,94 @@
 """Check a tool call's arguments against the tool's JSON input schema, with errors naming the field.
 
-Covers what onlooker's schemas use: object at the root, unknown fields, required, type, enum,
-minimum/maximum, minLength, minItems/maxItems and string items. Nested objects are left to the
-tool that receives them (the observations tool checks its own).
+jsonschema checks them, with two leniencies agents rely on: an argument given as null counts as not
+given, and `minLength` counts a string's characters without the blanks around them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+import json
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from ..errors import BadArguments
 
-_TYPES: dict[str, tuple[type, ...]] = {
-    "string": (str,),
-    "integer": (int,),
-    "number": (int, float),
-    "boolean": (bool,),
-    "array": (list,),
-    "object": (dict,),
-}
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+    from jsonschema.protocols import Validator
+
+_VALIDATORS: dict[str, Validator] = {}
 
 
 def check_arguments(schema: Mapping[str, Any], arguments: Any) -> dict[str, Any]:
     """`arguments` as a dict, once it fits `schema`; raises BadArguments otherwise."""
+    from jsonschema.exceptions import best_match
+
     if arguments is None:
         arguments = {}
     if not isinstance(arguments, dict):
         raise BadArguments("arguments", "must be a JSON object")
-    properties: Mapping[str, Any] = schema.get("properties", {})
-    unknown = sorted(set(arguments) - set(properties))
-    if unknown and not schema.get("additionalProperties", False):
-        raise BadArguments(unknown[0], f"unknown argument; allowed: {', '.join(properties)}")
-    for name in schema.get("required", ()):
-        if arguments.get(name) is None:
-            raise BadArguments(name, "is required")
-    for name, value in arguments.items():
-        if value is not None and name in properties:
-            _check(name, properties[name], value)
+    given = {name: value for name, value in arguments.items() if value is not None}
+    error = best_match(_validator(schema).iter_errors(given))
+    if error is not None:
+        raise BadArguments(*_fault(error))
     return arguments
 
 
-def _check(field: str, schema: Mapping[str, Any], value: Any) -> None:
-    kinds = schema.get("type")
-    if isinstance(kinds, str):
-        kinds = [kinds]
-    if kinds and not any(_is(value, kind) for kind in kinds):
-        raise BadArguments(field, f"must be {' or '.join(_article(k) for k in kinds)}")
-    if "enum" in schema and value not in schema["enum"]:
-        allowed = ", ".join(str(v) for v in schema["enum"])
-        raise BadArguments(field, f"{value!r} is not one of: {allowed}")
-    if isinstance(value, int | float) and not isinstance(value, bool):
-        if "minimum" in schema and value < schema["minimum"]:
-            raise BadArguments(field, f"must be {schema['minimum']} or more")
-        if "maximum" in schema and value > schema["maximum"]:
-            raise BadArguments(field, f"must be {schema['maximum']} or less")
-    if isinstance(value, str) and len(value.strip()) < schema.get("minLength", 0):
-        raise BadArguments(field, "must not be empty")
-    if isinstance(value, list):
-        _check_items(field, schema, value)
+def _validator(schema: Mapping[str, Any]) -> Validator:
+    key = json.dumps(schema, sort_keys=True, default=str)
+    if key not in _VALIDATORS:
+        from jsonschema.validators import Draft202012Validator, extend
+
+        keywords = {"minLength": _min_length_without_blanks}
+        checker = extend(Draft202012Validator, keywords)  # type: ignore[no-untyped-call]
+        checker.check_schema(schema)
+        _VALIDATORS[key] = checker(schema)
+    return _VALIDATORS[key]
 
 
-def _check_items(field: str, schema: Mapping[str, Any], value: list[Any]) -> None:
-    least, most = schema.get("minItems"), schema.get("maxItems")
-    if least is not None and len(value) < least:
-        raise BadArguments(field, f"needs at least {least} item{'s' * (least != 1)}")
-    if most is not None and len(value) > most:
-        raise BadArguments(field, f"takes at most {most} items, got {len(value)}")
-    items = schema.get("items")
-    if isinstance(items, Mapping):
-        for position, item in enumerate(value):
-            _check(f"{field}[{position}]", items, item)
+def _min_length_without_blanks(
+    validator: Validator, least: int, value: Any, schema: Mapping[str, Any]
+) -> Iterator[ValidationError]:
+    from jsonschema.exceptions import ValidationError
+
+    if isinstance(value, str) and len(value.strip()) < least:
+        yield ValidationError(f"{value!r} is shorter than {least} characters")
 
 
-def _is(value: Any, kind: str) -> bool:
-    if isinstance(value, bool) and kind in ("integer", "number"):
-        return False
-    return isinstance(value, _TYPES.get(kind, (object,)))
+def _fault(error: ValidationError) -> tuple[str, str]:
+    """The argument at fault and what is wrong with it."""
+    value: Any = error.instance
+    rule: Any = error.validator_value
+    keyword = str(error.validator)
+    if keyword == "required":
+        return next(name for name in rule if name not in value), "is required"
+    if keyword == "additionalProperties" and isinstance(error.schema, dict):
+        allowed = list(error.schema.get("properties", {}))
+        unknown = sorted(name for name in value if name not in allowed)
+        return unknown[0], f"unknown argument; allowed: {', '.join(allowed)}"
+    field = "".join(
+        f"[{part}]" if isinstance(part, int) else f".{part}" for part in error.absolute_path
+    ).lstrip(".")
+    return field or "arguments", _problem(keyword, rule, value) or error.message
+
+
+def _problem(keyword: str, rule: Any, value: Any) -> str | None:
+    if keyword == "type":
+        kinds = [rule] if isinstance(rule, str) else list(rule)
+        return f"must be {' or '.join(_article(kind) for kind in kinds)}"
+    if keyword == "enum":
+        return f"{value!r} is not one of: {', '.join(str(v) for v in rule)}"
+    if keyword == "minimum":
+        return f"must be {rule} or more"
+    if keyword == "maximum":
+        return f"must be {rule} or less"
+    if keyword == "minLength":
+        return "must not be empty" if rule == 1 else f"needs at least {rule} characters"
+    if keyword == "minItems":
+        return f"needs at least {rule} item{'s' * (rule != 1)}"
+    if keyword == "maxItems":
+        return f"takes at most {rule} items, got {len(value)}"
+    return None
 
 
 def _article(kind: str) -> str:

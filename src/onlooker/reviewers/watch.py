@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core.events import AssistantMessage, ToolCall, UserPrompt
 from ..core.records import Record, record
-from ..text.ignore import IGNORE_FILE, IgnoreRules, glob_regex
+from ..text.globs import glob_regex
+from ..text.ignore import IGNORE_FILE, IgnoreRules
 
 if TYPE_CHECKING:
     from ..core.session import Session

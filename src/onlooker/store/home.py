@@ -1,7 +1,7 @@
 """Where onlooker keeps its data: the data home, the project a directory belongs to, journal paths.
 
-`$ONLOOKER_HOME` wins; otherwise the platform's user data directory (XDG on Linux), found with the
-standard library alone.
+`$ONLOOKER_HOME` wins; otherwise the platform's user data directory, as platformdirs finds it (the
+hook client, standard library only, finds the same one: onlooker.daemon.client.data_home).
 """
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import sys
 from pathlib import Path
 
 HOME_VARIABLE = "ONLOOKER_HOME"
+APP_NAME = "onlooker"
 INDEX_FILE = "onlooker.db"
 MIRROR_FILE = "onlooker-vec.db"
 """sqlite-vec's copy of the vectors (only when that backend is used); rebuilt from the index."""
@@ -27,19 +27,16 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 def data_home() -> Path:
-    """`$ONLOOKER_HOME`, else the user data dir: XDG, Application Support or LOCALAPPDATA."""
+    """`$ONLOOKER_HOME`, else platformdirs' user data directory for onlooker: on Linux
+    `$XDG_DATA_HOME/onlooker` (when that is an absolute path) or `~/.local/share/onlooker`; on macOS
+    the same variable or `~/Library/Application Support/onlooker`; on Windows the local AppData
+    folder's `onlooker`."""
     chosen = os.environ.get(HOME_VARIABLE)
     if chosen:
         return Path(chosen).expanduser()
-    if sys.platform == "win32":
-        local = os.environ.get("LOCALAPPDATA")
-        base = Path(local) if local else Path.home() / "AppData" / "Local"
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Application Support"
-    else:
-        xdg = os.environ.get("XDG_DATA_HOME", "")
-        base = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".local" / "share"
-    return base / "onlooker"
+    from platformdirs import user_data_path  # imported when no $ONLOOKER_HOME is set
+
+    return user_data_path(APP_NAME, appauthor=False)
 
 
 def project_for(cwd: str | os.PathLike[str]) -> str:

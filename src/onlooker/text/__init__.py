@@ -1,3 +1,3 @@
 """Text handling shared by every layer: secret redaction, clipping that never halves a secret,
-and .gitignore rules.
+.gitignore rules and glob patterns.
 """
