@@ -119,6 +119,28 @@ def test_user_rejections_and_silent_exit_1_are_not_failures(clock: FixedClock) -
     assert all(not r.assessments for r in feed(target, rejected, no_match, rejected, no_match))
 
 
+def cancelled(command: str) -> ToolCall:
+    """A parallel call Claude Code cancelled because a sibling call failed."""
+    return failed(command, "<tool_use_error>Sibling tool call errored</tool_use_error>")
+
+
+def test_calls_cancelled_by_a_failing_sibling_are_passed_over(clock: FixedClock) -> None:
+    assert not is_failure(cancelled("npm test"))
+    target = engine(clock)
+    batch = [failed("npm run build", "error TS2322: Type 'string' is not assignable")]
+    batch += [cancelled(f"npm run check{n}") for n in range(5)]
+    assert all(not r.assessments for r in feed(target, *batch, *batch))
+    # They neither count in a streak nor break it.
+    results = feed(
+        target,
+        failed("npx tsc", "error TS5058: The specified path does not exist"),
+        cancelled("npm test"),
+        failed("npm run lint", "ESLint couldn't find a config"),
+    )
+    assert severities(results) == [None, None, "medium"]
+    assert "The last 4 tool calls that ran failed (calls 1, 7, 13, 15)" in results[2].feedback
+
+
 def test_signatures_ignore_what_varies() -> None:
     def same(a: str, b: str) -> bool:
         return error_signature(failed("x", a)) == error_signature(failed("x", b))

@@ -1,7 +1,8 @@
 """Error Cascade: tool calls failing one after another, or the same error coming back in new forms.
 
 Error texts are normalised (numbers, paths, hex and uuid ids, quoted names, line:col) so that one
-error about different files groups together. User rejections are not failures of the agent.
+error about different files groups together. User rejections are not failures of the agent, and
+parallel calls the host cancelled because a sibling failed are passed over: they never ran.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from .episodes import (
     cite,
     describe,
     episode,
+    is_cancelled,
     require_counts,
     require_order,
 )
@@ -84,7 +86,11 @@ class ErrorCascadeObserver:
 
     def _streak(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
         failing: list[ToolCall] = []
+        passed_over = 0
         for call in reversed(calls):
+            if is_cancelled(call):
+                passed_over += 1
+                continue
             if not is_failure(call):
                 break
             failing.append(call)
@@ -105,9 +111,10 @@ class ErrorCascadeObserver:
         latest = calls[-1]
         n = current.count
         cited = cite(run, total=n)
+        ran = " that ran" if passed_over else ""
         finding = Finding(
             content=(
-                f"The last {n} tool calls failed ({cited}); "
+                f"The last {n} tool calls{ran} failed ({cited}); "
                 f"the latest, {describe(latest)}: {key_line(error_text(latest))}"
             ),
             category="consecutive failures",
@@ -161,8 +168,9 @@ def error_text(call: ToolCall) -> str:
 
 
 def is_failure(call: ToolCall) -> bool:
-    """A failed call that is the agent's: not a user rejection, not a silent `exit 1` (no match)."""
-    if call.ok:
+    """A failed call that is the agent's: not a user rejection, not a call cancelled because a
+    parallel sibling failed, not a silent `exit 1` (no match)."""
+    if call.ok or is_cancelled(call):
         return False
     text = error_text(call).strip()
     if text.startswith(REJECTIONS):

@@ -15,6 +15,21 @@ from ..core.assessment import Assessment, Finding, Severity, severity_rank
 from ..core.events import ToolCall
 from ..core.observer import ObserverContext
 
+SIBLING_ERRORED = "Sibling tool call errored"
+"""Claude Code's result for a parallel call it cancelled because another call of the same
+message failed (`<tool_use_error>Sibling tool call errored</tool_use_error>`)."""
+
+
+def is_cancelled(call: ToolCall) -> bool:
+    """A call the host cancelled before it ran, because a parallel sibling failed.
+
+    It is neither the agent's failure nor a result: observers pass over it.
+    """
+    if call.ok:
+        return False
+    text = call.error or call.output or ""
+    return SIBLING_ERRORED in text[:120]
+
 
 @dataclass(frozen=True, slots=True)
 class Escalation:

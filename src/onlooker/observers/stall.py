@@ -1,7 +1,8 @@
 """Stall: the agent going round without effect, judged from calls together with their results.
 
 The same call with the same result again and again, reads and writes of one file in turn, and
-edits that undo each other. The same call with a changing result is progress and passes.
+edits that undo each other. The same call with a changing result is progress and passes; a call
+the host cancelled because a parallel sibling failed has no result and is passed over.
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ from .episodes import (
     cite,
     describe,
     episode,
+    is_cancelled,
     require_counts,
     require_order,
 )
@@ -117,6 +119,8 @@ class StallObserver:
 
     def _repeats(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
         latest = calls[-1]
+        if is_cancelled(latest):
+            return None
         essential = essential_input(latest.input)
         # A cheap look at one argument first; building the essential input of every call is not.
         probe = next(iter(essential), None)
@@ -127,6 +131,7 @@ class StallObserver:
             if c.tool == latest.tool
             and (probe is None or c.input.get(probe) == value)
             and essential_input(c.input) == essential
+            and not is_cancelled(c)
         ]
         if len(same) < 2:
             return None

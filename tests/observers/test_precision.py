@@ -1,0 +1,74 @@
+"""The rule observers say only what is true: labeled trajectories replayed through `onlooker replay`.
+
+Parallel calls Claude Code cancelled are not failures; the labeled set's generator reproduces it
+byte for byte.
+"""
+
+from __future__ import annotations
+
+import filecmp
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+TESTS = Path(__file__).parents[1]
+ROOT = TESTS.parent
+LABELED = TESTS / "fixtures" / "labeled"
+ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
+
+
+def replay(name: str) -> dict[str, Any]:
+    """The real CLI's `--json` account of one labeled session."""
+    done = subprocess.run(
+        [ONLOOKER, "replay", str(LABELED / f"{name}.jsonl"), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    (session,) = json.loads(done.stdout)
+    return dict(session)
+
+
+def said(session: dict[str, Any], observer: str) -> list[tuple[int, str, str]]:
+    """(call, severity, first finding) of each assessment `observer` made."""
+    return [
+        (a["call_index"], a["severity"], a["findings"][0]["content"] if a["findings"] else "")
+        for a in session["assessments"]
+        if a["observer"] == observer
+    ]
+
+
+def test_parallel_calls_cancelled_by_a_failing_sibling_are_not_failures() -> None:
+    session = replay("parallel-cancellations")
+    cancelled = [i for i in session["injections"] if "Sibling tool call errored" in i["text"]]
+    assert said(session, "Error Cascade") == [], session["injections"]
+    assert said(session, "Stall") == []
+    assert cancelled == []
+    assert said(replay("parallel-checks-cancelled"), "Error Cascade") == []
+
+
+def test_a_real_cascade_in_parallel_batches_is_still_caught() -> None:
+    """The cancelled siblings neither count nor break the streak of the agent's own failures."""
+    found = said(replay("cascade-through-parallel"), "Error Cascade")
+    assert found, "the cascade was missed"
+    call, severity, content = found[0]
+    assert (call, severity) == (8, "medium")
+    assert content.startswith("The last 4 tool calls that ran failed (calls 1, 4, 5, 8)")
+
+
+def test_the_generator_reproduces_the_labeled_set(tmp_path: Path) -> None:
+    done = subprocess.run(
+        [sys.executable, str(LABELED / "make_labeled.py"), str(tmp_path)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    written = sorted(p.name for p in tmp_path.iterdir())
+    assert written == sorted([*(p.name for p in LABELED.glob("*.jsonl")), "labels.json"])
+    _, mismatch, errors = filecmp.cmpfiles(LABELED, tmp_path, written, shallow=False)
+    assert (mismatch, errors) == ([], [])
