@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -221,3 +222,7 @@ def main(argv: list[str]) -> int:
         for line in score.details:
             print(line)
     return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main(sys.argv[1:]))
