@@ -1,7 +1,7 @@
 """The rule observers say only what is true: labeled trajectories replayed through `onlooker replay`.
 
-Parallel calls Claude Code cancelled are not failures; the labeled set's generator reproduces it
-byte for byte.
+Parallel calls Claude Code cancelled are not failures and a falling failure count is progress;
+the labeled set's generator reproduces it byte for byte.
 """
 
 from __future__ import annotations
@@ -58,6 +58,21 @@ def test_a_real_cascade_in_parallel_batches_is_still_caught() -> None:
     call, severity, content = found[0]
     assert (call, severity) == (8, "medium")
     assert content.startswith("The last 4 tool calls that ran failed (calls 1, 4, 5, 8)")
+
+
+def test_a_falling_failure_count_is_progress() -> None:
+    for name in ("progress-pytest", "progress-mypy"):
+        session = replay(name)
+        assert said(session, "Error Cascade") == [], name
+        assert said(session, "Stall") == [], name
+
+
+def test_a_count_that_stops_falling_is_a_loop_again() -> None:
+    session = replay("progress-then-stuck")
+    cascade = said(session, "Error Cascade")
+    assert [(call, severity) for call, severity, _ in cascade] == [(11, "medium")]
+    assert "4 times (calls 5, 7, 9, 11)" in cascade[0][2]
+    assert [(call, severity) for call, severity, _ in said(session, "Stall")] == [(11, "medium")]
 
 
 def test_the_generator_reproduces_the_labeled_set(tmp_path: Path) -> None:

@@ -2,7 +2,9 @@
 
 Error texts are normalised (numbers, paths, hex and uuid ids, quoted names, line:col) so that one
 error about different files groups together. User rejections are not failures of the agent, and
-parallel calls the host cancelled because a sibling failed are passed over: they never ran.
+parallel calls the host cancelled because a sibling failed are passed over: they never ran. An
+error is recurring while it stays: not when the same call has since succeeded, and counted anew
+from the run where the same call reported fewer failures than before (5 failed, then 4: progress).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from .episodes import (
     require_counts,
     require_order,
 )
+from .stall import call_key
 
 REJECTIONS = (
     "The user doesn't want to",
@@ -46,6 +49,7 @@ ERROR_WORDS = (
 _ID = re.compile(r"\b(?:0x[0-9a-fA-F]+|[0-9a-fA-F]{7,}(?:-[0-9a-fA-F]{4,12}){0,4})\b")
 _QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`")
 _NUMBER = re.compile(r"\b\d+(?:[.:]\d+)*\b")
+_FAILURE_COUNT = re.compile(r"\b(\d+) (?:failed|failures?|failing|errors?)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +137,10 @@ class ErrorCascadeObserver:
     def _recurring(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
         latest = calls[-1]
         signature = error_signature(latest)
-        same = [c.index for c in calls if is_failure(c) and error_signature(c) == signature]
+        members = [c for c in calls if is_failure(c) and error_signature(c) == signature]
+        if len(members) < 2:
+            return None
+        same = [c.index for c in outstanding(members, calls)]
         if len(same) < 2:
             return None
         escalation = Escalation(
@@ -161,6 +168,36 @@ class ErrorCascadeObserver:
             f"The same error has recurred {n} times; the attempts so far have not reached its "
             "cause, and stepping back to reassess may serve better than another retry.",
         )
+
+
+def outstanding(members: Sequence[ToolCall], calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """The occurrences of one error that still stand: those since the latest progress, less
+    those the same call has succeeded after (fixed, as in test-first work)."""
+    start = 0
+    counts: dict[str, int] = {}
+    for i, call in enumerate(members):
+        count = failure_count(call)
+        if count is None:
+            continue
+        key = call_key(call)
+        before = counts.get(key)
+        if before is not None and count < before:
+            start = i
+        counts[key] = count
+    kept = members[start:]
+    succeeded = {call_key(c): c.index for c in calls if c.ok}
+    return [c for c in kept if succeeded.get(call_key(c), 0) < c.index]
+
+
+def failure_count(call: ToolCall) -> int | None:
+    """How many failures the call's own summary line reports (`2 failed, 1 error in 0.4s`,
+    `Found 9 errors in 3 files`, `Tests: 3 failed`); None when it names no count."""
+    text = error_text(call)
+    for line in reversed(text[-2000:].splitlines()):
+        found = _FAILURE_COUNT.findall(line)
+        if found:
+            return sum(int(n) for n in found)
+    return None
 
 
 def error_text(call: ToolCall) -> str:
