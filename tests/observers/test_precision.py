@@ -1,7 +1,8 @@
 """The rule observers say only what is true: labeled trajectories replayed through `onlooker replay`.
 
-Parallel calls Claude Code cancelled are not failures and a falling failure count is progress;
-the labeled set's generator reproduces it byte for byte.
+Parallel calls Claude Code cancelled are not failures, a falling failure count is progress, and
+a narrow task followed by sustained work elsewhere is drift. The whole labeled set meets its
+targets (benchmarks/bench_precision.py) and its generator reproduces it byte for byte.
 """
 
 from __future__ import annotations
@@ -73,6 +74,41 @@ def test_a_count_that_stops_falling_is_a_loop_again() -> None:
     assert [(call, severity) for call, severity, _ in cascade] == [(11, "medium")]
     assert "4 times (calls 5, 7, 9, 11)" in cascade[0][2]
     assert [(call, severity) for call, severity, _ in said(session, "Stall")] == [(11, "medium")]
+
+
+def test_drift_after_a_narrow_task_is_noted_within_about_ten_calls() -> None:
+    for name, first in (("drift-typo-to-payments", 4), ("drift-typo-to-infra", 3)):
+        drift = said(replay(name), "Drift")
+        assert drift, f"{name}: drift was missed"
+        call, severity, content = drift[0]
+        assert first + 7 <= call <= first + 11, (name, drift)
+        assert severity == "low"
+        assert "docs/setup.md" in content or "README.md" in content
+
+
+def test_narrow_tasks_that_stay_or_are_widened_by_the_user_are_quiet() -> None:
+    for name in ("typo-stays-narrow", "typo-then-asked-for-payments", "follow-the-cause"):
+        assert said(replay(name), "Drift") == [], name
+
+
+def test_the_labeled_set_meets_its_targets() -> None:
+    code = "from benchmarks.bench_precision import main; raise SystemExit(main(['--details']))"
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=False
+    )
+    print(done.stdout)
+    assert done.stderr == ""
+    figures = {line[2:].split("  ")[0]: line for line in done.stdout.splitlines()[:6]}
+    assert list(figures) == [
+        "labeled trajectories",
+        "recall",
+        "precision",
+        "clean-session false alarms",
+        "real: warnings per 500 calls",
+        "alarms not citing their calls",
+    ]
+    assert done.returncode == 0, done.stdout
+    assert int(figures["labeled trajectories"].split()[2]) >= 20
 
 
 def test_the_generator_reproduces_the_labeled_set(tmp_path: Path) -> None:
