@@ -166,12 +166,15 @@ def test_where_a_tasks_ground_starts() -> None:
     assert readme.first_paths == ("/repo/README.md",)  # named by the prompt, though at the root
     explored = task_ground(
         "Add a --dry-run flag to the sync command",
-        ("/repo/README.md", "/repo/src/tool/cli.py", "/repo/tests/test_sync.py", "/repo/.ci.yml"),
+        ("/repo/README.md", "/repo/src/tool/cli.py", "/repo/src/tool/sync.py", "/repo/.ci.yml"),
         (),
         "/repo",
     )
-    # Not the root file the agent glanced at first: the first file in a folder, and what ties in.
-    assert explored.first_paths == ("/repo/src/tool/cli.py", "/repo/tests/test_sync.py")
+    # The first file whose path the prompt speaks of, and what ties in with it; not the root
+    # file the agent glanced at first.
+    assert explored.first_paths == ("/repo/src/tool/sync.py", "/repo/src/tool/cli.py")
+    vague = task_ground("Make it faster", ("/repo/src/a.py", "/repo/lib/b.py"), (), "/repo")
+    assert vague.first_paths == ()  # nothing ties the files to the prompt: no ground to leave
     assert names_file("see src/api/upload.py.", "/repo/src/api/upload.py")
     assert not names_file("load the data", "/repo/src/load.py")
 

@@ -77,7 +77,7 @@ class DriftObserver:
             recent.append((call.index, broad, near))
             if len(recent) == self.window or (run < len(recent) and related > allowed):
                 break
-        if run >= (self.away_run if changed else self.window):
+        if ground.first_paths and run >= (self.away_run if changed else self.window):
             away = [(index, path) for index, _, path in recent[:run]]
             base = ground
         elif len(recent) == self.window and related <= allowed:

@@ -191,9 +191,10 @@ def _task_files(
 ) -> tuple[TaskScope, TaskScope]:
     """Every first file, and the ground: those of them that hold together with the first prompt.
 
-    The ground starts at the first file the first prompt names, else at the first file in a
-    folder below the root; a later first file joins it only when related to it or to the first
+    The ground starts at the first file the first prompt names, else at the first whose path
+    shares a word with it; a later first file joins it only when related to it or to the first
     prompt. What the agent touched first after leaving the task is then not the task's ground.
+    When no first file is tied to the prompt, the ground is unknown: it holds no file.
     """
     bare = TaskScope(root.rstrip("/") or "/" if root else None, words=prompt_stems(first_prompt))
     firsts = [p for p in (bare.resolve(raw) for raw in first_paths) if p]
@@ -202,7 +203,7 @@ def _task_files(
         scope.add(path)
     ground = _Building(bare)
     named = [path for path in firsts if names_file(first_prompt, path)]
-    start = named[0] if named else next((p for p in firsts if _in_subfolder(bare, p)), None)
+    start = named[0] if named else next((p for p in firsts if _spoken_of(bare, p)), None)
     if start is not None:
         ground.add(start)
         for path in firsts:
@@ -219,9 +220,9 @@ def _prompt_words(texts: tuple[str, ...]) -> frozenset[str]:
     return frozenset(words)
 
 
-def _in_subfolder(scope: TaskScope, path: str) -> bool:
-    inside = scope.root is None or path.startswith(scope.root.rstrip("/") + "/")
-    return inside and scope.area(posixpath.dirname(path)) is not None
+def _spoken_of(scope: TaskScope, path: str) -> bool:
+    """Does the path share a word with the prompts (its name or a folder's)?"""
+    return not _place(scope.root, path)[2].isdisjoint(scope.words)
 
 
 def names_file(prompt: str, path: str) -> bool:
