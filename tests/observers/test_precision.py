@@ -1,8 +1,7 @@
 """The rule observers say only what is true: labeled trajectories replayed through `onlooker replay`.
 
-Parallel calls Claude Code cancelled are not failures, a falling failure count is progress, and
-a narrow task followed by sustained work elsewhere is drift. The whole labeled set meets its
-targets (benchmarks/bench_precision.py) and its generator reproduces it byte for byte.
+Cancelled parallel calls are not failures, a falling failure count is progress, a narrow task
+left behind is drift; the labeled set meets its targets and its generator reproduces it.
 """
 
 from __future__ import annotations

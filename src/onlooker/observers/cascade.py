@@ -1,10 +1,7 @@
 """Error Cascade: tool calls failing one after another, or the same error coming back in new forms.
 
-Error texts are normalised (numbers, paths, hex and uuid ids, quoted names, line:col) so that one
-error about different files groups together. User rejections are not failures of the agent, and
-parallel calls the host cancelled because a sibling failed are passed over: they never ran. An
-error is recurring while it stays: not when the same call has since succeeded, and counted anew
-from the run where the same call reported fewer failures than before (5 failed, then 4: progress).
+Errors are compared normalised (one error about different files groups together); rejections,
+cancelled calls, errors since fixed and falling failure counts: see specs/observers.md.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Drift: recent activity going on in places unrelated to the task as it was given.
 
-Most of the last window of calls that name files away from the task's scope, or a sustained run
-of them away from its ground that changes files there (a narrow task left behind for other work).
-A soft signal: low, medium if it stays.
+Most of the last calls that name files away from the task's scope, or a run of them changing
+files away from its ground (a narrow task left behind). Soft: low, medium if it stays.
 """
 
 from __future__ import annotations

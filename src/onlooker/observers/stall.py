@@ -1,8 +1,7 @@
 """Stall: the agent going round without effect, judged from calls together with their results.
 
-The same call with the same result again and again, reads and writes of one file in turn, and
-edits that undo each other. The same call with a changing result is progress and passes; a call
-the host cancelled because a parallel sibling failed has no result and is passed over.
+The same call with the same result again and again, reads and writes of one file in turn, edits
+that undo each other. A changing result is progress; a call the host cancelled is passed over.
 """
 
 from __future__ import annotations
