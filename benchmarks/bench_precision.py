@@ -27,6 +27,7 @@ RULE_OBSERVERS = frozenset({"Stall", "Error Cascade", "Drift"})
 RECALL_TARGET = 0.95
 CALLS_PER_WARNING = 500
 _CITED = re.compile(r"\b(\d+)(?:-(\d+))?\b")
+_TOLD = re.compile(r"\bcalls? \d")
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,12 +91,15 @@ def alarms_of(replay: SessionReplay) -> list[Assessment]:
 
 
 def cites_its_calls(alarm: Assessment) -> bool:
-    """Every finding names call numbers of its session, none after the call it was made at."""
+    """Every finding names call numbers of its session, none after the call it was made at, in
+    its evidence and in the text the agent reads."""
     for finding in alarm.findings:
         numbers = [
             int(n) for first, last in _CITED.findall(finding.evidence) for n in (first, last) if n
         ]
         if not numbers or not all(1 <= n <= alarm.call_index for n in numbers):
+            return False
+        if not _TOLD.search(finding.content):
             return False
     return bool(alarm.findings)
 

@@ -72,7 +72,7 @@ def test_drift_is_noted_once_then_once_more_if_it_stays(clock: FixedClock) -> No
         "Recent work is mostly away from the files the task started with.\n\n"
         "• drift: 14 of the last 20 calls that name files work on paths unrelated to the task's "
         "first files (src/shop/parser.py, src/shop/dialect.py, src/shop/rows.py): "
-        "mostly website/blog (14).\n\n"
+        "mostly website/blog (14); calls 12-25.\n\n"
         "→ 70% of recent file activity is outside the task's initial context; this is fine if the "
         "task required it, otherwise the original goal may be waiting."
     )
@@ -85,7 +85,8 @@ def test_changing_files_elsewhere_is_noted_after_ten_calls(clock: FixedClock) ->
     assert told(results) == [(21, "low"), (41, "medium")]
     assert results[-40 + 9].assessments[0].findings[0].content == (
         "The last 10 calls that name files all work on paths unrelated to the task's first files "
-        "(src/shop/parser.py, src/shop/dialect.py, src/shop/rows.py): mostly website/blog (10)."
+        "(src/shop/parser.py, src/shop/dialect.py, src/shop/rows.py): mostly website/blog (10); "
+        "calls 12-21."
     )
     assert results[-40 + 9].assessments[0].findings[0].evidence == "calls 12-21"
 

@@ -128,10 +128,13 @@ class DriftObserver:
             told = f"The last {judged} calls that name files all work on paths"
         else:
             told = f"{len(away)} of the last {judged} calls that name files work on paths"
+        cited = cite([index for index, _ in away], 10)
         finding = Finding(
-            content=f"{told} unrelated to the task's first files ({anchor}): mostly {places}.",
+            content=(
+                f"{told} unrelated to the task's first files ({anchor}): mostly {places}; {cited}."
+            ),
             category="drift",
-            evidence=cite([index for index, _ in away], 10),
+            evidence=cited,
             severity=level,
             source_type="mixed",
             metadata={"share": share},
