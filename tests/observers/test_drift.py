@@ -152,6 +152,9 @@ def test_what_counts_as_related() -> None:
     assert not scope.related("/repo/website/blog/post.md")
     assert not scope.related("/etc/nginx/nginx.conf")
     assert scope.resolve("/tmp/x.txt") is None
+    in_tmp = task_scope(PROMPT, ("/tmp/p/src/shop/parser.py",), (), "/tmp/p")
+    assert in_tmp.resolve("/tmp/p/src/x.py") == "/tmp/p/src/x.py"  # the project is there
+    assert in_tmp.resolve("/tmp/other.txt") is None
     assert scope.resolve("/repo") is None
     assert scope.resolve("/home/u/.claude/projects/x/memory.md") is None
     assert scope.resolve("src/a/../b.py") == "/repo/src/b.py"

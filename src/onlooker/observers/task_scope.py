@@ -112,7 +112,10 @@ def _resolve(root: str | None, path: str) -> str | None:
             return None
         path = posixpath.join(root, path)
     path = posixpath.normpath(path)
-    if path == root or path.startswith(NEUTRAL_PREFIXES) or path in ("/tmp", "/dev/null"):
+    if path == root or path in ("/tmp", "/dev/null"):
+        return None
+    inside = root is not None and path.startswith(root.rstrip("/") + "/")
+    if not inside and path.startswith(NEUTRAL_PREFIXES):  # a project may live in /tmp itself
         return None
     if NEUTRAL_PARTS.intersection(path.split("/")):
         return None
