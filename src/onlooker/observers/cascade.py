@@ -19,6 +19,7 @@ from .episodes import (
     Escalation,
     Report,
     assessment_of,
+    call_key,
     cite,
     describe,
     episode,
@@ -26,7 +27,6 @@ from .episodes import (
     require_counts,
     require_order,
 )
-from .stall import call_key
 
 REJECTIONS = (
     "The user doesn't want to",

@@ -15,8 +15,7 @@ from ..core.events import ToolCall, UserPrompt
 from ..core.observer import ObserverContext
 from ..core.session import TaskContext
 from ..core.triggers import Trigger, TriggerState
-from .episodes import cite, require_counts
-from .stall import WRITE_TOOLS
+from .episodes import WRITE_TOOLS, cite, require_counts
 from .task_scope import TaskScope, activity_paths, task_scopes
 
 FILE_TOOLS = ("Read", "Write", "*Edit")

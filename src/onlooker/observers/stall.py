@@ -6,8 +6,6 @@ that undo each other. A changing result is progress; a call the host cancelled i
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,23 +17,23 @@ from ..core.events import ToolCall, UserPrompt
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
 from .episodes import (
+    WRITE_TOOLS,
     Escalation,
     Report,
     assessment_of,
+    call_key,
     cite,
     describe,
     episode,
+    essential_input,
     is_cancelled,
     require_counts,
     require_order,
 )
 
 READ_TOOLS = frozenset({"Read", "NotebookRead"})
-WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 POLLING_TOOLS = frozenset({"BashOutput", "TaskOutput", "AgentOutputTool", "Monitor"})
 """Tools whose whole purpose is to check on something running."""
-COSMETIC_KEYS = frozenset({"description"})
-"""Input keys that do not change what a call does (Claude Code's Bash `description`)."""
 
 _POLLING_COMMAND = re.compile(r"\b(?:sleep|wait|watch|until)\b|--watch\b|\btail\s+-\w*f")
 
@@ -277,19 +275,6 @@ class StallObserver:
             f"Edits to {name} are going back and forth.",
             f"{name} has returned to an earlier state {times}; the edits in between did not hold.",
         )
-
-
-def essential_input(arguments: dict[str, Any]) -> dict[str, Any]:
-    """A call's arguments without the cosmetic ones."""
-    if COSMETIC_KEYS.isdisjoint(arguments):
-        return arguments
-    return {k: v for k, v in arguments.items() if k not in COSMETIC_KEYS}
-
-
-def call_key(call: ToolCall) -> str:
-    """Tool and canonical JSON of its essential input, hashed: equal for the same call."""
-    text = json.dumps(essential_input(call.input), sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.blake2b(f"{call.tool}\x00{text}".encode(), digest_size=8).hexdigest()
 
 
 def normalized_result(call: ToolCall) -> str:
