@@ -13,6 +13,7 @@ from pathlib import Path
 #: benchmark module (under benchmarks/) -> what it measures
 BENCHMARKS: dict[str, str] = {
     "bench_replay": "replay throughput vs bare json.loads",
+    "bench_precision": "rule observers: recall, precision on labeled sessions; real-session rate",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_hookd_load": "hook service under load: head of line, 16 busy sessions, vs one at a time",
     "bench_config": "config: cold load of the complete example; cached hook lookup vs a bare stat",

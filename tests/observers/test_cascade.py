@@ -6,7 +6,13 @@ import pytest
 
 from onlooker import Dispatch, Engine, FixedClock, Session, ToolCall
 from onlooker.observers import get_observer
-from onlooker.observers.cascade import ErrorCascadeObserver, error_signature, is_failure, key_line
+from onlooker.observers.cascade import (
+    ErrorCascadeObserver,
+    error_signature,
+    failure_count,
+    is_failure,
+    key_line,
+)
 
 
 def failed(command: str, error: str, tool: str = "Bash") -> ToolCall:
@@ -117,6 +123,64 @@ def test_user_rejections_and_silent_exit_1_are_not_failures(clock: FixedClock) -
     assert not is_failure(passed())
     target = engine(clock)
     assert all(not r.assessments for r in feed(target, rejected, no_match, rejected, no_match))
+
+
+def cancelled(command: str) -> ToolCall:
+    """A parallel call Claude Code cancelled because a sibling call failed."""
+    return failed(command, "<tool_use_error>Sibling tool call errored</tool_use_error>")
+
+
+def test_calls_cancelled_by_a_failing_sibling_are_passed_over(clock: FixedClock) -> None:
+    assert not is_failure(cancelled("npm test"))
+    target = engine(clock)
+    batch = [failed("npm run build", "error TS2322: Type 'string' is not assignable")]
+    batch += [cancelled(f"npm run check{n}") for n in range(5)]
+    assert all(not r.assessments for r in feed(target, *batch, *batch))
+    # They neither count in a streak nor break it.
+    results = feed(
+        target,
+        failed("npx tsc", "error TS5058: The specified path does not exist"),
+        cancelled("npm test"),
+        failed("npm run lint", "ESLint couldn't find a config"),
+    )
+    assert severities(results) == [None, None, "medium"]
+    assert "The last 4 tool calls that ran failed (calls 1, 7, 13, 15)" in results[2].feedback
+
+
+def pytest_failing(count: int) -> str:
+    failures = "\n".join(
+        f"FAILED tests/test_cart.py::test_{n} - TypeError: bad operand" for n in range(count)
+    )
+    return f"{'F' * count}....\n{failures}\n{count} failed, 4 passed in 0.{count}2s"
+
+
+def test_a_falling_failure_count_is_progress_until_it_stops_falling(clock: FixedClock) -> None:
+    target = engine(clock)
+    falling = [failed("pytest -q", pytest_failing(n)) for n in (5, 4, 4, 3, 2, 1)]
+    assert all(not r.assessments for r in feed(target, *falling))
+    results = feed(target, *(failed("pytest -q", pytest_failing(1)) for _ in range(3)))
+    assert severities(results) == [None, None, "medium"]
+    assert "The same error occurred 4 times (calls 6, 7, 8, 9)" in results[2].feedback
+
+
+def test_an_error_the_same_call_got_past_is_not_recurring(clock: FixedClock) -> None:
+    """Test-first work: each new test fails on a missing name, then passes."""
+    target = engine(clock)
+    for name in ("slugify", "truncate", "titlecase", "dedent", "indent"):
+        command = f"pytest tests/test_{name}.py"
+        error = f"ImportError: cannot import name '{name}' from 'text'"
+        assert not feed(target, failed(command, error), passed(command))[0].assessments
+
+
+def test_failure_counts_from_summary_lines() -> None:
+    def count(text: str) -> int | None:
+        return failure_count(failed("x", text))
+
+    assert count(pytest_failing(3)) == 3
+    assert count("...\n2 failed, 10 passed, 1 error in 0.51s") == 3
+    assert count("src/a.py:3: error: Missing type\nFound 9 errors in 3 files (checked 14)") == 9
+    assert count("Tests:       2 failed, 10 passed, 12 total") == 2
+    assert count("ModuleNotFoundError: No module named 'yaml'") is None
 
 
 def test_signatures_ignore_what_varies() -> None:

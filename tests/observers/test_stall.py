@@ -149,6 +149,18 @@ def test_polling_an_unchanging_status_warns_much_later(clock: FixedClock) -> Non
     )
 
 
+def test_calls_cancelled_by_a_failing_sibling_are_no_repeats(clock: FixedClock) -> None:
+    target = engine(clock)
+    cancelled = bash(
+        "ruff check src", "<tool_use_error>Sibling tool call errored</tool_use_error>", ok=False
+    )
+    results = feed(
+        target, *([failing_tests("0.5"), cancelled] * 3), cancelled, failing_tests("0.4")
+    )
+    assert severities(results) == [None] * 7 + ["medium"]
+    assert "4 times (calls 1, 3, 5, 8)" in results[-1].feedback
+
+
 def test_a_changed_result_ends_the_run_of_repeats(clock: FixedClock) -> None:
     target = engine(clock)
     outputs = ["one", "one", "one", "two", "two", "two"]

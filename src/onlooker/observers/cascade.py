@@ -1,7 +1,7 @@
 """Error Cascade: tool calls failing one after another, or the same error coming back in new forms.
 
-Error texts are normalised (numbers, paths, hex and uuid ids, quoted names, line:col) so that one
-error about different files groups together. User rejections are not failures of the agent.
+Errors are compared normalised (one error about different files groups together); rejections,
+cancelled calls, errors since fixed and falling failure counts: see specs/observers.md.
 """
 
 from __future__ import annotations
@@ -19,9 +19,11 @@ from .episodes import (
     Escalation,
     Report,
     assessment_of,
+    call_key,
     cite,
     describe,
     episode,
+    is_cancelled,
     require_counts,
     require_order,
 )
@@ -44,6 +46,7 @@ ERROR_WORDS = (
 _ID = re.compile(r"\b(?:0x[0-9a-fA-F]+|[0-9a-fA-F]{7,}(?:-[0-9a-fA-F]{4,12}){0,4})\b")
 _QUOTED = re.compile(r"'[^'\n]{1,200}'|\"[^\"\n]{1,200}\"|`[^`\n]{1,200}`")
 _NUMBER = re.compile(r"\b\d+(?:[.:]\d+)*\b")
+_FAILURE_COUNT = re.compile(r"\b(\d+) (?:failed|failures?|failing|errors?)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +87,11 @@ class ErrorCascadeObserver:
 
     def _streak(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
         failing: list[ToolCall] = []
+        passed_over = 0
         for call in reversed(calls):
+            if is_cancelled(call):
+                passed_over += 1
+                continue
             if not is_failure(call):
                 break
             failing.append(call)
@@ -105,9 +112,10 @@ class ErrorCascadeObserver:
         latest = calls[-1]
         n = current.count
         cited = cite(run, total=n)
+        ran = " that ran" if passed_over else ""
         finding = Finding(
             content=(
-                f"The last {n} tool calls failed ({cited}); "
+                f"The last {n} tool calls{ran} failed ({cited}); "
                 f"the latest, {describe(latest)}: {key_line(error_text(latest))}"
             ),
             category="consecutive failures",
@@ -126,7 +134,10 @@ class ErrorCascadeObserver:
     def _recurring(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
         latest = calls[-1]
         signature = error_signature(latest)
-        same = [c.index for c in calls if is_failure(c) and error_signature(c) == signature]
+        members = [c for c in calls if is_failure(c) and error_signature(c) == signature]
+        if len(members) < 2:
+            return None
+        same = [c.index for c in outstanding(members, calls)]
         if len(same) < 2:
             return None
         escalation = Escalation(
@@ -156,13 +167,44 @@ class ErrorCascadeObserver:
         )
 
 
+def outstanding(members: Sequence[ToolCall], calls: Sequence[ToolCall]) -> list[ToolCall]:
+    """The occurrences of one error that still stand: those since the latest progress, less
+    those the same call has succeeded after (fixed, as in test-first work)."""
+    start = 0
+    counts: dict[str, int] = {}
+    for i, call in enumerate(members):
+        count = failure_count(call)
+        if count is None:
+            continue
+        key = call_key(call)
+        before = counts.get(key)
+        if before is not None and count < before:
+            start = i
+        counts[key] = count
+    kept = members[start:]
+    succeeded = {call_key(c): c.index for c in calls if c.ok}
+    return [c for c in kept if succeeded.get(call_key(c), 0) < c.index]
+
+
+def failure_count(call: ToolCall) -> int | None:
+    """How many failures the call's own summary line reports (`2 failed, 1 error in 0.4s`,
+    `Found 9 errors in 3 files`, `Tests: 3 failed`); None when it names no count."""
+    text = error_text(call)
+    for line in reversed(text[-2000:].splitlines()):
+        found = _FAILURE_COUNT.findall(line)
+        if found:
+            return sum(int(n) for n in found)
+    return None
+
+
 def error_text(call: ToolCall) -> str:
     return call.error or call.output or ""
 
 
 def is_failure(call: ToolCall) -> bool:
-    """A failed call that is the agent's: not a user rejection, not a silent `exit 1` (no match)."""
-    if call.ok:
+    """A failed call that is the agent's: not a user rejection, not a call cancelled because a
+    parallel sibling failed, not a silent `exit 1` (no match)."""
+    if call.ok or is_cancelled(call):
         return False
     text = error_text(call).strip()
     if text.startswith(REJECTIONS):

@@ -1,12 +1,14 @@
 """Episodes: a pattern that goes on over several tool calls, and what was already said about it.
 
-Observers are stateless; what they reported lives in the session as Assessments, so a finding's
-metadata (pattern key, count, tool-call index) tells whether a new report would only repeat it.
+A finding's metadata (pattern key, count, tool-call index) tells whether a new report would only
+repeat it; and what the rule observers share about calls (the same call, changes, cancelled ones).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import json
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -14,6 +16,25 @@ from typing import Any
 from ..core.assessment import Assessment, Finding, Severity, severity_rank
 from ..core.events import ToolCall
 from ..core.observer import ObserverContext
+
+WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
+"""Tools that change a file."""
+COSMETIC_KEYS = frozenset({"description"})
+"""Input keys that do not change what a call does (Claude Code's Bash `description`)."""
+SIBLING_ERRORED = "Sibling tool call errored"
+"""Claude Code's result for a parallel call it cancelled because another call of the same
+message failed (`<tool_use_error>Sibling tool call errored</tool_use_error>`)."""
+
+
+def is_cancelled(call: ToolCall) -> bool:
+    """A call the host cancelled before it ran, because a parallel sibling failed.
+
+    It is neither the agent's failure nor a result: observers pass over it.
+    """
+    if call.ok:
+        return False
+    text = call.error or call.output or ""
+    return SIBLING_ERRORED in text[:120]
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +139,19 @@ def episode(ctx: ObserverContext, key: str, indexes: Sequence[int]) -> Episode:
     if not isinstance(at, int) or not isinstance(told, int) or at not in indexes:
         return Episode(key, len(indexes))
     return Episode(key, told + sum(1 for i in indexes if i > at), told)
+
+
+def essential_input(arguments: dict[str, Any]) -> dict[str, Any]:
+    """A call's arguments without the cosmetic ones."""
+    if COSMETIC_KEYS.isdisjoint(arguments):
+        return arguments
+    return {k: v for k, v in arguments.items() if k not in COSMETIC_KEYS}
+
+
+def call_key(call: ToolCall) -> str:
+    """Tool and canonical JSON of its essential input, hashed: equal for the same call."""
+    text = json.dumps(essential_input(call.input), sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.blake2b(f"{call.tool}\x00{text}".encode(), digest_size=8).hexdigest()
 
 
 def cite(indexes: Iterable[int], limit: int = 8, total: int = 0) -> str:

@@ -1,13 +1,11 @@
 """Stall: the agent going round without effect, judged from calls together with their results.
 
-The same call with the same result again and again, reads and writes of one file in turn, and
-edits that undo each other. The same call with a changing result is progress and passes.
+The same call with the same result again and again, reads and writes of one file in turn, edits
+that undo each other. A changing result is progress; a call the host cancelled is passed over.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -19,22 +17,23 @@ from ..core.events import ToolCall, UserPrompt
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
 from .episodes import (
+    WRITE_TOOLS,
     Escalation,
     Report,
     assessment_of,
+    call_key,
     cite,
     describe,
     episode,
+    essential_input,
+    is_cancelled,
     require_counts,
     require_order,
 )
 
 READ_TOOLS = frozenset({"Read", "NotebookRead"})
-WRITE_TOOLS = frozenset({"Write", "Edit", "MultiEdit", "NotebookEdit"})
 POLLING_TOOLS = frozenset({"BashOutput", "TaskOutput", "AgentOutputTool", "Monitor"})
 """Tools whose whole purpose is to check on something running."""
-COSMETIC_KEYS = frozenset({"description"})
-"""Input keys that do not change what a call does (Claude Code's Bash `description`)."""
 
 _POLLING_COMMAND = re.compile(r"\b(?:sleep|wait|watch|until)\b|--watch\b|\btail\s+-\w*f")
 
@@ -117,6 +116,8 @@ class StallObserver:
 
     def _repeats(self, ctx: ObserverContext, calls: Sequence[ToolCall]) -> Report | None:
         latest = calls[-1]
+        if is_cancelled(latest):
+            return None
         essential = essential_input(latest.input)
         # A cheap look at one argument first; building the essential input of every call is not.
         probe = next(iter(essential), None)
@@ -127,6 +128,7 @@ class StallObserver:
             if c.tool == latest.tool
             and (probe is None or c.input.get(probe) == value)
             and essential_input(c.input) == essential
+            and not is_cancelled(c)
         ]
         if len(same) < 2:
             return None
@@ -273,19 +275,6 @@ class StallObserver:
             f"Edits to {name} are going back and forth.",
             f"{name} has returned to an earlier state {times}; the edits in between did not hold.",
         )
-
-
-def essential_input(arguments: dict[str, Any]) -> dict[str, Any]:
-    """A call's arguments without the cosmetic ones."""
-    if COSMETIC_KEYS.isdisjoint(arguments):
-        return arguments
-    return {k: v for k, v in arguments.items() if k not in COSMETIC_KEYS}
-
-
-def call_key(call: ToolCall) -> str:
-    """Tool and canonical JSON of its essential input, hashed: equal for the same call."""
-    text = json.dumps(essential_input(call.input), sort_keys=True, default=str, ensure_ascii=False)
-    return hashlib.blake2b(f"{call.tool}\x00{text}".encode(), digest_size=8).hexdigest()
 
 
 def normalized_result(call: ToolCall) -> str:

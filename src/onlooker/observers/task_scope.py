@@ -1,0 +1,301 @@
+"""The task's scope for Drift: which paths are related to the task as it was given.
+
+Related means under a folder (or top folder below the root) of the task's files, or having a
+name, stem or folder that the user's prompts speak of; specs/observers.md says more.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import posixpath
+import re
+from collections.abc import Set
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..core.events import ToolCall
+
+NEUTRAL_PREFIXES = ("/tmp/", "/private/tmp/", "/var/folders/", "/private/var/", "/dev/", "/proc/")
+"""Scratch and system places: touching them says nothing about the task."""
+NEUTRAL_PARTS = frozenset({".claude", ".git", "node_modules", "__pycache__", ".venv", "venv"})
+"""Folders of tooling rather than of the task (Claude Code's own files, VCS, environments)."""
+# fmt: off
+GENERIC_WORDS = frozenset({
+    "src", "lib", "libs", "test", "tests", "spec", "specs", "doc", "docs", "main", "index",
+    "init", "app", "apps", "core", "util", "utils", "common", "base", "file", "files", "data",
+    "tmp", "temp", "bin", "build", "dist", "out", "config", "conf", "setup", "scripts", "script",
+    "readme", "users", "home", "projects", "project", "code", "new", "old", "the", "and", "for",
+    "with", "from", "this", "that", "py", "js", "ts", "tsx", "jsx", "md", "json", "txt", "yaml",
+    "yml", "toml", "cfg", "ini", "html", "css", "sh", "lock",
+})
+"""Path words too common to tie a path to a prompt."""
+SOURCE_SUFFIXES = frozenset({
+    "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "json", "md", "rst", "txt", "toml",
+    "yaml", "yml", "cfg", "ini", "sh", "rs", "go", "java", "kt", "c", "h", "cc", "cpp", "hpp",
+    "rb", "php", "html", "css", "scss", "sql", "ipynb", "lock", "xml", "csv",
+})
+"""Suffixes that make a bare word in a shell command a file name."""
+# fmt: on
+CONVENTIONAL_NAMES = frozenset(
+    {"readme", "changelog", "license", "contributing", "makefile", "dockerfile", "agents"}
+)
+"""File stems a prompt names without their suffix ("the README")."""
+_WORD = re.compile(r"[a-z0-9]+")
+_NAME = re.compile(r"[\w.-]+")
+_SHELL_SPLIT = re.compile(r"[\s;|&<>()`'\"=]+")
+_FILE_TOKEN = re.compile(r"^[\w.@+-]+\.([A-Za-z0-9]{1,6})$")
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class TaskScope:
+    """What counts as the task's ground: the task's files' folders and the prompts' words."""
+
+    root: str | None
+    first_paths: tuple[str, ...] = ()
+    folders: frozenset[str] = frozenset()
+    """Folders of the task's files."""
+    areas: frozenset[str] = frozenset()
+    """Their top folders below the project root: a path under one shares a directory with them."""
+    words: frozenset[str] = frozenset()
+    """Stems of the words of the user's prompts."""
+    names: frozenset[str] = frozenset()
+    """Stems of the task's files' names."""
+
+    def resolve(self, path: str) -> str | None:
+        """The path made absolute and normal; None for paths that say nothing about the task."""
+        return _resolve(self.root, path)
+
+    def relative(self, path: str) -> str:
+        if self.root and path.startswith(self.root + "/"):
+            return path[len(self.root) + 1 :]
+        return path
+
+    def area(self, folder: str) -> str | None:
+        """The folder's top part one level below the root (below `/a/b` when no root is known)."""
+        depth = (self.root.count("/") if self.root and self.root != "/" else 2) + 1
+        parts = folder.split("/")
+        return "/".join(parts[: depth + 1]) if len(parts) > depth else None
+
+    def verdict(self, call: ToolCall) -> str | None:
+        """None when the call names no telling path; '' when related; else an unrelated path."""
+        return self.judge(activity_paths(call))
+
+    def judge(self, paths: tuple[str, ...]) -> str | None:
+        """`verdict` on the paths a call works on."""
+        unrelated = None
+        for raw in paths:
+            path, related = _judged(self, raw)
+            if related:
+                return ""
+            if path is not None and unrelated is None:
+                unrelated = path
+        return unrelated
+
+    def related(self, path: str) -> bool:
+        return _ties(self, path, self.folders, self.areas, self.names)
+
+
+def _ties(base: TaskScope, path: str, folders: Set[str], areas: Set[str], names: Set[str]) -> bool:
+    """Is `path` under one of `folders` or `areas`, or do the prompts or `names` speak of it?"""
+    folder, area, stems, _ = _place(base.root, path)
+    if folder in folders or area in areas:
+        return True
+    return not (stems.isdisjoint(base.words) and stems.isdisjoint(names))
+
+
+@lru_cache(maxsize=4096)
+def _resolve(root: str | None, path: str) -> str | None:
+    if path.startswith("~"):
+        return None
+    if not path.startswith("/"):
+        if root is None:
+            return None
+        path = posixpath.join(root, path)
+    path = posixpath.normpath(path)
+    if path == root or path in ("/tmp", "/dev/null"):
+        return None
+    inside = root is not None and path.startswith(root.rstrip("/") + "/")
+    if not inside and path.startswith(NEUTRAL_PREFIXES):  # a project may live in /tmp itself
+        return None
+    if NEUTRAL_PARTS.intersection(path.split("/")):
+        return None
+    return path
+
+
+@lru_cache(maxsize=4096)
+def _place(root: str | None, path: str) -> tuple[str, str | None, frozenset[str], frozenset[str]]:
+    """A path's folder, its area below `root`, the stems of its words and of its name's."""
+    base = TaskScope(root)
+    folder = posixpath.dirname(path)
+    relative = base.relative(path)
+    return folder, base.area(folder), path_stems(relative), path_stems(relative, file_only=True)
+
+
+@dataclass(slots=True)
+class _Building:
+    """A scope being put together, one of the task's files at a time."""
+
+    bare: TaskScope
+    paths: list[str] = field(default_factory=list)
+    folders: set[str] = field(default_factory=set)
+    areas: set[str] = field(default_factory=set)
+    names: set[str] = field(default_factory=set)
+
+    def add(self, path: str) -> None:
+        folder, area, _, names = _place(self.bare.root, path)
+        self.paths.append(path)
+        self.folders.add(folder)
+        if area:
+            self.areas.add(area)
+        self.names |= names
+
+    def related(self, path: str) -> bool:
+        return _ties(self.bare, path, self.folders, self.areas, self.names)
+
+    def done(self) -> TaskScope:
+        return TaskScope(
+            self.bare.root,
+            tuple(self.paths),
+            frozenset(self.folders),
+            frozenset(self.areas),
+            self.bare.words,
+            frozenset(self.names),
+        )
+
+
+def task_scope(
+    first_prompt: str, first_paths: tuple[str, ...], prompts: tuple[str, ...], root: str | None
+) -> TaskScope:
+    """The broad scope of a task: its prompts and every one of its first files."""
+    return task_scopes(first_prompt, first_paths, prompts, root)[0]
+
+
+def task_ground(
+    first_prompt: str, first_paths: tuple[str, ...], prompts: tuple[str, ...], root: str | None
+) -> TaskScope:
+    """The narrow scope of a task: its prompts, and those of its first files that hold together."""
+    return task_scopes(first_prompt, first_paths, prompts, root)[1]
+
+
+@lru_cache(maxsize=16)
+def task_scopes(
+    first_prompt: str, first_paths: tuple[str, ...], prompts: tuple[str, ...], root: str | None
+) -> tuple[TaskScope, TaskScope]:
+    """The task's broad scope (every first file) and its ground (those that hold together), with
+    the words of every prompt so far."""
+    scope, ground = _task_files(first_prompt, first_paths, root)
+    words = _prompt_words((first_prompt, *prompts))
+    return dataclasses.replace(scope, words=words), dataclasses.replace(ground, words=words)
+
+
+@lru_cache(maxsize=16)
+def _task_files(
+    first_prompt: str, first_paths: tuple[str, ...], root: str | None
+) -> tuple[TaskScope, TaskScope]:
+    """Every first file, and the ground: those of them that hold together with the first prompt.
+
+    The ground starts at the first file the first prompt names, else at the first whose path
+    shares a word with it; a later first file joins it only when related to it or to the first
+    prompt. What the agent touched first after leaving the task is then not the task's ground.
+    When no first file is tied to the prompt, the ground is unknown: it holds no file.
+    """
+    bare = TaskScope(root.rstrip("/") or "/" if root else None, words=prompt_stems(first_prompt))
+    firsts = [p for p in (bare.resolve(raw) for raw in first_paths) if p]
+    scope = _Building(bare)
+    for path in firsts:
+        scope.add(path)
+    ground = _Building(bare)
+    named = [path for path in firsts if names_file(first_prompt, path)]
+    start = named[0] if named else next((p for p in firsts if _spoken_of(bare, p)), None)
+    if start is not None:
+        ground.add(start)
+        for path in firsts:
+            if path != start and (path in named or ground.related(path)):
+                ground.add(path)
+    return scope.done(), ground.done()
+
+
+@lru_cache(maxsize=16)
+def _prompt_words(texts: tuple[str, ...]) -> frozenset[str]:
+    words: set[str] = set()
+    for text in texts:
+        words |= prompt_stems(text)
+    return frozenset(words)
+
+
+def _spoken_of(scope: TaskScope, path: str) -> bool:
+    """Does the path share a word with the prompts (its name or a folder's)?"""
+    return not _place(scope.root, path)[2].isdisjoint(scope.words)
+
+
+def names_file(prompt: str, path: str) -> bool:
+    """Does the prompt name this file: its name (`setup.md`), or a conventional stem (README)?"""
+    name = posixpath.basename(path).lower()
+    tokens = _prompt_tokens(prompt)
+    if name in tokens:
+        return True
+    stem = name.split(".", 1)[0]
+    return stem in CONVENTIONAL_NAMES and stem in tokens
+
+
+@lru_cache(maxsize=64)
+def _prompt_tokens(prompt: str) -> frozenset[str]:
+    """File names and words of a prompt (`setup.md`, `readme`), lower case."""
+    tokens = {token.rstrip(".") for token in _NAME.findall(prompt.lower())}
+    return frozenset(tokens | set(_WORD.findall(prompt.lower())))
+
+
+@lru_cache(maxsize=4096)
+def _judged(scope: TaskScope, raw: str) -> tuple[str | None, bool]:
+    path = scope.resolve(raw)
+    return path, path is not None and scope.related(path)
+
+
+def activity_paths(call: ToolCall) -> tuple[str, ...]:
+    """Paths a call works on: its file arguments, else obvious paths in a shell command."""
+    if call.paths:
+        return call.paths
+    command = call.input.get("command")
+    return command_paths(command) if isinstance(command, str) else ()
+
+
+@lru_cache(maxsize=1024)
+def command_paths(command: str, limit: int = 5) -> tuple[str, ...]:
+    """Obvious file paths in a shell command: `/abs/x`, `./x`, `dir/file.py`, `file.py`."""
+    found: list[str] = []
+    for token in _SHELL_SPLIT.split(command):
+        if not token or token.startswith("-") or "://" in token or "*" in token or "$" in token:
+            continue
+        token = token.split("::", 1)[0].rstrip(",:")
+        is_path = token.startswith(("/", "./", "../")) and len(token) > 1
+        if not is_path:
+            match = _FILE_TOKEN.match(token.rsplit("/", 1)[-1]) if token else None
+            is_path = match is not None and match.group(1).lower() in SOURCE_SUFFIXES
+        if is_path and token not in found:
+            found.append(token)
+            if len(found) == limit:
+                break
+    return tuple(found)
+
+
+def _stem(word: str) -> str:
+    """Words alike up to their first five letters count as one (`model`, `models`, `modelling`)."""
+    if len(word) > 5:
+        return word[:5]
+    return word[:-1] if len(word) > 3 and word.endswith("s") else word
+
+
+@lru_cache(maxsize=256)
+def prompt_stems(text: str) -> frozenset[str]:
+    """Stems of the words of a prompt (three letters or more)."""
+    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if len(w) >= 3)
+
+
+@lru_cache(maxsize=4096)
+def path_stems(path: str, *, file_only: bool = False) -> frozenset[str]:
+    """Stems of the telling words of a path: name, stem and folders (only the name if file_only)."""
+    parts = path.lower().split("/")
+    if file_only:
+        parts = parts[-1:]
+    words = (w for part in parts for w in _WORD.findall(part))
+    return frozenset(_stem(w) for w in words if len(w) >= 3 and w not in GENERIC_WORDS)
