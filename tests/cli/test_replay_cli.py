@@ -141,3 +141,19 @@ def test_a_progress_bar_goes_to_a_terminal_stderr_only(fixtures: Path) -> None:
     assert b"replaying" in shown
     assert stdout.count("\nsummary\n") == 4  # the results stay on stdout
     assert "replaying" not in stdout
+
+
+def test_output_the_console_cannot_encode_degrades_instead_of_crashing(tmp_path: Path) -> None:
+    """A cp1252 console (or output redirected under such an encoding) gets `?` for box drawing
+    and arrows; the command still runs to the end and its text is there."""
+    onlooker = str(Path(sys.executable).with_name("onlooker"))
+    env = {**os.environ, "PYTHONIOENCODING": "cp1252"}
+    transcript = ROOT / "examples" / "transcripts" / "flaky-tests.jsonl"
+    replay = subprocess.run([onlooker, "replay", str(transcript)], capture_output=True, env=env,
+                            cwd=tmp_path, timeout=120)  # fmt: skip
+    assert replay.returncode == 0, replay.stderr.decode("cp1252", "replace")
+    assert b"[Trajectory Assessment - Stall]" in replay.stdout
+    status = subprocess.run([onlooker, "status"], capture_output=True, env=env, cwd=tmp_path,
+                            timeout=60)  # fmt: skip
+    assert status.returncode == 0, status.stderr.decode("cp1252", "replace")
+    assert b"Observations" in status.stdout

@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> None:
         from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
+    _degrade_unencodable_output()
     try:
         group = build_group()
     except ImportError:  # pragma: no cover - only without the [cli] extra
@@ -29,6 +30,16 @@ def main(argv: list[str] | None = None) -> None:
         )
         raise SystemExit(2) from None
     group.main(args=args, prog_name="onlooker")
+
+
+def _degrade_unencodable_output() -> None:
+    """Print what the terminal's encoding cannot show as `?` rather than crash (a cp1252 console,
+    output redirected under PYTHONIOENCODING=ascii): box drawing and arrows degrade, text stays."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
+        if reconfigure is not None and encoding not in ("utf8", "utf_8"):
+            reconfigure(errors="replace")
 
 
 def build_group() -> Any:
