@@ -63,6 +63,18 @@ def test_validate_reports_every_problem_and_exits_1(tmp_path: Path) -> None:
     ]
 
 
+def test_a_bad_deadline_does_not_hide_an_unknown_observer(tmp_path: Path) -> None:
+    path = tmp_path / "onlooker.yaml"
+    path.write_text("trajectory:\n  deadline_minutes: -5\n  observers:\n    stal: true\n")
+    done = onlooker("config", "validate", "--json", path)
+    data = json.loads(done.stdout)
+    assert done.returncode == 1
+    assert [(p["line"], p["key"]) for p in data["problems"]] == [
+        (2, "trajectory.deadline_minutes"),
+        (4, "trajectory.observers.stal"),
+    ]
+
+
 def test_validate_accepts_the_examples_and_a_project_without_config(tmp_path: Path) -> None:
     done = onlooker("config", "validate", EXAMPLES / "complete.yaml")
     assert done.returncode == 0 and "ok (3 reviewers, execution parallel" in done.stdout

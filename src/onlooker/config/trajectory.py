@@ -37,7 +37,7 @@ class _Trajectory:
             return None
         minutes = self.r.number(config.get("deadline_minutes"), f"{key}.deadline_minutes", None)
         chosen = self.r.mapping(config.get("observers"), f"{key}.observers")
-        if chosen is None or (minutes is None and "deadline_minutes" in config):
+        if chosen is None:
             return None
         wanted: dict[str, Observer | None] = {}
         for name, value in chosen.items():
@@ -52,6 +52,8 @@ class _Trajectory:
                 self.r.problem(value, where, f"{found.display!r} is already set above")
             else:
                 wanted[found.display] = self.observer(found, value, where)
+        if minutes is None and "deadline_minutes" in config:
+            return None  # its problem is reported; the observers above were checked all the same
         observers = [factory() for display, factory in BUILTIN.items() if display not in wanted]
         observers.extend(o for o in wanted.values() if o is not None)
         order = {display: i for i, display in enumerate(BUILTIN)}
