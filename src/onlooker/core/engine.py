@@ -8,6 +8,7 @@ the first observer with an assessment. See specs/engine.md.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import inspect
 import signal
 import threading
@@ -196,7 +197,7 @@ class Engine:
             deadline=deadline,
             project_root=self.project_root or self._session_root(info),
             event=event,
-            findings=self.findings(spec.name) if self.findings else (),
+            open_findings=functools.partial(self.findings, spec.name) if self.findings else None,
         )
 
     def _session_root(self, info: SessionInfo | None) -> PurePath | None:

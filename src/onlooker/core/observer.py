@@ -52,10 +52,15 @@ class ObserverContext:
     project_root: PurePath | None = None
     event: Event | None = None
     """The event being dispatched."""
-    findings: tuple[Finding, ...] = ()
-    """This observer's open findings, when a store provides them."""
+    open_findings: Callable[[], tuple[Finding, ...]] | None = None
+    """Reads this observer's open findings from a store, only when an observer asks."""
     model: Any = None
     """The observer's Model, when one is configured."""
+
+    @property
+    def findings(self) -> tuple[Finding, ...]:
+        """This observer's open findings, when a store provides them."""
+        return self.open_findings() if self.open_findings is not None else ()
 
     @property
     def now(self) -> datetime:

@@ -27,8 +27,9 @@ class Lanes:
         self._pending = 0
         self._idle = threading.Condition(self._lock)
 
-    def submit(self, key: str, work: Work) -> None:
-        """Run `work` after the work already submitted for `key`."""
+    def submit(self, key: str, work: Work, *, here: bool = False) -> None:
+        """Run `work` after the work already submitted for `key`. With `here` (called from one of
+        the pool's threads), work whose lane is free runs in this thread: no hand-off."""
         with self._lock:
             self._pending += 1
             queue = self._waiting.get(key)
@@ -36,7 +37,10 @@ class Lanes:
                 queue.append(work)
                 return
             self._waiting[key] = deque()
-        self._pool.submit(self._drain, key, work)
+        if here:
+            self._drain(key, work)
+        else:
+            self._pool.submit(self._drain, key, work)
 
     def run(self, work: Work) -> None:
         """Run `work` on the pool, in no lane (reading a connection before its key is known)."""

@@ -129,7 +129,7 @@ def _take(conn: socket.socket, handler: HookHandler, lanes: Lanes) -> None:
         log.warning("dropped a hook connection: %s", exc)
         conn.close()
         return
-    lanes.submit(session_of(payload), lambda: _answer(conn, handler, payload))
+    lanes.submit(session_of(payload), lambda: _answer(conn, handler, payload), here=True)
 
 
 def _answer(conn: socket.socket, handler: HookHandler, payload: bytes) -> None:
