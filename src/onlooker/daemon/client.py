@@ -11,8 +11,9 @@ import os
 import sys
 import time
 
-if False:  # for type checkers only; importing it at run time is not needed
+if False:  # for type checkers only; importing them at run time is not needed
     import _socket
+    from collections.abc import Callable
 
 HOME_VARIABLE = "ONLOOKER_HOME"
 RUN_DIR = "run"
@@ -149,14 +150,45 @@ def spool(home: str, payload: bytes, reason: str) -> None:
 
 
 def _without_secrets(payload: bytes) -> bytes:
-    """The payload redacted (imported here: only a spooled input pays for the redaction module)."""
+    """The payload redacted (loaded here: only a spooled input pays for the redaction module)."""
     try:
-        from ..text.redact import redact
-
+        redact = _redactor()
         text = payload.decode("utf-8", "surrogateescape")
         return redact(text).encode("utf-8", "surrogateescape")
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
+
+
+TEXT_PACKAGE = "_onlooker_spool_text"
+"""The name `onlooker/text/` is loaded under when this file runs by path, outside its package."""
+
+
+def _redactor() -> "Callable[[str], str]":
+    """`onlooker.text.redact.redact`. Run by path (the installed hook), this file has no package,
+    so `onlooker/text/` beside it is loaded on its own, by file path, under TEXT_PACKAGE: its
+    modules import only each other and the standard library, and onlooker itself is not imported.
+    """
+    if __package__:
+        from ..text.redact import redact
+
+        return redact
+    loaded = sys.modules.get(f"{TEXT_PACKAGE}.redact")
+    if loaded is None:
+        import importlib
+        import importlib.util
+
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "text")
+        spec = importlib.util.spec_from_file_location(
+            TEXT_PACKAGE, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+        )
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load the redaction module from {folder}")
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[TEXT_PACKAGE] = package
+        spec.loader.exec_module(package)
+        loaded = importlib.import_module(f"{TEXT_PACKAGE}.redact")
+    function: Callable[[str], str] = loaded.redact
+    return function
 
 
 def main() -> int:
