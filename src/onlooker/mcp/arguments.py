@@ -36,9 +36,28 @@ def check_arguments(schema: Mapping[str, Any], arguments: Any) -> dict[str, Any]
         if arguments.get(name) is None:
             raise BadArguments(name, "is required")
     for name, value in arguments.items():
+        _check_depth(name, value)
         if value is not None and name in properties:
             _check(name, properties[name], value)
     return arguments
+
+
+MAX_DEPTH = 32
+"""Levels of objects and arrays in one argument: deeper ones are refused before any tool runs
+(and before an answer that repeats them could fail to encode)."""
+
+
+def _check_depth(field: str, value: Any) -> None:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise BadArguments(field, f"is nested deeper than {MAX_DEPTH} levels")
+        stack.extend(
+            (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+        )
 
 
 def _check(field: str, schema: Mapping[str, Any], value: Any) -> None:
