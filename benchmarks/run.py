@@ -22,6 +22,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_search": "memory search p50 at 100k memories: text, vector, hybrid",
     "bench_memory": "memory extraction: model calls per 100 tool events over recorded sessions",
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
+    "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
 }
 
 
