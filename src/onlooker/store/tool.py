@@ -24,7 +24,7 @@ ITEM_FIELDS = (
 FILTERS = ("status", "severity", "observer", "session_id")
 MAX_LIST_LIMIT = 2**63 - 1
 """The largest `limit` a list takes: SQLite's LIMIT is a signed 64-bit integer."""
-MAX_BATCH = 100
+MAX_BATCH = 1_000
 """Observations one create_batch takes."""
 TEXT_LIMITS = {
     "observer": 200, "category": 200, "source_ref": 2_000, "content": 20_000, "evidence": 20_000,
