@@ -26,6 +26,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_memory": "memory extraction: model calls per 100 tool events over recorded sessions",
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
+    "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
 }
 
 

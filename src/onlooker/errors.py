@@ -20,6 +20,7 @@ OnlookerError
 ├── MemorySettingsError     a memory setting is wrong (also a ValueError)
 ├── SearchError             a memory search that cannot run (also a ValueError)
 ├── HookInputError          a hook input is not what Claude Code sends (also a ValueError)
+│   └── HookInputOverLimit  a hook input over a size, depth, count or number limit
 ├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
 ├── InstallError            a host's settings or plugin folder cannot be read or written
@@ -114,6 +115,10 @@ class SearchError(OnlookerError, ValueError):
 
 class HookInputError(OnlookerError, ValueError):
     """The hook input is not what Claude Code sends; the message names the field."""
+
+
+class HookInputOverLimit(HookInputError):
+    """The hook input is larger, deeper or holds more than a hook input may; names the limit."""
 
 
 class BadArguments(OnlookerError, ValueError):

@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
+import json
+import re
+from pathlib import Path
+
 import pytest
 
 from onlooker import ToolCall
-from onlooker.text.redact import SECRET_SHAPES, redact, redact_record, redact_value
+from onlooker.text._shape import replace_group
+from onlooker.text.redact import (
+    PRIVATE,
+    PRIVATE_MARK,
+    SECRET_SHAPES,
+    SHAPES,
+    redact,
+    redact_record,
+    redact_value,
+)
+
+SECRETS = json.loads((Path(__file__).parents[1] / "fixtures/redaction/secrets.json").read_text())
 
 # (kind, text containing the secret, the secret itself); fake values of the real shapes.
 CASES = [
@@ -181,10 +196,14 @@ def test_secret_shapes_are_redacted(kind: str, text: str, secret: str) -> None:
     assert "[REDACTED:" in cleaned
 
 
-def test_there_are_at_least_thirty_shapes_each_tested() -> None:
+def test_every_shape_of_its_own_is_tested() -> None:
     kinds = {kind for kind, _, _ in SECRET_SHAPES}
-    assert len(kinds) >= 30
-    assert kinds <= {kind for kind, _, _ in CASES}
+    assert len(kinds) >= 60
+    tested = {kind for kind, _, _ in CASES}
+    for case in SECRETS:
+        tested |= set(re.findall(r"\[REDACTED:(\w+)\]", redact(case["text"])))
+    assert kinds <= tested, kinds - tested
+    assert {shape.kind for shape in SHAPES} <= tested
 
 
 @pytest.mark.parametrize(
@@ -220,31 +239,32 @@ def test_values_and_records() -> None:
 
 
 def _reference(text: str) -> str:
-    """The shapes applied one by one with no shortcuts: what `redact` must equal."""
-    import re
-
-    from onlooker.text.redact import PRIVATE, PRIVATE_MARK, _replace_group
-
+    """Every shape applied in turn with no shortcuts: no needles, no hints, the shapes of their
+    own as their plain patterns. What `redact` must equal."""
     text = PRIVATE.sub(PRIVATE_MARK, text)
-    for kind, pattern, group in SECRET_SHAPES:
-        compiled = re.compile(pattern, re.DOTALL)
-        if group == 0:
-            text = compiled.sub(f"[REDACTED:{kind}]", text)
+    plain = {
+        kind: (re.compile(pattern, re.DOTALL), group) for kind, pattern, group in SECRET_SHAPES
+    }
+    for shape in SHAPES:
+        if shape.kind in plain:
+            compiled, group = plain[shape.kind]
+            if group == 0:
+                text = compiled.sub(f"[REDACTED:{shape.kind}]", text)
+            else:
+                text = compiled.sub(lambda m, g=group, k=shape.kind: replace_group(m, g, k), text)
         else:
-            text = compiled.sub(lambda m, g=group, k=kind: _replace_group(m, g, k), text)
+            text = shape.apply(text, text.lower())
     return text
 
 
 def test_the_shortcuts_change_nothing() -> None:
     """Needles, hints and literal-first patterns only skip work: same output as the plain loop."""
-    from pathlib import Path
-
     import onlooker
 
     code = "\n".join(
         path.read_text() for path in sorted(Path(onlooker.__file__).parent.rglob("*.py"))[:40]
     )
-    secrets = "\n".join(text for _, text, _ in CASES)
+    secrets = "\n".join([*(text for _, text, _ in CASES), *(case["text"] for case in SECRETS)])
     mixed = code[:20_000] + "\n" + secrets + "\n" + code[20_000:40_000] + secrets.upper()
     for sample in [mixed, secrets, *(text for _, text, _ in CASES)]:
         assert redact(sample) == _reference(sample)

@@ -11,8 +11,9 @@ import os
 import sys
 import time
 
-if False:  # for type checkers only; importing it at run time is not needed
+if False:  # for type checkers only; importing them at run time is not needed
     import _socket
+    from collections.abc import Callable
 
 HOME_VARIABLE = "ONLOOKER_HOME"
 RUN_DIR = "run"
@@ -25,6 +26,10 @@ ANSWER_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_TIMEOUT", "20"))
 START_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_START_TIMEOUT", "15"))
 HEADER = 4
 MAX_FRAME = 64 * 1024 * 1024
+MAX_INPUT = 8 * 1024 * 1024
+"""Bytes of one hook input: a larger one is refused here, before it is sent (its head is kept)."""
+SPOOL_HEAD = 64 * 1024
+"""Bytes kept in the spool of an input refused for its size (it can never be replayed)."""
 
 
 def data_home() -> str:
@@ -134,14 +139,15 @@ def answer(payload: bytes, home: str) -> bytes:
             time.sleep(0.01)
 
 
-def spool(home: str, payload: bytes, reason: str) -> None:
-    """Keep an input the service could not take, for `onlooker doctor --replay-spool`."""
+def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
+    """Keep an input the service could not take, for `onlooker doctor --replay-spool` (only its
+    first `head` bytes when `head` is set)."""
     try:
         folder = os.path.join(home, SPOOL_DIR)
         os.makedirs(folder, mode=0o700, exist_ok=True)
         name = f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
         note = reason.replace("\n", " ")[:500].encode("utf-8", "replace")
-        kept = _without_secrets(payload)
+        kept = _without_secrets(payload, head)
         fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.write(fd, b"# " + note + b"\n" + kept)
@@ -151,17 +157,54 @@ def spool(home: str, payload: bytes, reason: str) -> None:
         pass  # nowhere to keep it: still never block the agent
 
 
-def _without_secrets(payload: bytes) -> bytes:
-    """The payload redacted (imported here: only a spooled input pays for the redaction module)."""
-    try:
-        if not __package__:  # run by path, as installed hooks run it: no parent package to import
-            sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(__file__))))
-        from onlooker.text.redact import redact
+#: Bytes past a cut that are redacted with what is kept, so a secret across it goes whole.
+CUT_MARGIN = 4096
 
+
+def _without_secrets(payload: bytes, head: int = 0) -> bytes:
+    """The payload (or its first `head` bytes) redacted; the redaction modules are loaded here,
+    so only a spooled input pays for them."""
+    try:
+        redact = _redactor()
+        if head:
+            text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
+            return redact(text)[:head].encode("utf-8", "surrogateescape")
         text = payload.decode("utf-8", "surrogateescape")
         return redact(text).encode("utf-8", "surrogateescape")
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
+
+
+TEXT_PACKAGE = "_onlooker_spool_text"
+"""The name `onlooker/text/` is loaded under when this file runs by path, outside its package."""
+
+
+def _redactor() -> "Callable[[str], str]":
+    """`onlooker.text.redact.redact`. Run by path (the installed hook), this file has no package,
+    so `onlooker/text/` beside it is loaded on its own, by file path, under TEXT_PACKAGE: its
+    modules import only each other and the standard library, and onlooker itself is not imported.
+    """
+    if __package__:
+        from ..text.redact import redact
+
+        return redact
+    loaded = sys.modules.get(f"{TEXT_PACKAGE}.redact")
+    if loaded is None:
+        import importlib
+        import importlib.util
+
+        folder = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "text")
+        spec = importlib.util.spec_from_file_location(
+            TEXT_PACKAGE, os.path.join(folder, "__init__.py"), submodule_search_locations=[folder]
+        )
+        if spec is None or spec.loader is None:
+            raise ImportError(f"cannot load the redaction module from {folder}")
+        package = importlib.util.module_from_spec(spec)
+        sys.modules[TEXT_PACKAGE] = package
+        spec.loader.exec_module(package)
+        loaded = importlib.import_module(f"{TEXT_PACKAGE}.redact")
+    function: Callable[[str], str] = loaded.redact
+    return function
 
 
 def main() -> int:
@@ -169,6 +212,10 @@ def main() -> int:
     try:
         payload = read_stdin()
     except OSError:
+        return 0
+    if len(payload) > MAX_INPUT:
+        reason = f"hook input is {len(payload):,} bytes; at most {MAX_INPUT:,} are taken"
+        spool(home, payload, f"{reason} (its first {SPOOL_HEAD:,} bytes are kept)", SPOOL_HEAD)
         return 0
     try:
         reply = answer(payload, home)

@@ -27,6 +27,8 @@ def check_arguments(schema: Mapping[str, Any], arguments: Any) -> dict[str, Any]
         arguments = {}
     if not isinstance(arguments, dict):
         raise BadArguments("arguments", "must be a JSON object")
+    for name, value in arguments.items():
+        _check_depth(name, value)
     given = {name: value for name, value in arguments.items() if value is not None}
     error = best_match(_validator(schema).iter_errors(given))
     if error is not None:
@@ -44,6 +46,24 @@ def _validator(schema: Mapping[str, Any]) -> Validator:
         checker.check_schema(schema)
         _VALIDATORS[key] = checker(schema)
     return _VALIDATORS[key]
+
+
+MAX_DEPTH = 32
+"""Levels of objects and arrays in one argument: deeper ones are refused before any tool runs
+(and before an answer that repeats them could fail to encode)."""
+
+
+def _check_depth(field: str, value: Any) -> None:
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if not isinstance(item, dict | list):
+            continue
+        if depth > MAX_DEPTH:
+            raise BadArguments(field, f"is nested deeper than {MAX_DEPTH} levels")
+        stack.extend(
+            (child, depth + 1) for child in (item.values() if isinstance(item, dict) else item)
+        )
 
 
 def _min_length_without_blanks(

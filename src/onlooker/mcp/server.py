@@ -5,6 +5,9 @@ The SDK is imported when the server starts, never by the rest of onlooker.
 
 from __future__ import annotations
 
+import json
+import logging
+import re
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
@@ -13,6 +16,8 @@ from .tools import Answer, Tools
 if TYPE_CHECKING:
     import mcp_types
     from mcp.server import Server
+
+log = logging.getLogger("onlooker.mcp")
 
 NAME = "onlooker"
 INSTRUCTIONS = (
@@ -51,7 +56,7 @@ def build_server(tools: Tools) -> Server[Any]:
     async def call_tool(
         ctx: ServerRequestContext[Any], params: types.CallToolRequestParams
     ) -> types.CallToolResult:
-        return _result(tools.call(params.name, params.arguments))
+        return _encodable(_result(tools.call(params.name, params.arguments)))
 
     return Server(
         NAME,
@@ -72,6 +77,17 @@ def _result(answer: Answer) -> mcp_types.CallToolResult:
     )
 
 
+def _encodable(result: mcp_types.CallToolResult) -> mcp_types.CallToolResult:
+    """`result`, or a refusal when the SDK could not encode it (nested past its depth limit, say):
+    an answer the client never receives would leave it waiting, so every call gets one."""
+    try:
+        result.model_dump_json(by_alias=True, exclude_none=True)
+    except Exception as exc:
+        log.error("an answer could not be encoded: %s", exc)
+        return _result(Answer.refused(f"the answer could not be encoded ({exc})"))
+    return result
+
+
 def serve_stdio(tools: Tools) -> None:
     """Serve `tools` over stdin/stdout until the client closes the connection."""
     import anyio
@@ -81,9 +97,65 @@ def serve_stdio(tools: Tools) -> None:
 
     async def run() -> None:
         async with stdio_server() as (read_stream, write_stream):
-            await server.run(read_stream, write_stream, server.create_initialization_options())
+            sink, source = anyio.create_memory_object_stream[Any](0)
+            async with anyio.create_task_group() as group:
+                group.start_soon(_answer_unreadable, read_stream, sink, write_stream)
+                await server.run(source, write_stream, server.create_initialization_options())
+                group.cancel_scope.cancel()
 
     try:
         anyio.run(run)
     finally:
         tools.close()
+
+
+async def _answer_unreadable(read_stream: Any, sink: Any, write_stream: Any) -> None:
+    """Pass the client's messages on to the server; a line the SDK could not read (not JSON,
+    nested past the depth its parser takes) gets an error answer with the request's id, where
+    the SDK would drop it and leave the client waiting."""
+    async with sink:
+        async for item in read_stream:
+            if isinstance(item, Exception):
+                await write_stream.send(_unreadable(item))
+            else:
+                await sink.send(item)
+
+
+_ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,20})')
+
+
+def _unreadable(error: Exception) -> Any:
+    """The JSON-RPC error answering a line that could not be read: the id is taken from the line
+    when it can be (json reads deeper than the SDK's parser; a pattern finds it past that)."""
+    from mcp.shared.message import SessionMessage
+    from mcp_types import INVALID_REQUEST, ErrorData, JSONRPCError
+
+    line = _failed_input(error)
+    request_id: str | int | None = None
+    try:
+        parsed = json.loads(line)
+        if isinstance(parsed, dict) and isinstance(parsed.get("id"), str | int):
+            request_id = parsed["id"]
+    except (ValueError, RecursionError):
+        found = _ID.search(line)
+        if found is not None:
+            request_id = json.loads(found.group(1))
+    detail = (str(error).splitlines()[1:2] or [type(error).__name__])[0].partition(" [type=")[0]
+    message = f"the request could not be read ({detail.strip()}); nothing was done"
+    log.warning("answered a request that could not be read: %s", message)
+    error_data = ErrorData(code=INVALID_REQUEST, message=message)
+    return SessionMessage(JSONRPCError(jsonrpc="2.0", id=request_id, error=error_data))
+
+
+def _failed_input(error: Exception) -> str:
+    """The line a validation error was raised on (pydantic keeps it as the error's input)."""
+    errors = getattr(error, "errors", None)
+    if callable(errors):
+        try:
+            found = errors()
+        except Exception:
+            return ""
+        if found and isinstance(found[0].get("input"), str):
+            text: str = found[0]["input"]
+            return text
+    return ""

@@ -6,6 +6,7 @@ Operations: create_batch, list, get, acknowledge, resolve, clear_resolved. A bad
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -23,6 +24,17 @@ ITEM_FIELDS = (
 FILTERS = ("status", "severity", "observer", "session_id")
 MAX_LIST_LIMIT = 2**63 - 1
 """The largest `limit` a list takes: SQLite's LIMIT is a signed 64-bit integer."""
+MAX_BATCH = 1_000
+"""Observations one create_batch takes."""
+TEXT_LIMITS = {
+    "observer": 200, "category": 200, "source_ref": 2_000, "content": 20_000, "evidence": 20_000,
+    "resolution_note": 20_000,
+}  # fmt: skip
+"""Characters each text field takes."""
+MAX_METADATA_DEPTH = 16
+"""Levels of objects and arrays in one observation's metadata."""
+MAX_METADATA_CHARS = 64 * 1024
+"""Characters of one observation's metadata written as JSON."""
 REQUEST_FIELDS: dict[str, tuple[str, ...]] = {
     "create_batch": ("observations",),
     "list": ("filters", "sort_by", "limit"),
@@ -65,6 +77,8 @@ class ObservationsTool:
         items = request.get("observations")
         if not isinstance(items, list):
             raise BadRequest("observations", "must be a list of observation objects")
+        if len(items) > MAX_BATCH:
+            raise BadRequest("observations", f"has {len(items)} items; at most {MAX_BATCH}")
         findings = [_finding(item, f"observations[{i}]") for i, item in enumerate(items)]
         created = self.store.create(findings, project=self.project, session_id=self.session_id)
         observations = [c.observation for c in created]
@@ -137,6 +151,7 @@ class ObservationsTool:
         note = request.get("resolution_note")
         if note is not None and not isinstance(note, str):
             raise BadRequest("resolution_note", "must be a string")
+        _within("resolution_note", note, "resolution_note")
         observation = self.store.resolve(
             finding_id, note, project=self.project, session_id=self.session_id
         )
@@ -184,6 +199,7 @@ def _finding(item: Any, where: str) -> Finding:
         value = item.get(key)
         if value is not None and not isinstance(value, str):
             raise BadRequest(f"{where}.{key}", "must be a string")
+        _within(f"{where}.{key}", value, key)
         text[key] = value
     for key in ("observer", "content"):
         if not (text[key] or "").strip():
@@ -192,6 +208,7 @@ def _finding(item: Any, where: str) -> Finding:
     metadata = {} if metadata is None else metadata
     if not isinstance(metadata, dict):
         raise BadRequest(f"{where}.metadata", "must be an object")
+    _metadata_within(f"{where}.metadata", metadata)
     level = item.get("severity", "info")
     try:
         if not isinstance(level, str):
@@ -215,6 +232,32 @@ def _finding(item: Any, where: str) -> Finding:
         category=category if isinstance(category, str) else "",
         evidence=text["evidence"],
     )
+
+
+def _within(field: str, value: str | None, key: str) -> None:
+    limit = TEXT_LIMITS[key]
+    if value is not None and len(value) > limit:
+        raise BadRequest(field, f"is {len(value):,} characters; at most {limit:,} are taken")
+
+
+def _metadata_within(field: str, metadata: dict[str, Any]) -> None:
+    """BadRequest when metadata is nested deeper than MAX_METADATA_DEPTH (walked without
+    recursion) or longer than MAX_METADATA_CHARS as JSON."""
+    stack: list[tuple[Any, int]] = [(metadata, 1)]
+    while stack:
+        item, depth = stack.pop()
+        children = (
+            item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
+        )
+        if children and depth >= MAX_METADATA_DEPTH:
+            raise BadRequest(field, f"is nested deeper than {MAX_METADATA_DEPTH} levels")
+        stack.extend((child, depth + 1) for child in children)
+    try:
+        size = len(json.dumps(metadata, ensure_ascii=False, allow_nan=False))
+    except (TypeError, ValueError) as exc:
+        raise BadRequest(field, f"must be plain JSON ({exc})") from None
+    if size > MAX_METADATA_CHARS:
+        raise BadRequest(field, f"is {size:,} characters as JSON; at most {MAX_METADATA_CHARS:,}")
 
 
 def _strings(value: Any, field: str, allowed: Sequence[str] | None) -> tuple[str, ...]:

@@ -1,7 +1,8 @@
 """Answer one Claude Code hook on the Runtime: parse its stdin JSON into an Arrival, hand it over,
 and print the Delivery as Claude Code reads it (additionalContext, or a block with its reason).
 
-Input that cannot be parsed, or a failure while handling it, is spooled for `onlooker doctor`.
+Input that cannot be parsed, is over a limit (input_limits.py), or fails while handled is logged
+and spooled for `onlooker doctor`; the hook then answers nothing.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -18,12 +20,14 @@ from typing import TYPE_CHECKING
 
 from ...config import ProjectConfigs
 from ...core.clock import Clock, SystemClock
-from ...daemon.client import SPOOL_DIR
+from ...daemon.client import SPOOL_DIR, SPOOL_HEAD
 from ...memory.settings import MemorySettings
 from ...runtime import WARM_SESSIONS, Runtime
 from ...store import Store
+from ...text.clipping import MARGIN
 from ...text.redact import redact
 from .hook_input import HookInputError, hook_answer, parse_hook_input, read_hook_input
+from .input_limits import MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
     from ...llm.model import Model
@@ -34,6 +38,9 @@ REFUSED_DIR = "refused"
 
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
+
+SPOOL_AT_ONCE = 256 * 1024
+"""Bytes of input spooled before the hook answers; a larger input is spooled in the background."""
 
 
 @dataclass
@@ -68,17 +75,26 @@ class HookHandler:
         )  # fmt: skip
 
     def handle(self, raw: bytes) -> bytes:
-        """The bytes to print for this hook input ('' for nothing). Never raises. An input that
-        failed is spooled: to be replayed, or refused for good when it is not a hook input."""
-        answer, failure, lasting = self._answer(raw)
+        """The bytes to print for this hook input ('' for nothing). Never raises: an input over
+        a limit, one that is not what Claude Code sends, and any failure while handling it are
+        logged and spooled (to be replayed, or refused for good), and the hook answers nothing."""
+        try:
+            answer, failure, lasting = self._answer(raw)
+        except Exception as exc:  # the last line: nothing a hook sends takes the service down
+            log.error("hook input failed: %s", traceback.format_exc())
+            answer, failure, lasting = b"", f"{type(exc).__name__}: {exc}", False
         if failure:
-            self.spool(raw, failure, refused=lasting)
+            self._spool_quietly(raw, failure, refused=lasting)
         return answer
 
     def replay(self, raw: bytes) -> tuple[str, bool]:
         """Handle a spooled input again, spooling nothing: ('', _) when it went through, else
         (why not, whether it can never go through)."""
-        _, failure, lasting = self._answer(raw)
+        try:
+            _, failure, lasting = self._answer(raw)
+        except Exception as exc:
+            log.error("replayed hook input failed: %s", traceback.format_exc())
+            return f"{type(exc).__name__}: {exc}", False
         return failure, lasting
 
     def _answer(self, raw: bytes) -> tuple[bytes, str, bool]:
@@ -95,13 +111,33 @@ class HookHandler:
         answer = hook_answer(where.event_name, delivery.context, block_reason=delivery.block)
         return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
 
+    def _spool_quietly(self, raw: bytes, reason: str, *, refused: bool = False) -> None:
+        """Spool in the background when the input is large (redacting it takes a while), so the
+        hook's empty answer goes back at once; a failure to spool is logged, never raised."""
+        if len(raw) <= SPOOL_AT_ONCE:
+            self._spool_logged(raw, reason, refused)
+            return
+        log.warning("spooling a hook input of %d bytes in the background: %s", len(raw), reason)
+        threading.Thread(
+            target=self._spool_logged, args=(raw, reason, refused), name="spool"
+        ).start()
+
+    def _spool_logged(self, raw: bytes, reason: str, refused: bool) -> None:
+        try:
+            self.spool(raw, reason, refused=refused)
+        except Exception:
+            log.error("a hook input could not be spooled: %s", traceback.format_exc())
+
     def close(self) -> None:
         """Save every warm session (the service calls this before it exits)."""
         self.runtime.close()
 
     def spool(self, raw: bytes, reason: str, *, refused: bool = False) -> Path | None:
         """Keep an input that could not be handled, with the reason: in the spool, which the
-        hook service drains; or, `refused`, apart (`spool/refused/`) for `onlooker doctor`."""
+        hook service drains; or, `refused`, apart (`spool/refused/`) for `onlooker doctor`. Only
+        its head is kept when it is over the size limit: it can never be replayed."""
+        head = SPOOL_HEAD if len(raw) > MAX_INPUT_BYTES else 0
+        refused = refused or bool(head)
         log.warning("spooled a hook input%s: %s", " as refused" if refused else "", reason)
         try:
             folder = self.store.home / SPOOL_DIR
@@ -110,12 +146,22 @@ class HookHandler:
             folder.mkdir(mode=0o700, parents=True, exist_ok=True)
             path = folder / f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
             note = reason.replace("\n", " ")[:500]
-            path.write_bytes(b"# " + note.encode("utf-8", "replace") + b"\n" + _redacted(raw))
+            writing = path.with_suffix(
+                ".writing"
+            )  # doctor sees a spooled input whole or not at all
+            writing.write_bytes(
+                b"# " + note.encode("utf-8", "replace") + b"\n" + _redacted(raw, head)
+            )
+            writing.replace(path)
             return path
         except OSError:
             return None
 
 
-def _redacted(raw: bytes) -> bytes:
-    """Spooled input without secrets; bytes that are not UTF-8 pass through as they were."""
+def _redacted(raw: bytes, head: int = 0) -> bytes:
+    """Spooled input without secrets (its first `head` bytes only, when set, a secret across the
+    cut redacted whole); bytes that are not UTF-8 pass through as they were."""
+    if head:
+        text = raw[: head + MARGIN].decode("utf-8", "surrogateescape")
+        return redact(text)[:head].encode("utf-8", "surrogateescape")
     return redact(raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")

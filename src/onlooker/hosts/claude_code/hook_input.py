@@ -7,6 +7,7 @@ the per-event fields); answers use `hookSpecificOutput.additionalContext`, cut a
 from __future__ import annotations
 
 import json
+import math
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -26,9 +27,11 @@ from ...core.events import (
 )
 from ...core.feedback import FEEDBACK_LIMIT
 from ...errors import HookInputError as HookInputError
+from ...errors import HookInputOverLimit
 from ...runtime import Arrival, subagent_session_id
 from ...text.clipping import clip, clip_values
 from .content import result_text
+from .input_limits import MAX_INPUT_BYTES, load_limited
 
 #: Hook events onlooker handles.
 HOOK_EVENTS = (
@@ -84,7 +87,12 @@ class HookInput:
 
 
 def read_hook_input(raw: bytes | str) -> dict[str, Any]:
-    """The hook input as a JSON object; HookInputError if empty, not JSON or not an object."""
+    """The hook input as a JSON object; HookInputError if empty, not JSON or not an object, and
+    HookInputOverLimit past a limit of `input_limits` (size, depth, values, integer digits)."""
+    if len(raw) > MAX_INPUT_BYTES:
+        raise HookInputOverLimit(
+            f"hook input is {len(raw):,} bytes; at most {MAX_INPUT_BYTES:,} are taken"
+        )
     if isinstance(raw, bytes):
         try:
             raw = raw.decode("utf-8")
@@ -93,7 +101,7 @@ def read_hook_input(raw: bytes | str) -> dict[str, Any]:
     if not raw.strip():
         raise HookInputError("hook input is empty")
     try:
-        data = json.loads(raw)
+        data = load_limited(raw)
     except json.JSONDecodeError as exc:
         raise HookInputError(f"hook input is not JSON: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict):
@@ -257,6 +265,8 @@ def _number(data: Mapping[str, Any], field: str) -> float | None:
         raise HookInputError(
             f"hook input field {field!r} must be a number, not {type(value).__name__}"
         )
+    if not math.isfinite(value):
+        raise HookInputError(f"hook input field {field!r} must be a finite number, not {value}")
     return float(value)
 
 
