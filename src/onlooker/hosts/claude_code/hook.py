@@ -1,8 +1,7 @@
 """Answer one Claude Code hook on the Runtime: parse its stdin JSON into an Arrival, hand it over,
 and print the Delivery as Claude Code reads it (additionalContext, or a block with its reason).
 
-Input that cannot be parsed, is over a limit (input_limits.py), or fails while handled is logged
-and spooled for `onlooker doctor`; the hook then answers nothing.
+Input that is unreadable, over a limit (input_limits.py) or fails is logged, spooled, not answered.
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
 """What one hook input may hold: its size, its nesting, how many values, how long an integer.
-
-Past any limit the input is refused with HookInputOverLimit, which names the limit; the hook
-answers nothing and the input is spooled with that reason (specs/hook-service.md, Limits).
+Past a limit it is refused with HookInputOverLimit naming the limit (specs/hook-service.md).
 """
 
 from __future__ import annotations
