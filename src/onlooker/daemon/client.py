@@ -27,6 +27,8 @@ START_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_START_TIMEOUT", "15"))
 HEADER = 4
 MAX_FRAME = 64 * 1024 * 1024
 MAX_INPUT = 8 * 1024 * 1024
+REFUSED_DIR = "refused"
+"""Spooled inputs that can never go through, kept apart and never replayed."""
 """Bytes of one hook input: a larger one is refused here, before it is sent (its head is kept)."""
 SPOOL_HEAD = 64 * 1024
 """Bytes kept in the spool of an input refused for its size (it can never be replayed)."""
@@ -140,10 +142,12 @@ def answer(payload: bytes, home: str) -> bytes:
 
 
 def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
-    """Keep an input the service could not take, for `onlooker doctor --replay-spool` (only its
-    first `head` bytes when `head` is set)."""
+    """Keep an input the service could not take: in the spool, which the service replays; or,
+    cut to its first `head` bytes, apart in `spool/refused/`, since it can never go through."""
     try:
-        folder = os.path.join(home, SPOOL_DIR)
+        folder = (
+            os.path.join(home, SPOOL_DIR, REFUSED_DIR) if head else os.path.join(home, SPOOL_DIR)
+        )
         os.makedirs(folder, mode=0o700, exist_ok=True)
         name = f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
         note = reason.replace("\n", " ")[:500].encode("utf-8", "replace")

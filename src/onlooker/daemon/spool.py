@@ -13,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..hosts.claude_code.hook import REFUSED_DIR, HookHandler
-from .client import SPOOL_DIR
+from ..hosts.claude_code.hook import HookHandler
+from .client import REFUSED_DIR, SPOOL_DIR
 
 
 @dataclass(frozen=True, slots=True)

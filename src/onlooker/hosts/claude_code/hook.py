@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 
 from ...config import ProjectConfigs
 from ...core.clock import Clock, SystemClock
-from ...daemon.client import SPOOL_DIR, SPOOL_HEAD
+from ...daemon.client import REFUSED_DIR, SPOOL_DIR, SPOOL_HEAD
 from ...memory.settings import MemorySettings
 from ...runtime import WARM_SESSIONS, Runtime
 from ...store import Store
@@ -32,8 +32,6 @@ if TYPE_CHECKING:
     from ...llm.model import Model
     from ...reviewers.config import ReviewSetup
 
-REFUSED_DIR = "refused"
-"""Spooled inputs that can never go through (not a hook input), kept apart, never replayed."""
 
 log = logging.getLogger("onlooker.hook")
 log.addHandler(logging.NullHandler())  # the service configures real handlers
