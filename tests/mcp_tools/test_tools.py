@@ -33,6 +33,24 @@ def test_an_unexpected_failure_is_a_logged_refusal_naming_the_tool(
         tools.close()
 
 
+def test_a_failed_call_is_logged_without_the_secrets_in_its_arguments(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    def broken(*args: object, **kwargs: object) -> None:
+        raise RuntimeError("index gone")
+
+    secret = "sk-ant-api03-" + "Qm9uZXMgYW5kIHN0b25lcw" * 2
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude"))
+    monkeypatch.setattr("onlooker.mcp.tools.search_items", broken)
+    tools = Tools(tmp_path / "home", "demo", vectors=None)
+    try:
+        with caplog.at_level(logging.ERROR, logger="onlooker.mcp"):
+            assert tools.call("search", {"query": f"why does {secret} fail"}).error
+        assert "search" in caplog.text and secret not in caplog.text
+    finally:
+        tools.close()
+
+
 def test_only_ascii_digits_in_range_name_a_memory() -> None:
     is_memory = search_module._is_memory_id
     assert is_memory(7) and is_memory("7") and is_memory(str(2**63 - 1))

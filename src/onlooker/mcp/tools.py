@@ -18,6 +18,7 @@ from ..errors import BadArguments, RefusedPath
 from ..memory import VectorSide
 from ..memory._vector_search import memory_vectors
 from ..store import ObservationsTool, Store, StoreError
+from ..text.redact import redact_value
 from .arguments import check_arguments
 from .read import read_transcript_lines
 from .search import SearchRequest, get_items, search_items
@@ -97,7 +98,7 @@ class Tools:
         except StoreError as exc:
             return Answer.refused(f"{name}: {exc}")
         except Exception as exc:  # the last line: a tool call never takes the server down
-            log.exception("tool %s failed on %r", name, arguments)
+            log.exception("tool %s failed on %r", name, redact_value(arguments))
             return Answer.refused(f"{name}: failed unexpectedly ({type(exc).__name__}: {exc})")
 
     def _handler(self, name: str) -> Callable[[dict[str, Any]], Answer]:
