@@ -24,6 +24,9 @@ OnlookerError
 ├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
 ├── InstallError            a host's settings or plugin folder cannot be read or written
+├── ImprovementError        an instructions or prompt file cannot be changed (names the file)
+│   ├── LockTimeout         another process held the file's lock past the wait
+│   └── NothingToRollBack   no earlier version of the file is kept
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
 └── AlreadyRunning          the hook service or worker already runs for this data home
@@ -135,6 +138,19 @@ class RefusedPath(OnlookerError, ValueError):
 
 class InstallError(OnlookerError):
     """A host's settings file or plugin folder cannot be read or written; names the file."""
+
+
+class ImprovementError(OnlookerError):
+    """An instructions or prompt file cannot be read, changed or rolled back; the message names
+    the file and the problem. The file is left as it was."""
+
+
+class LockTimeout(ImprovementError):
+    """Another process held the file's lock for longer than the wait; names the lock and holder."""
+
+
+class NothingToRollBack(ImprovementError):
+    """A rollback asked for more earlier versions than are kept for the file."""
 
 
 class AlreadyRunning(OnlookerError):
