@@ -49,6 +49,7 @@ def apply_instructions(
     """Add `lines` to the target's `## section` (with `replace`, make them its only lines).
     Lines already in the section are not added twice; when nothing would change, nothing is
     written or backed up (the result's `changed` is False)."""
+    _check_max_versions(backup_max_versions)
     wanted = clean_lines(lines)
     when = (clock or SystemClock()).now()
     with _locked(target, lock) as held:
@@ -89,6 +90,7 @@ def rollback(
     it holds now. Each rollback walks further back; NothingToRollBack past the oldest kept."""
     if steps < 1:
         raise ImprovementError(f"steps: 1 or more, not {steps}")
+    _check_max_versions(backup_max_versions)
     when = (clock or SystemClock()).now()
     with _locked(target, lock) as held:
         folder = BackupFolder(target.backups)
@@ -233,6 +235,11 @@ def _locked(target: InstructionTarget, lock: LockSettings) -> Iterator[FileLock]
 def _added(before: str, section: str, wanted: list[str]) -> list[str]:
     present = set(section_lines(before, section))
     return [line for line in wanted if line not in present]
+
+
+def _check_max_versions(max_versions: int) -> None:
+    if max_versions < 1:
+        raise ImprovementError(f"backup_max_versions: must be 1 or more, not {max_versions}")
 
 
 def _slug(reason: str) -> str:
