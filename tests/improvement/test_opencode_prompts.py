@@ -18,7 +18,7 @@ from onlooker.improvement import (
     managed_lines,
     rollback,
 )
-from onlooker.improvement._jsonc import JsonSyntaxError, find_string
+from onlooker.improvement._jsonc import find_string
 
 CONFIG = """{
     "$schema": "https://opencode.ai/config.json",
@@ -132,11 +132,14 @@ def test_a_prompt_removed_by_hand_is_refused_without_writing(tmp_path: Path) -> 
 
 def test_the_span_finder_agrees_with_json(tmp_path: Path) -> None:
     text = json.dumps({"agent": {"a": {"prompt": 'p\u2028"q"', "x": [1, {"prompt": 2}]}}})
-    span = find_string(text, ("agent", "a", "prompt"))
+    here = tmp_path / "opencode.json"
+    span = find_string(text, ("agent", "a", "prompt"), here)
     assert span is not None and span.value == 'p\u2028"q"'
     assert json.loads(text[span.start : span.end]) == span.value
-    assert find_string('{"agent": {"a": {"prompt": 3}}}', ("agent", "a", "prompt")) is None
+    assert find_string('{"agent": {"a": {"prompt": 3}}}', ("agent", "a", "prompt"), here) is None
     duplicate = '{"agent": {"a": {"prompt": "old", "prompt": "new"}}}'
-    assert (found := find_string(duplicate, ("agent", "a", "prompt"))) and found.value == "new"
-    with pytest.raises(JsonSyntaxError):
-        find_string('{"a": 1} x', ("a",))
+    assert (
+        found := find_string(duplicate, ("agent", "a", "prompt"), here)
+    ) and found.value == "new"
+    with pytest.raises(ImprovementError, match=r"opencode\.json:1:10: not JSON: text after"):
+        find_string('{"a": 1} x', ("a",), here)

@@ -17,7 +17,7 @@ from ..errors import ImprovementError, NothingToRollBack
 from ._backups import BackupFolder, BackupIndex
 from ._change import AppliedChange, change_record, from_record
 from ._files import Text, decode, digest, read_bytes, remove, remove_leftovers, write_atomically
-from ._jsonc import JsonSyntaxError, StringSpan, find_string, line_and_column, replace_string
+from ._jsonc import StringSpan, find_string, replace_string
 from ._lock import STALE_AFTER, TIMEOUT, FileLock
 from ._section import MANAGED_BY, SECTION, clean_lines, inject, section_lines
 from ._target import InstructionTarget
@@ -173,11 +173,7 @@ def _json_span(target: InstructionTarget, text: str, missing: bool) -> StringSpa
     where = ".".join(target.json_path or ())
     if missing:
         raise ImprovementError(f"{target.path}: no longer exists, so {where} cannot be changed")
-    try:
-        span = find_string(text, target.json_path or ())
-    except JsonSyntaxError as error:
-        line, column = line_and_column(text, error.position)
-        raise ImprovementError(f"{target.path}:{line}:{column}: not JSON: {error}") from None
+    span = find_string(text, target.json_path or (), target.path)
     if span is None:
         raise ImprovementError(f"{target.path}: {where} is no longer a string prompt")
     return span

@@ -9,18 +9,13 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ImprovementError
 
 _SKIP = re.compile(r"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
 _DECODER = json.JSONDecoder()
 _SCALAR = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null")
-
-
-class JsonSyntaxError(ValueError):
-    """The text is not JSON (or JSONC); `position` is the character offset of the problem."""
-
-    def __init__(self, message: str, position: int) -> None:
-        super().__init__(message)
-        self.position = position
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,14 +27,14 @@ class StringSpan:
     value: str
 
 
-def find_string(text: str, path: tuple[str, ...]) -> StringSpan | None:
+def find_string(text: str, path: tuple[str, ...], source: Path) -> StringSpan | None:
     """The string at `path` (object keys from the top), or None when the path is missing or
-    holds something else than a string. Raises JsonSyntaxError on a text that is not JSON."""
-    scanner = _Scanner(text, path)
-    end = scanner.value(_skip(text, 0), ())
-    end = _skip(text, end)
+    holds something else than a string. ImprovementError, naming `source` with the line and
+    column, on a text that is not JSON."""
+    scanner = _Scanner(text, path, source)
+    end = _skip(text, scanner.value(_skip(text, 0), ()))
     if end != len(text):
-        raise JsonSyntaxError("text after the JSON value", end)
+        raise scanner.error("text after the JSON value", end)
     return scanner.found
 
 
@@ -62,15 +57,20 @@ def _skip(text: str, index: int) -> int:
 class _Scanner:
     """A recursive walk over the text that notes the span of the value at `path`."""
 
-    def __init__(self, text: str, path: tuple[str, ...]) -> None:
+    def __init__(self, text: str, path: tuple[str, ...], source: Path) -> None:
         self.text = text
         self.path = path
+        self.source = source
         self.found: StringSpan | None = None
+
+    def error(self, problem: str, position: int) -> ImprovementError:
+        line, column = line_and_column(self.text, position)
+        return ImprovementError(f"{self.source}:{line}:{column}: not JSON: {problem}")
 
     def value(self, index: int, at: tuple[str, ...]) -> int:
         text = self.text
         if index >= len(text):
-            raise JsonSyntaxError("the text ends where a value should be", index)
+            raise self.error("the text ends where a value should be", index)
         if at == self.path:
             self.found = None  # a later duplicate key wins, string or not
         char = text[index]
@@ -85,14 +85,14 @@ class _Scanner:
             return end
         match = _SCALAR.match(text, index)
         if not match:
-            raise JsonSyntaxError(f"unexpected {char!r}", index)
+            raise self.error(f"unexpected {char!r}", index)
         return match.end()
 
     def _string(self, index: int) -> tuple[str, int]:
         try:
             value, end = _DECODER.raw_decode(self.text, index)
         except json.JSONDecodeError as error:
-            raise JsonSyntaxError(error.msg, error.pos) from None
+            raise self.error(error.msg, error.pos) from None
         return str(value), end
 
     def _object(self, index: int, at: tuple[str, ...]) -> int:
@@ -100,18 +100,18 @@ class _Scanner:
         index = _skip(text, index)
         while index < len(text) and text[index] != "}":
             if text[index] != '"':
-                raise JsonSyntaxError("expected a quoted key", index)
+                raise self.error("expected a quoted key", index)
             key, index = self._string(index)
             index = _skip(text, index)
             if index >= len(text) or text[index] != ":":
-                raise JsonSyntaxError("expected ':' after a key", index)
+                raise self.error("expected ':' after a key", index)
             index = _skip(text, self.value(_skip(text, index + 1), (*at, key)))
             if index < len(text) and text[index] == ",":
                 index = _skip(text, index + 1)  # a trailing comma is JSONC
             elif index < len(text) and text[index] != "}":
-                raise JsonSyntaxError("expected ',' or '}'", index)
+                raise self.error("expected ',' or '}'", index)
         if index >= len(text):
-            raise JsonSyntaxError("an object is not closed", index)
+            raise self.error("an object is not closed", index)
         return index + 1
 
     def _array(self, index: int, at: tuple[str, ...]) -> int:
@@ -122,7 +122,7 @@ class _Scanner:
             if index < len(text) and text[index] == ",":
                 index = _skip(text, index + 1)
             elif index < len(text) and text[index] != "]":
-                raise JsonSyntaxError("expected ',' or ']'", index)
+                raise self.error("expected ',' or ']'", index)
         if index >= len(text):
-            raise JsonSyntaxError("an array is not closed", index)
+            raise self.error("an array is not closed", index)
         return index + 1

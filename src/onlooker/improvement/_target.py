@@ -15,7 +15,7 @@ from pathlib import Path
 
 from ..errors import ImprovementError
 from ._files import decode, read_bytes
-from ._jsonc import JsonSyntaxError, find_string, line_and_column
+from ._jsonc import find_string
 
 PROJECT_FILES = ("AGENTS.md", "CLAUDE.md")
 HOSTS = ("claude_code", "opencode")
@@ -98,11 +98,7 @@ def _opencode_agent(root: Path, name: str, label: str, key: str) -> InstructionT
         if data is None:
             continue
         text = decode(config, data).text
-        try:
-            span = find_string(text, ("agent", name, "prompt"))
-        except JsonSyntaxError as error:
-            line, column = line_and_column(text, error.position)
-            raise ImprovementError(f"{config}:{line}:{column}: not JSON: {error}") from None
+        span = find_string(text, ("agent", name, "prompt"), config)
         if span is None:
             continue
         reference = _FILE_REFERENCE.match(span.value.strip())
