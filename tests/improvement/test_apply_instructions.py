@@ -61,6 +61,8 @@ def test_apply_backs_up_first_and_changes_only_the_section(tmp_path: Path) -> No
     )  # fmt: skip
     assert managed_lines(target) == ["Use vitest", "Run tsc --noEmit"]
     assert not (tmp_path / ".onlooker" / "locks" / "AGENTS.md.lock").exists()
+    for state in ("locks", "backups"):  # local state, never committed
+        assert (tmp_path / ".onlooker" / state / ".gitignore").read_text().endswith("\n*\n")
 
 
 def test_an_apply_that_changes_nothing_writes_nothing(tmp_path: Path) -> None:

@@ -16,11 +16,20 @@ from ..core.clock import Clock, SystemClock
 from ..errors import ImprovementError, NothingToRollBack
 from ._backups import BackupFolder, BackupIndex
 from ._change import AppliedChange, change_record, from_record
-from ._files import Text, decode, digest, read_bytes, remove, remove_leftovers, write_atomically
+from ._files import (
+    Text,
+    decode,
+    digest,
+    keep_out_of_git,
+    read_bytes,
+    remove,
+    remove_leftovers,
+    write_atomically,
+)
 from ._jsonc import StringSpan, find_string, replace_string
 from ._lock import STALE_AFTER, TIMEOUT, FileLock
 from ._section import MANAGED_BY, SECTION, clean_lines, inject, section_lines
-from ._target import InstructionTarget
+from ._target import STATE_DIR, InstructionTarget
 
 BACKUP_MAX_VERSIONS = 20
 _REASON_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789-")
@@ -222,6 +231,9 @@ def _commit(
 
 @contextmanager
 def _locked(target: InstructionTarget, lock: LockSettings) -> Iterator[FileLock]:
+    state = target.root / STATE_DIR
+    keep_out_of_git(state / "locks")
+    keep_out_of_git(state / "backups")
     held = FileLock(target.lock_path, stale_after=lock.stale_after, timeout=lock.timeout)
     with held:
         remove_leftovers(target.path)

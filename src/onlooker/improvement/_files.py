@@ -104,6 +104,15 @@ def fsync_folder(folder: Path) -> None:
         os.close(fd)
 
 
+def keep_out_of_git(folder: Path) -> None:
+    """Give a folder of local state (backups, locks) a `.gitignore` of `*`, once."""
+    ignore = folder / ".gitignore"
+    if not ignore.exists():
+        folder.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileExistsError), open(ignore, "x", encoding="utf-8") as handle:
+            handle.write("# local state of onlooker: backups and locks\n*\n")
+
+
 def remove_leftovers(path: Path) -> int:
     """Delete temporary files a killed writer of `path` left beside it; call under the lock,
     when no live writer can own one. Returns how many went."""
