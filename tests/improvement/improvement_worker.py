@@ -25,8 +25,11 @@ from onlooker.improvement import (
 )
 
 
-def run_ops(project: Path, go: Path, ops: list[list[object]]) -> None:
-    target = InstructionTarget.project(project, "AGENTS.md")
+def run_ops(project: Path, go: Path, ops: list[list[object]], agent: str | None) -> None:
+    if agent is None:
+        target = InstructionTarget.project(project, "AGENTS.md")
+    else:
+        target = InstructionTarget.agent(project, agent, "opencode")
     go.with_name(f"ready.{os.getpid()}").write_text("ready")
     while not go.exists():
         time.sleep(0.001)
@@ -69,7 +72,7 @@ def loop(project: Path, stale_after: float) -> None:
 if __name__ == "__main__":
     mode, folder = sys.argv[1], Path(sys.argv[2])
     if mode == "ops":
-        run_ops(folder, Path(sys.argv[3]), json.loads(sys.argv[4]))
+        run_ops(folder, Path(sys.argv[3]), json.loads(sys.argv[4]), (sys.argv[5:] or [None])[0])
     elif mode in ("pause-before", "pause-after"):
         pause(folder, Path(sys.argv[3]), mode == "pause-before")
     else:

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -65,12 +66,16 @@ def wait_for(path: Path, process: subprocess.Popen[str], limit: float = 60.0) ->
         time.sleep(0.01)
 
 
-def test_four_processes_at_once_equal_a_serial_order(tmp_path: Path) -> None:
-    project = tmp_path / "project"
-    project.mkdir()
-    (project / "AGENTS.md").write_bytes(ORIGINAL)
+def run_workers(
+    tmp_path: Path, project: Path, agents: list[str] | None = None
+) -> list[dict[str, Any]]:
+    """Start one worker per agent (or WORKERS on AGENTS.md), let them go at once, collect their
+    records."""
     go = tmp_path / "go"
-    processes = [start("ops", project, go, json.dumps(worker_ops(w))) for w in range(WORKERS)]
+    processes = [
+        start("ops", project, go, json.dumps(worker_ops(w)), *([agents[w]] if agents else []))
+        for w in range(WORKERS)
+    ]
     deadline = time.monotonic() + 120
     while len(list(tmp_path.glob("ready.*"))) < WORKERS:  # every worker at the start line
         assert time.monotonic() < deadline and all(p.poll() is None for p in processes)
@@ -82,6 +87,14 @@ def test_four_processes_at_once_equal_a_serial_order(tmp_path: Path) -> None:
         assert process.returncode == 0, err
         records += [json.loads(line) for line in out.splitlines()]
     assert len(records) == WORKERS * 7
+    return records
+
+
+def test_four_processes_at_once_equal_a_serial_order(tmp_path: Path) -> None:
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "AGENTS.md").write_bytes(ORIGINAL)
+    records = run_workers(tmp_path, project)
 
     # The order the lock was taken in: each change's sequence, every one of them distinct.
     records.sort(key=lambda r: r["change"]["sequence"])
@@ -126,6 +139,32 @@ def test_four_processes_at_once_equal_a_serial_order(tmp_path: Path) -> None:
     with pytest.raises(NothingToRollBack):
         rollback(concurrent)
     assert [p.name for p in (project / ".onlooker" / "locks").iterdir()] == [".gitignore"]
+
+
+def test_four_agents_in_one_opencode_json_lose_no_update(tmp_path: Path) -> None:
+    agents = [f"agent{w}" for w in range(WORKERS)]
+    config = {"$schema": "https://opencode.ai/config.json",
+              "agent": {name: {"mode": "subagent", "prompt": f"You are {name}."} for name in agents},
+              "theme": "dark"}  # fmt: skip
+    original = json.dumps(config, indent=2) + "\n"
+    project = tmp_path / "project"
+    project.mkdir()
+    (project / "opencode.json").write_text(original)
+    records = run_workers(tmp_path, project, agents)
+    assert sorted(r["change"]["sequence"] for r in records) == [
+        n for n in range(1, 8) for _ in agents
+    ]
+
+    # Each agent's operations, replayed alone, give the same prompt: no worker lost another's.
+    serial = tmp_path / "serial"
+    serial.mkdir()
+    (serial / "opencode.json").write_text(original)
+    for w, name in enumerate(agents):
+        target = InstructionTarget.agent(serial, name, "opencode")
+        for op, argument in worker_ops(w):
+            apply_instructions(target, argument) if op == "apply" else rollback(target, argument)
+    assert (project / "opencode.json").read_bytes() == (serial / "opencode.json").read_bytes()
+    assert json.loads((project / "opencode.json").read_text())["theme"] == "dark"
 
 
 def test_a_writer_killed_before_the_replace_leaves_the_old_file(tmp_path: Path) -> None:
