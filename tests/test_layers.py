@@ -28,6 +28,7 @@ LAYERS: dict[str, int] = {
     "observers": 4,
     "memory": 4,
     "reviewers": 4,
+    "scoring": 4,
     # 5 settings and rendering
     "config": 5,
     "display": 5,
