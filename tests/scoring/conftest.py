@@ -40,11 +40,24 @@ def record_session(
     """Journal a short session: start, prompt, a tool call, the turn's end."""
     at = store.clock.now()
     events = [
-        SessionStarted(session_id=session_id, seq=1, at=at, source=source, cwd="/p",
-                       agent_type=agent_type, parent_session_id=parent),  # fmt: skip
+        SessionStarted(
+            session_id=session_id,
+            seq=1,
+            at=at,
+            source=source,
+            cwd="/p",
+            agent_type=agent_type,
+            parent_session_id=parent,
+        ),
         UserPrompt(session_id=session_id, seq=2, at=at, text=prompt),
-        ToolCall(session_id=session_id, seq=3, at=at, tool="Bash", input={"command": "ls"},
-                 output="x" * 3000),  # fmt: skip
+        ToolCall(
+            session_id=session_id,
+            seq=3,
+            at=at,
+            tool="Bash",
+            input={"command": "ls"},
+            output="x" * 3000,
+        ),
         TurnEnded(session_id=session_id, seq=4, at=at, last_message="Done."),
     ]
     store.append(events, project=PROJECT, session_id=session_id)

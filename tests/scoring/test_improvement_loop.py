@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import PROJECT, card, record_session
 from instruction_adapter import SectionFiles
 
+from conftest import PROJECT, card, record_session
 from onlooker.core.events import UserPrompt
 from onlooker.runtime import reindex
 from onlooker.scoring import ObserverCommands, Scores, ScoringSettings, score_session
