@@ -29,6 +29,7 @@ LAYERS: dict[str, int] = {
     "memory": 4,
     "reviewers": 4,
     "improvement": 4,
+    "scoring": 4,
     # 5 settings and rendering
     "config": 5,
     "display": 5,

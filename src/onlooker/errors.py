@@ -18,6 +18,7 @@ OnlookerError
 │   └── ProviderSetupError  a provider cannot be built (model string, package, API key)
 ├── ExtractionFailed        a memory batch's model call failed; its events stay pending
 ├── MemorySettingsError     a memory setting is wrong (also a ValueError)
+├── ScoringError            an observer command that cannot be carried out (also a ValueError)
 ├── SearchError             a memory search that cannot run (also a ValueError)
 ├── HookInputError          a hook input is not what Claude Code sends (also a ValueError)
 │   └── HookInputOverLimit  a hook input over a size, depth, count or number limit
@@ -110,6 +111,11 @@ class ExtractionFailed(OnlookerError):
 
 class MemorySettingsError(OnlookerError, ValueError):
     """A memory setting has the wrong type or value; the message names the key and the file."""
+
+
+class ScoringError(OnlookerError, ValueError):
+    """An observer command that cannot be carried out (scoring off, no such improvement or
+    session); the message says what to do instead."""
 
 
 class SearchError(OnlookerError, ValueError):

@@ -18,6 +18,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "memory": ("memory", "Search, show and forget memories from past sessions."),
     "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
+    "observer": ("observer", "Session scores, and improvements to AGENTS.md and agent prompts."),
     "plugins": ("plugins", "List installed plugins and what they add; those that failed to load."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),

@@ -18,6 +18,7 @@ from ..core.observer import Observer
 from ..errors import ConfigError
 from ..memory.settings import MemorySettings
 from ..reviewers.config import ReviewSetup
+from ..scoring.settings import ScoringSettings
 from ..store.home import project_root
 from .loading import CONFIG_FILES, load_config
 from .project import ProjectConfig
@@ -58,6 +59,11 @@ class Loaded:
         if self.config is None:
             return MemorySettings(enabled=False) if self.key is not None else None
         return self.config.memory if self.config.path is not None else None
+
+    @property
+    def scoring(self) -> ScoringSettings:
+        """The project's scoring settings: off while the config is invalid or sets no model."""
+        return self.config.scoring if self.config else ScoringSettings(enabled=False)
 
     @property
     def review_setup(self) -> ReviewSetup | None:

@@ -22,6 +22,7 @@ from ..observers import builtin_observers
 from ..reviewers.config import ReviewerConfig, ReviewSetup
 from ..reviewers.execution import Execution
 from ..reviewers.watch import FilesTarget
+from ..scoring.settings import ScoringSettings
 
 #: The config's hook names -> the event kind that fires them.
 HOOK_EVENTS: dict[str, str] = {
@@ -114,6 +115,8 @@ class ProjectConfig:
     trajectory: TrajectoryOptions = field(default_factory=TrajectoryOptions)
     memory: MemorySettings = field(default_factory=MemorySettings)
     """The memory settings (the `memory` section)."""
+    scoring: ScoringSettings = field(default_factory=ScoringSettings)
+    """Session scoring (the `scoring` section); off without a model."""
 
     @property
     def enabled_reviewers(self) -> tuple[ReviewerConfig, ...]:
@@ -148,6 +151,7 @@ class ProjectConfig:
             "display": _fields(self.display),
             "trajectory": self.trajectory.to_dict(),
             "memory": self.memory.to_dict(),
+            "scoring": self.scoring.to_dict(),
         }
 
 

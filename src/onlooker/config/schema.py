@@ -18,6 +18,7 @@ from ..reviewers.watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
 from .memory import read_memory
 from .project import HOOK_EVENTS, MARKER_HOOK, HookSpec, IssueFiling, Module, ProjectConfig
+from .scoring import read_scoring
 from .trajectory import read_trajectory
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ OBSERVATIONS = "hooks-observations"
 DISPLAY = "hooks-observations-display"
 TOOL_MODULES = ("tool-observations", "tool-issue")
 BEHAVIOR_MODULES = (OBSERVATIONS, DISPLAY)
-TOP_KEYS = ("tools", "behaviors", "trajectory", "memory")
+TOP_KEYS = ("tools", "behaviors", "trajectory", "memory", "scoring")
 MODULE_KEYS = ("module", "source", "config")
 OBSERVATIONS_KEYS = ("hooks", "execution", "observers", "post_processing")
 HOOK_KEYS = ("trigger", "priority", "tools")
@@ -83,6 +84,8 @@ class _Schema:
             self.parts["trajectory"] = read_trajectory(self.r, top["trajectory"], "trajectory")
         if "memory" in top:
             self.parts["memory"] = read_memory(self.r, top["memory"], "memory", self.model)
+        if "scoring" in top:
+            self.parts["scoring"] = read_scoring(self.r, top["scoring"], "scoring", self.model)
         parts = {k: v for k, v in self.parts.items() if v is not None}
         return ProjectConfig(root=root, path=path, tools=tools, behaviors=behaviors, **parts)
 

@@ -35,6 +35,7 @@ from ..store import Store
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._memory import MemorySteps, WakeWorker
+from ._scoring import ScoringSteps
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
 
@@ -110,6 +111,7 @@ class Runtime:
         """Guards the warm sessions and the config cache, never held while a session works."""
         self._models: Callable[[str], Model] | None = None
         self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
+        self._scoring = ScoringSteps(self.store, self.wake_worker) if self.store else None
         if self.configs is None and self.store is not None:
             self.configs = ProjectConfigs()
 
@@ -211,12 +213,25 @@ class Runtime:
                 )
                 or ""
             )
+        notice = ""
+        if self._scoring is not None and arrival.cwd:
+            notice = self._scored(arrival, warm, event, parts)
         text = joined(*parts)
         if not arrival.deliverable:
             warm.held, text = text, ""
         else:
             warm.held = ""
-        return Delivery(text, block, dispatch)
+        return Delivery(text, block, dispatch, notice)
+
+    def _scored(self, arrival: Arrival, warm: _Warm, event: Event, parts: list[str]) -> str:
+        """Queue a score when something ended; the compaction context into `parts`; the notice."""
+        assert self._scoring is not None
+        steps, project = self._scoring, warm.project
+        root = warm.loaded.root
+        self._step(steps.score_later, arrival, event, warm.loaded.scoring, project=project,
+                   root=root)  # fmt: skip
+        parts.append(self._step(steps.after_compaction, event, project=project) or "")
+        return self._step(steps.notice, event, project=project) or ""
 
     def _recorded(self, warm: _Warm, dispatch: Dispatch) -> None:
         if self.store is not None:

@@ -75,14 +75,17 @@ class JobQueue:
         project: str,
         session_id: str = "",
         max_attempts: int = MAX_ATTEMPTS,
+        delay: float = 0.0,
     ) -> int:
+        """Queue a job; it is claimed no sooner than `delay` seconds from now."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-        now = stamp(self.clock.now())
+        when = self.clock.now()
+        now, due = stamp(when), stamp(when + timedelta(seconds=delay))
         with self.db.transaction():
             cursor = self.db._conn.execute(
                 "INSERT INTO jobs (kind, project, session_id, payload, status, max_attempts, "
                 "created_at, available_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)",
-                (kind, project, session_id, text, max_attempts, now, now),
+                (kind, project, session_id, text, max_attempts, now, due),
             )
             return int(cursor.lastrowid or 0)
 

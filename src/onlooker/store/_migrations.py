@@ -242,6 +242,42 @@ CREATE TRIGGER vectors_changed AFTER UPDATE ON vectors BEGIN
 END;
 """
 
+M007_SCORES = """
+-- session scores (specs/scoring.md): kept whole as JSON beside their lookup columns
+CREATE TABLE scores (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    agent_name TEXT NOT NULL,
+    agent_type TEXT NOT NULL,
+    score REAL NOT NULL,
+    timestamp INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    serial INTEGER NOT NULL,
+    PRIMARY KEY (project, session_id)
+);
+CREATE INDEX scores_by_time ON scores (project, timestamp);
+CREATE TABLE improvements (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    status TEXT NOT NULL,
+    data TEXT NOT NULL,
+    serial INTEGER NOT NULL
+);
+CREATE INDEX improvements_by_project ON improvements (project, serial);
+CREATE TABLE rejections (
+    project TEXT NOT NULL,
+    pattern TEXT NOT NULL,
+    serial INTEGER NOT NULL,
+    PRIMARY KEY (project, pattern)
+);
+CREATE TABLE observer_settings (
+    project TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (project, name)
+);
+"""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -250,4 +286,5 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m004_jobs", M004_JOBS),
     ("m005_memory", M005_MEMORY),
     ("m006_vectors", M006_VECTORS),
+    ("m007_scores", M007_SCORES),
 )

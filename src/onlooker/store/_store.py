@@ -283,10 +283,17 @@ class Store:
     # -- jobs and observer runs ------------------------------------------------------------------
 
     def enqueue(
-        self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        project: str,
+        session_id: str = "",
+        delay: float = 0.0,
     ) -> int:
-        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one); its id."""
-        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
+        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one), to run no
+        sooner than `delay` seconds from now; its id."""
+        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id, delay=delay)
 
     def record_observer_run(
         self,

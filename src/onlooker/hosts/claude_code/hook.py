@@ -105,7 +105,10 @@ class HookHandler:
         except Exception as exc:
             log.error("hook %s failed: %s", where.event_name, traceback.format_exc())
             return b"", f"{type(exc).__name__}: {exc}", False
-        answer = hook_answer(where.event_name, delivery.context, block_reason=delivery.block)
+        answer = hook_answer(
+            where.event_name, delivery.context, block_reason=delivery.block,
+            notice=delivery.notice,
+        )  # fmt: skip
         return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
 
     def _spool_quietly(self, raw: bytes, reason: str, *, refused: bool = False) -> None:
