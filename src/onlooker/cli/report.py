@@ -115,9 +115,14 @@ def command(
                 "out": str(out.resolve()),
                 "bytes": len(html.encode()),
                 "projects": [
-                    {"name": p.name, "sessions": len(p.sessions), "tool_calls": p.tool_calls,
-                     "warnings": p.warnings, "findings": p.findings_total,
-                     "open_findings": p.open_total}  # fmt: skip
+                    {
+                        "name": p.name,
+                        "sessions": len(p.sessions),
+                        "tool_calls": p.tool_calls,
+                        "warnings": p.warnings,
+                        "findings": p.findings_total,
+                        "open_findings": p.open_total,
+                    }
                     for p in report.projects
                 ],
             }

@@ -62,7 +62,9 @@ def activity(
         number = min(max(number, 0), buckets.count - 1)
         by_severity.setdefault(severity, [0] * buckets.count)[number] += n
         by_observer.setdefault(observer, [0] * buckets.count)[number] += n
-    ranked = {s: tuple(by_severity[s]) for s in SEVERITIES if s in by_severity}
+    ranked: dict[str, tuple[int, ...]] = {
+        s: tuple(by_severity[s]) for s in SEVERITIES if s in by_severity
+    }
     return Activity(
         starts=buckets.starts(),
         width_seconds=buckets.width,

@@ -111,9 +111,19 @@ def _project(
         findings_total=everything.count,
         findings_by_severity=everything.by("severity"),
         findings_by_observer=everything.by("observer"),
-        reviewers=tuple(ReviewerCost(
-            c.observer, c.runs, c.by_status, c.input_tokens, c.output_tokens, c.cost_usd,
-            c.seconds, c.models) for c in store.runs.costs(name, since)),  # fmt: skip
+        reviewers=tuple(
+            ReviewerCost(
+                c.observer,
+                c.runs,
+                c.by_status,
+                c.input_tokens,
+                c.output_tokens,
+                c.cost_usd,
+                c.seconds,
+                c.models,
+            )
+            for c in store.runs.costs(name, since)
+        ),
         memory=MemoryCounts(*overview.memory_counts(name, since)),
     )
 

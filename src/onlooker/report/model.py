@@ -207,7 +207,9 @@ def _marker(data: Mapping[str, Any]) -> ImprovementMarker:
     if kind not in MARKER_KINDS:
         raise ValueError(f"markers.kind {kind!r}: one of {', '.join(MARKER_KINDS)}")
     delta = data.get("delta")
-    return ImprovementMarker(kind, str(data.get("label", "")), None if delta is None else float(delta))
+    return ImprovementMarker(
+        kind, str(data.get("label", "")), None if delta is None else float(delta)
+    )
 
 
 @dataclass(frozen=True, slots=True)

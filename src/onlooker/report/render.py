@@ -22,6 +22,8 @@ from ..core.assessment import SEVERITIES, severity_rank
 from . import charts
 from .model import ProjectReport, Report, SessionReport
 
+PAGE_SIZE = 50
+"""Rows of a long table shown at once (the pager shows the others)."""
 TOP_OBSERVERS = 7
 """Observers drawn apart in the findings-by-observer chart; the rest are summed as `other`."""
 
@@ -30,14 +32,16 @@ def render_html(report: Report) -> str:
     """The report as one HTML document."""
     env = _environment()
     script = _asset("report.js")
-    return env.get_template("report.html.j2").render(
+    page: str = env.get_template("report.html.j2").render(
         report=report,
+        page_size=PAGE_SIZE,
         projects=[_project_view(p, i) for i, p in enumerate(report.projects)],
         css=Markup(_asset("report.css")),
         script=Markup(script),
         script_hash="sha256-" + base64.b64encode(hashlib.sha256(script.encode()).digest()).decode(),
         scores_svg=charts.score_chart(report.scores.agents) if not report.scores.empty else "",
     )
+    return page
 
 
 def write_report(report: Report, out: str | Path) -> Path:
@@ -72,7 +76,9 @@ def _environment() -> Any:
 
 def _project_view(project: ProjectReport, number: int) -> dict[str, Any]:
     a = project.activity
-    severities = {name: f"sev-{name}" for name in SEVERITIES if name in a.findings_by_severity}
+    severities: dict[str, str] = {
+        name: f"sev-{name}" for name in SEVERITIES if name in a.findings_by_severity
+    }
     observers = _top(a.findings_by_observer)
     observer_classes = {name: f"c{min(i, charts.SERIES_CLASSES - 1)}"
                         for i, name in enumerate(observers)}  # fmt: skip
@@ -95,8 +101,11 @@ def _project_view(project: ProjectReport, number: int) -> dict[str, Any]:
         rows = [
             (r.observer, r.cost_usd or 0.0, _money(r.cost_usd))
             if priced
-            else (r.observer, float(r.input_tokens + r.output_tokens),
-                  f"{r.input_tokens + r.output_tokens} tokens")  # fmt: skip
+            else (
+                r.observer,
+                float(r.input_tokens + r.output_tokens),
+                f"{r.input_tokens + r.output_tokens} tokens",
+            )
             for r in project.reviewers
         ]
         title = "Reviewer cost per observer" if priced else "Reviewer tokens per observer"

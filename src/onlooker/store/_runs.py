@@ -72,7 +72,9 @@ class ObserverRuns:
             )
         return [str(r[1]) for r in rows]
 
-    def costs(self, project: str | None = None, since: datetime | None = None) -> list[ObserverCost]:
+    def costs(
+        self, project: str | None = None, since: datetime | None = None
+    ) -> list[ObserverCost]:
         """Per observer: runs by status, tokens, cost and time, most expensive first (only runs
         started at or after `since`, when given)."""
         clauses: list[str] = []

@@ -62,7 +62,9 @@ def report_from_transcripts(
             if since is not None and (builder.ended is None or builder.ended < since):
                 continue
             findings = [
-                f for a in builder.assessment_records for f in trajectory_findings(a, builder.session_id)
+                f
+                for a in builder.assessment_records
+                for f in trajectory_findings(a, builder.session_id)
             ]
             by_project.setdefault(name, []).append((builder, findings))
     notes = []
@@ -128,10 +130,17 @@ def _open(findings: list[Finding]) -> tuple[OpenFinding, ...]:
     ranked = sorted(seen.values(), key=lambda p: (-severity_rank(p[0].severity), p[0].created_at))
     return tuple(
         OpenFinding(
-            id=f.id, observer=f.observer, severity=f.severity, status="open",
-            content=redact(f.content), evidence=redact(f.evidence or "")[:600],
-            category=f.category, session_id=f.session_id, created_at=f.created_at,
-            occurrences=n, source_ref=f.source_ref or "",
-        )  # fmt: skip
+            id=f.id,
+            observer=f.observer,
+            severity=f.severity,
+            status="open",
+            content=redact(f.content),
+            evidence=redact(f.evidence or "")[:600],
+            category=f.category,
+            session_id=f.session_id,
+            created_at=f.created_at,
+            occurrences=n,
+            source_ref=f.source_ref or "",
+        )
         for f, n in ranked[:OPEN_LIMIT]
     )
