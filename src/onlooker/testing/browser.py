@@ -20,17 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from ..errors import OnlookerError
+from ..errors import ChromiumMissing, OnlookerError
 
 CANDIDATES = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 INSTALL_HINT = (
     "install Debian's chromium (`make chromium`, or `apt-get install -y chromium` as root), "
     "or set $ONLOOKER_CHROMIUM to a Chromium or Chrome executable"
 )
-
-
-class ChromiumMissing(OnlookerError):
-    """No Chromium executable was found."""
 
 
 def find_chromium() -> str:
