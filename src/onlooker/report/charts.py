@@ -48,7 +48,7 @@ def _axes(top: float, starts: Sequence[datetime], width_seconds: int, height: in
     if starts:
         step = (WIDTH - LEFT - RIGHT) / len(starts)
         picks = sorted({0, len(starts) // 2, len(starts) - 1})
-        for i, anchor in zip(picks, ("start", "middle", "end"), strict=False):
+        for i in picks:
             x = LEFT + step * (i + 0.5)
             anchor = "start" if i == 0 else "end" if i == len(starts) - 1 else "middle"
             label = escape(time_label(starts[i], width_seconds))
