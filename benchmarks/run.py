@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
     "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
     "bench_improvement": "instruction files: apply and rollback latency vs a bare atomic write",
+    "bench_report": "report of 1,000 sessions and 100k findings: generation, size, Chromium load",
 }
 
 

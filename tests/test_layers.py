@@ -33,6 +33,7 @@ LAYERS: dict[str, int] = {
     # 5 settings and rendering
     "config": 5,
     "display": 5,
+    "report": 5,
     # 6 the runtime every host runs on
     "runtime": 6,
     # 7 edges

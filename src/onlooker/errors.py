@@ -30,6 +30,7 @@ OnlookerError
 │   └── NothingToRollBack   no earlier version of the file is kept
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
+├── ChromiumMissing         no headless Chromium to check a page in (also a RuntimeError)
 └── AlreadyRunning          the hook service or worker already runs for this data home
 """
 
@@ -169,3 +170,7 @@ class PluginError(OnlookerError):
 
 class ClaudeCodeMissing(OnlookerError, RuntimeError):
     """No Claude Code CLI was found for the test harness; the message says where it looked."""
+
+
+class ChromiumMissing(OnlookerError, RuntimeError):
+    """No Chromium to run headless (or it did not start); the message says how to install one."""

@@ -22,6 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("plugins", "List installed plugins and what they add; those that failed to load."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
+    "report": ("report", "Write a self-contained HTML report: charts, findings, timelines."),
     "status": ("status", "Show the current project's observations."),
     "uninstall": ("uninstall", "Remove exactly what `onlooker install` added."),
 }

@@ -28,6 +28,7 @@ from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
 from ._index import Index
 from ._jobs import JobQueue
+from ._overview import Overview
 from ._runs import ObserverRuns, RunStatus
 from ._trajectory_findings import trajectory_findings
 from .changes import (
@@ -85,6 +86,8 @@ class Store:
         """Work for the detached worker: enqueue, claim, complete, fail."""
         self.runs = ObserverRuns(self.index, self.clock)
         """Observer runs: status, usage and cost, and background reports to deliver."""
+        self.overview = Overview(self.index)
+        """Counts for reports: findings over time, per session; memory counts."""
 
     def close(self) -> None:
         self.index.close()
