@@ -25,6 +25,7 @@ OnlookerError
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
 ├── InstallError            a host's settings or plugin folder cannot be read or written
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
+├── SideEffectError         a side effect refused a path (outside the project or the archive)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
 └── AlreadyRunning          the hook service or worker already runs for this data home
 """
@@ -143,6 +144,10 @@ class AlreadyRunning(OnlookerError):
 
 class PluginError(OnlookerError):
     """Raised by a registry's `register` callback when a plugin registers something wrong."""
+
+
+class SideEffectError(OnlookerError):
+    """A side effect would read outside the project or write outside the session's archive."""
 
 
 class ClaudeCodeMissing(OnlookerError, RuntimeError):

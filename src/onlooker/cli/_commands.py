@@ -21,6 +21,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "plugins": ("plugins", "List installed plugins and what they add; those that failed to load."),
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
+    "side-effects": (
+        "side_effects",
+        "List what side effects saved (work products, search summaries, logs, media).",
+    ),
     "status": ("status", "Show the current project's observations."),
     "uninstall": ("uninstall", "Remove exactly what `onlooker install` added."),
 }

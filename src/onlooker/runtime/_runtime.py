@@ -34,6 +34,7 @@ from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
+from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
@@ -110,6 +111,7 @@ class Runtime:
         """Guards the warm sessions and the config cache, never held while a session works."""
         self._models: Callable[[str], Model] | None = None
         self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
+        self._effects = EffectSteps(self.store, self.wake_worker) if self.store else None
         if self.configs is None and self.store is not None:
             self.configs = ProjectConfigs()
 
@@ -190,10 +192,12 @@ class Runtime:
             if main and isinstance(arrival.event, SessionStarted):
                 self._step(self._memory.extract_abandoned, warm.memory, project=warm.project,
                            session_id=key)  # fmt: skip
+        self._side_effects(arrival, warm, event)
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
         context, block = self._review(key, arrival, warm, event)
+        block = joined(block, self._comply(key, arrival, warm, event))
         if isinstance(event, SessionEnded):
             self._save(key, forget=True)
         if isinstance(event, SubagentStopped):
@@ -265,6 +269,40 @@ class Runtime:
                 log.error("filing issues failed: %s", traceback.format_exc())
         return answer.context, answer.block
 
+    def _side_effects(self, arrival: Arrival, warm: _Warm, event: Event) -> None:
+        """Queue the side effects a tool call sets off; a failure is logged only."""
+        config = warm.loaded.config
+        if (
+            not isinstance(event, ToolCall) or self._effects is None or config is None
+            or config.side_effects is None or not arrival.cwd
+        ):  # fmt: skip
+            return
+        self._step(self._effects.queue, event, config.side_effects, project=warm.project,
+                   session_id=arrival.session_id, root=warm.loaded.root)  # fmt: skip
+
+    def _comply(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> str:
+        """The compliance verifier at an agent's stop: the reason to send it back, or ''."""
+        config = warm.loaded.config
+        if (
+            not isinstance(event, SubagentStopped | TurnEnded) or self._effects is None
+            or config is None or config.compliance is None or not arrival.cwd
+            or key != arrival.session_id
+        ):  # fmt: skip
+            return ""
+        child = subagent_session_id(arrival.session_id, getattr(event, "agent_id", ""))
+
+        def own() -> Session | None:
+            engine = self.engine(child)
+            if engine is not None:
+                return engine.session
+            return self.store.load_session(child) if self.store is not None else None
+
+        reason = self._step(
+            self._effects.verify, config.compliance, event, session=warm.engine.session,
+            child=own, project=warm.project, root=warm.loaded.root,
+        )  # fmt: skip
+        return reason or ""
+
     def _model_cache(self) -> Callable[[str], Model]:
         if self._models is None:
             from ..reviewers._run import ModelCache
@@ -273,11 +311,12 @@ class Runtime:
         return self._models
 
     def _step(self, step: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
-        """Run a memory step; a failure is logged and costs the agent nothing else."""
+        """Run a memory, side-effect or compliance step; a failure is logged and costs the agent
+        nothing else."""
         try:
             return step(*args, **kwargs)
         except Exception:
-            log.error("memory step %s failed: %s", step.__name__, traceback.format_exc())
+            log.error("step %s failed: %s", step.__name__, traceback.format_exc())
             return None
 
     # -- sessions ---------------------------------------------------------------------------------
