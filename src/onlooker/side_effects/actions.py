@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.events import ToolCall
+from ..errors import SideEffectError
 from ..text.clipping import clip
 from ..text.redact import redact
 from ._rules import MEDIA_NAME, Rule
@@ -52,7 +53,7 @@ def save_work_product(call: ToolCall, ctx: EffectContext) -> Iterator[Written]:
         except ValueError:
             yield Written("", "", 0, redact(path), "outside the project; not copied")
             continue
-        yield ctx.archive.copy(source, f"files/{relative.as_posix()}", ctx.project_root)
+        yield _copied(ctx, source, f"files/{relative.as_posix()}")
 
 
 def summarize_search(call: ToolCall, ctx: EffectContext) -> Written:
@@ -101,7 +102,16 @@ def collect_media(call: ToolCall, ctx: EffectContext) -> Iterator[Written]:
             source = ctx.project_root / source
         if not source.is_file():
             continue
-        yield ctx.archive.copy(source, f"media/{source.name}", ctx.project_root)
+        yield _copied(ctx, source, f"media/{source.name}")
+
+
+def _copied(ctx: EffectContext, source: Path, relative: str) -> Written:
+    """The copy, or what was refused and why (a path leading out of the project is never
+    followed; retrying would not change that)."""
+    try:
+        return ctx.archive.copy(source, relative, ctx.project_root)
+    except SideEffectError as exc:
+        return Written("", "", 0, redact(str(source)), f"refused: {exc}")
 
 
 def _query(data: dict[str, Any]) -> str:
