@@ -37,9 +37,9 @@ def command(session_id: str | None, project: str | None, limit: int, as_json: bo
         print_json({
             "project": name,
             "saved": [
-                {**s.to_dict(), "archive": str(_folder(root, name, s.session_id))} for s in saved
+                {**s.listing(), "archive": str(_folder(root, name, s.session_id))} for s in saved
             ],
-            "verdicts": [v.to_dict() for v in verdicts],
+            "verdicts": [v.listing() for v in verdicts],
         })  # fmt: skip
         return
     if not saved and not verdicts:

@@ -53,7 +53,7 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
                 "observer_totals": _totals(costs),
                 "compliance": {
                     "by_verdict": verdict_counts,
-                    "latest": [v.to_dict() for v in verdicts],
+                    "latest": [v.listing() for v in verdicts],
                 },
             }
         )

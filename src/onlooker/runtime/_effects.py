@@ -12,11 +12,12 @@ import logging
 import threading
 import traceback
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 from ..compliance import MAIN, ComplianceSettings, decide, missing
 from ..core.assessment import Finding
-from ..core.events import SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from ..core.events import SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
 from ..core.session import Session, SessionInfo
 from ..side_effects import JOB_KIND, SideEffectSettings, job_payload, run_side_effects
 from ..store import ComplianceVerdict, Store
@@ -76,8 +77,7 @@ class EffectSteps:
         agent_id = event.agent_id if isinstance(event, SubagentStopped) else ""
         if subagent:
             own = child()
-            started = own[SessionInfo].latest() if own is not None else None
-            since = started.started.at if started is not None else None
+            since = _started(session, agent_id, own)
             calls = own[ToolCall].all() if own is not None else ()
         else:
             prompt = session[UserPrompt].latest()
@@ -88,9 +88,9 @@ class EffectSteps:
         for earlier in self.store.effects.last_verdicts(
             session.id, agent_id, settings.max_retries + 1
         ):
-            if earlier.verdict != "retry":
-                break
-            retries += 1
+            if earlier.verdict == "pass" or (earlier.verdict == "gave_up" and not agent_id):
+                break  # a subagent that gave up stays given up; the main agent's next turn not
+            retries += earlier.verdict == "retry"
         verdict = decide(settings, rule, lacking, retries)
         self.store.record_changes(
             [
@@ -125,3 +125,12 @@ class EffectSteps:
                 session_id=session.id,
             )
         return verdict.reason
+
+
+def _started(parent: Session, agent_id: str, own: Session | None) -> datetime | None:
+    """When a subagent started: its SubagentStart, else its session's first record."""
+    for started in parent[SubagentStarted].newest_first():
+        if started.agent_id == agent_id:
+            return started.at
+    info = own[SessionInfo].latest() if own is not None else None
+    return info.started.at if info is not None else None

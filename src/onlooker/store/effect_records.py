@@ -35,7 +35,8 @@ class SideEffectSaved(Change):
     note: str = ""
     """`unchanged` when the same content was archived already, or why nothing was written."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def listing(self) -> dict[str, Any]:
+        """As `onlooker side-effects --json` and `status --json` show it."""
         return {
             "key": self.key, "project": self.project, "session_id": self.session_id,
             "action": self.action, "tool": self.tool, "call_id": self.call_id,
@@ -62,7 +63,8 @@ class ComplianceVerdict(Change):
     attempt: int = 1
     """1 for the first stop, 2 for the stop after the first retry, ..."""
 
-    def to_dict(self) -> dict[str, Any]:
+    def listing(self) -> dict[str, Any]:
+        """As `onlooker side-effects --json` and `status --json` show it."""
         return {
             "project": self.project, "session_id": self.session_id, "agent_id": self.agent_id,
             "agent_type": self.agent_type, "verdict": self.verdict, "missing": list(self.missing),
