@@ -9,7 +9,7 @@ from ._job import JOB_KIND, job_payload, replay_key, run_side_effects
 from ._rules import DEFAULT_TOOLS, MEDIA_EXTENSIONS, Limits, Rule, SideEffectSettings
 from .actions import EffectContext
 from .archive import Archive, Written
-from .registry import BUILTIN, Action, action_names, find_action, side_effect
+from .registry import BUILTIN, Action, action_names, find_action, plugin_actions, side_effect
 
 __all__ = [
     "BUILTIN",
@@ -26,6 +26,7 @@ __all__ = [
     "action_names",
     "find_action",
     "job_payload",
+    "plugin_actions",
     "replay_key",
     "run_side_effects",
     "side_effect",
