@@ -16,11 +16,21 @@ from datetime import datetime
 from pathlib import Path
 
 from ..compliance import MAIN, ComplianceSettings, decide, missing
+from ..config import ProjectConfig
 from ..core.assessment import Finding
-from ..core.events import SubagentStarted, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from ..core.engine import Engine
+from ..core.events import (
+    Event,
+    SubagentStarted,
+    SubagentStopped,
+    ToolCall,
+    TurnEnded,
+    UserPrompt,
+)
 from ..core.session import Session, SessionInfo
 from ..side_effects import JOB_KIND, SideEffectSettings, job_payload, run_side_effects
 from ..store import ComplianceVerdict, Store
+from ._arrival import subagent_session_id
 from ._memory import WakeWorker
 
 log = logging.getLogger("onlooker.runtime")
@@ -34,6 +44,28 @@ class EffectSteps:
     def __init__(self, store: Store, wake_worker: WakeWorker | None) -> None:
         self.store = store
         self.wake_worker = wake_worker
+
+    def at(
+        self, event: Event, config: ProjectConfig, *, main: bool, session_id: str,
+        session: Session, project: str, root: Path, engine: Callable[[str], Engine | None],
+    ) -> str:  # fmt: skip
+        """A tool call's side effects queued; at the main session's record of an agent's stop,
+        the compliance verdict (its block reason, or '')."""
+        if isinstance(event, ToolCall) and config.side_effects is not None:
+            self.queue(event, config.side_effects, project=project, session_id=session_id,
+                       root=root)  # fmt: skip
+        if not isinstance(event, SubagentStopped | TurnEnded) or config.compliance is None:
+            return ""
+        if not main:
+            return ""
+        child = subagent_session_id(session_id, getattr(event, "agent_id", ""))
+
+        def own() -> Session | None:
+            found = engine(child)
+            return found.session if found is not None else self.store.load_session(child)
+
+        return self.verify(config.compliance, event, session=session, child=own,
+                           project=project, root=root)  # fmt: skip
 
     def queue(
         self, call: ToolCall, settings: SideEffectSettings, *, project: str, session_id: str,

@@ -192,12 +192,12 @@ class Runtime:
             if main and isinstance(arrival.event, SessionStarted):
                 self._step(self._memory.extract_abandoned, warm.memory, project=warm.project,
                            session_id=key)  # fmt: skip
-        self._side_effects(arrival, warm, event)
+        block = self._effects_at(key, arrival, warm, event)
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
-        context, block = self._review(key, arrival, warm, event)
-        block = joined(block, self._comply(key, arrival, warm, event))
+        context, reviewed = self._review(key, arrival, warm, event)
+        block = joined(reviewed, block)
         if isinstance(event, SessionEnded):
             self._save(key, forget=True)
         if isinstance(event, SubagentStopped):
@@ -269,37 +269,15 @@ class Runtime:
                 log.error("filing issues failed: %s", traceback.format_exc())
         return answer.context, answer.block
 
-    def _side_effects(self, arrival: Arrival, warm: _Warm, event: Event) -> None:
-        """Queue the side effects a tool call sets off; a failure is logged only."""
+    def _effects_at(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> str:
+        """Queue a tool call's side effects; at a stop, the compliance verifier's block reason."""
         config = warm.loaded.config
-        if (
-            not isinstance(event, ToolCall) or self._effects is None or config is None
-            or config.side_effects is None or not arrival.cwd
-        ):  # fmt: skip
-            return
-        self._step(self._effects.queue, event, config.side_effects, project=warm.project,
-                   session_id=arrival.session_id, root=warm.loaded.root)  # fmt: skip
-
-    def _comply(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> str:
-        """The compliance verifier at an agent's stop: the reason to send it back, or ''."""
-        config = warm.loaded.config
-        if (
-            not isinstance(event, SubagentStopped | TurnEnded) or self._effects is None
-            or config is None or config.compliance is None or not arrival.cwd
-            or key != arrival.session_id
-        ):  # fmt: skip
+        if self._effects is None or config is None or not arrival.cwd:
             return ""
-        child = subagent_session_id(arrival.session_id, getattr(event, "agent_id", ""))
-
-        def own() -> Session | None:
-            engine = self.engine(child)
-            if engine is not None:
-                return engine.session
-            return self.store.load_session(child) if self.store is not None else None
-
         reason = self._step(
-            self._effects.verify, config.compliance, event, session=warm.engine.session,
-            child=own, project=warm.project, root=warm.loaded.root,
+            self._effects.at, event, config, main=key == arrival.session_id,
+            session_id=arrival.session_id, session=warm.engine.session, project=warm.project,
+            root=warm.loaded.root, engine=self.engine,
         )  # fmt: skip
         return reason or ""
 
