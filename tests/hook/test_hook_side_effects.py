@@ -139,3 +139,19 @@ def test_search_summary_and_activity_log_are_redacted_and_nothing_leaves_the_pro
     with Store(onlooker_home) as store:
         assert [j for j in (store.jobs.counts())] == ["done"]
         assert store.jobs.failures(kind=JOB_KIND)[0] == 0
+
+
+def test_doctor_reports_side_effect_jobs_that_failed_for_good(onlooker_home: Path) -> None:
+    with Store(onlooker_home) as store:
+        store.enqueue(JOB_KIND, {"call": {"kind": "user_prompt"}}, project="app")
+        job = store.jobs.claim("test:1")
+        assert job is not None
+        store.jobs.fail(job, "SideEffectError: a side-effect job holds a user_prompt", retry=False)
+    done = subprocess.run([ONLOOKER, "doctor", "--json"], capture_output=True, text=True)
+    jobs = json.loads(done.stdout)["store"]["jobs"]
+    assert jobs["side_effects_failed"] == 1
+    assert jobs["side_effect_failures"] == [
+        "SideEffectError: a side-effect job holds a user_prompt"
+    ]
+    text = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True).stdout
+    assert "side effects   1 failed for good" in text
