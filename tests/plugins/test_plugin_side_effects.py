@@ -47,6 +47,9 @@ def test_the_worker_runs_a_plugins_side_effect(
     wait_for(lambda: (stamp / "toolu_1.txt").exists(), what="the plugin's side effect")
     assert (stamp / "toolu_1.txt").read_text() == f"Write ('{app}/a.txt',)\n"
     wait_for(lambda: _saved(onlooker_home) == [("stamp", "stamps/toolu_1.txt")], what="record")
+    listed = subprocess.run([ONLOOKER, "plugins", "--json"], capture_output=True, text=True)
+    mine = [p for p in json.loads(listed.stdout) if p["package"] == "pkg-stamp 1.0"]
+    assert [(p["group"], p["adds"]) for p in mine] == [("onlooker.side_effects", ["stamp"])]
 
 
 def _saved(home: Path) -> list[tuple[str, str]]:
