@@ -27,6 +27,8 @@ LAYERS: dict[str, int] = {
     # 4 features
     "observers": 4,
     "memory": 4,
+    "side_effects": 4,
+    "compliance": 4,
     "reviewers": 4,
     "improvement": 4,
     "scoring": 4,

@@ -29,6 +29,7 @@ OnlookerError
 │   ├── LockTimeout         another process held the file's lock past the wait
 │   └── NothingToRollBack   no earlier version of the file is kept
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
+├── SideEffectError         a side effect refused a path (outside the project or the archive)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
 ├── ChromiumMissing         no headless Chromium to check a page in (also a RuntimeError)
 └── AlreadyRunning          the hook service or worker already runs for this data home
@@ -166,6 +167,10 @@ class AlreadyRunning(OnlookerError):
 
 class PluginError(OnlookerError):
     """Raised by a registry's `register` callback when a plugin registers something wrong."""
+
+
+class SideEffectError(OnlookerError):
+    """A side effect would read outside the project or write outside the session's archive."""
 
 
 class ClaudeCodeMissing(OnlookerError, RuntimeError):

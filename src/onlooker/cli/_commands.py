@@ -23,6 +23,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
     "report": ("report", "Write a self-contained HTML report: charts, findings, timelines."),
+    "side-effects": (
+        "side_effects",
+        "List what side effects saved (work products, search summaries, logs, media).",
+    ),
     "status": ("status", "Show the current project's observations."),
     "uninstall": ("uninstall", "Remove exactly what `onlooker install` added."),
 }

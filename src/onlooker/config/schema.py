@@ -16,6 +16,7 @@ from ..reviewers.config import ReviewerConfig
 from ..reviewers.execution import Execution
 from ..reviewers.watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
+from .effects import read_compliance, read_side_effects
 from .memory import read_memory
 from .project import HOOK_EVENTS, MARKER_HOOK, HookSpec, IssueFiling, Module, ProjectConfig
 from .scoring import read_scoring
@@ -28,7 +29,7 @@ OBSERVATIONS = "hooks-observations"
 DISPLAY = "hooks-observations-display"
 TOOL_MODULES = ("tool-observations", "tool-issue")
 BEHAVIOR_MODULES = (OBSERVATIONS, DISPLAY)
-TOP_KEYS = ("tools", "behaviors", "trajectory", "memory", "scoring")
+TOP_KEYS = ("tools", "behaviors", "trajectory", "memory", "scoring", "side_effects", "compliance")
 MODULE_KEYS = ("module", "source", "config")
 OBSERVATIONS_KEYS = ("hooks", "execution", "observers", "post_processing")
 HOOK_KEYS = ("trigger", "priority", "tools")
@@ -86,6 +87,12 @@ class _Schema:
             self.parts["memory"] = read_memory(self.r, top["memory"], "memory", self.model)
         if "scoring" in top:
             self.parts["scoring"] = read_scoring(self.r, top["scoring"], "scoring", self.model)
+        if "side_effects" in top:
+            self.parts["side_effects"] = read_side_effects(
+                self.r, top["side_effects"], "side_effects"
+            )
+        if "compliance" in top:
+            self.parts["compliance"] = read_compliance(self.r, top["compliance"], "compliance")
         parts = {k: v for k, v in self.parts.items() if v is not None}
         return ProjectConfig(root=root, path=path, tools=tools, behaviors=behaviors, **parts)
 

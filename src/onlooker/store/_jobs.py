@@ -142,14 +142,17 @@ class JobQueue:
         waited = (self.clock.now() - oldest).total_seconds() if oldest else 0.0
         return Backlog(queued=int(row[0]), running=int(row[1]), oldest_seconds=waited)
 
-    def failures(self, limit: int = 3) -> tuple[int, list[tuple[str, str]]]:
-        """How many jobs failed for good, and the (kind, error) of the latest `limit` of them."""
+    def failures(self, limit: int = 3, kind: str = "") -> tuple[int, list[tuple[str, str]]]:
+        """How many jobs (of `kind`, when given) failed for good, and the (kind, error) of the
+        latest `limit` of them."""
+        where = "status = 'failed'" + (" AND kind = ?" if kind else "")
+        params: tuple[str, ...] = (kind,) if kind else ()
 
         def read(c: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
-            count = c.execute("SELECT count(*) FROM jobs WHERE status = 'failed'").fetchone()[0]
+            count = c.execute(f"SELECT count(*) FROM jobs WHERE {where}", params).fetchone()[0]
             rows = c.execute(
-                "SELECT kind, error FROM jobs WHERE status = 'failed' ORDER BY id DESC LIMIT ?",
-                (limit,),
+                f"SELECT kind, error FROM jobs WHERE {where} ORDER BY id DESC LIMIT ?",
+                (*params, limit),
             ).fetchall()
             return int(count), [(str(kind), str(error or "")) for kind, error in rows]
 

@@ -26,6 +26,7 @@ from ..core.session import Session
 from ..core.slices import Reducer
 from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
+from ._effects_index import EffectsIndex
 from ._index import Index
 from ._jobs import JobQueue
 from ._overview import Overview
@@ -88,6 +89,8 @@ class Store:
         """Observer runs: status, usage and cost, and background reports to deliver."""
         self.overview = Overview(self.index)
         """Counts for reports: findings over time, per session; memory counts."""
+        self.effects = EffectsIndex(self.index)
+        """What side effects saved, and the compliance verifier's verdicts."""
 
     def close(self) -> None:
         self.index.close()
@@ -271,6 +274,15 @@ class Store:
         """The key of the one journal a session id has (in any project), if there is one."""
         found = list(self.home.glob(f"{JOURNALS}/*/{safe_name(session_id)}.jsonl"))
         return found[0].relative_to(self.home).as_posix() if len(found) == 1 else None
+
+    def record_changes(
+        self, changes: Sequence[Change], *, project: str, session_id: str = ""
+    ) -> None:
+        """Journal changes of other features (side effects saved, compliance verdicts) in the
+        session's journal and apply them to the index, numbered like the findings' own."""
+        with self._changing(project, session_id) as pending:
+            for change in changes:
+                pending.add(change)
 
     def mark_delivered(self, session_id: str, digest: str, *, project: str) -> bool:
         """Remember that a text with `digest` reached the session; False if it was the last one
