@@ -22,7 +22,7 @@ from ..llm.model import Completion, Message, Usage
 from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, ToolUse
 from .claude_cli import ClaudeCode, ClaudeCodeMissing, HeadlessRun, find_claude
 from .messages_request import MessagesRequest
-from .openai_endpoint import ScriptedEndpoint
+from .openai_endpoint import FunctionCall, ScriptedEndpoint
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""
@@ -33,6 +33,7 @@ __all__ = [
     "ClaudeCode",
     "ClaudeCodeMissing",
     "Failure",
+    "FunctionCall",
     "HeadlessRun",
     "MessagesRequest",
     "Reply",
