@@ -13,7 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
         "Check the hook service, spooled inputs, errors, store and installed hooks.",
     ),
     "hook": ("hook", "Answer a Claude Code hook (JSON on stdin); what every installed hook runs."),
-    "install": ("install", "Install onlooker's hooks into Claude Code (settings or a plugin)."),
+    "install": ("install", "Install onlooker into Claude Code (settings or a plugin) or opencode."),
     "issues": ("issues", "File critical and high findings as issues (local file, GitHub)."),
     "memory": ("memory", "Search, show and forget memories from past sessions."),
     "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),

@@ -70,6 +70,18 @@ def read_document(
     return config
 
 
+def read_observations(node: yaml.Node | None, *, file: str, key: str) -> dict[str, Any]:
+    """The ProjectConfig fields a hooks-observations config sets (`hooks`, `execution`,
+    `reviewers`, `issues`) when a host module takes it as its own config; ConfigInvalid lists every
+    problem, under `key`."""
+    reader = Reader(file)
+    schema = _Schema(reader)
+    schema.observations(node, key)
+    if reader.problems:
+        raise ConfigInvalid(reader.problems)
+    return {k: v for k, v in schema.parts.items() if v is not None}
+
+
 class _Schema:
     """One read of a document; what it finds goes to the reader's problems."""
 

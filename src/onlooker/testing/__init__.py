@@ -26,7 +26,7 @@ from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, ToolUs
 from .browser import HeadlessChromium, PageLoad, find_chromium
 from .claude_cli import ClaudeCode, ClaudeCodeMissing, HeadlessRun, find_claude
 from .messages_request import MessagesRequest
-from .openai_endpoint import ScriptedEndpoint
+from .openai_endpoint import FunctionCall, ScriptedEndpoint
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""
@@ -38,6 +38,7 @@ __all__ = [
     "ClaudeCodeMissing",
     "Failure",
     "HeadlessChromium",
+    "FunctionCall",
     "HeadlessRun",
     "MessagesRequest",
     "PageLoad",
