@@ -7,6 +7,7 @@ so a test that skips there (a missing package, a model that did not install) fai
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,24 @@ def onlooker_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "onlooker-home"
     monkeypatch.setenv("ONLOOKER_HOME", str(home))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    monkeypatch.delenv("ONLOOKER_STORE_URL", raising=False)  # never a developer's shared store
     return home
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[object]:
+    """A real PostgreSQL server for the run (tests/postgres_server.py), stopped at its end."""
+    import postgres_server as server
+
+    running = server.start()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: object) -> str:
+    """A fresh database with the store's tables, on the run's PostgreSQL server."""
+    return postgres_server.fresh_database()  # type: ignore[attr-defined,no-any-return]
 
 
 @pytest.fixture

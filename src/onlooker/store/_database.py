@@ -37,8 +37,13 @@ RETRY_FOR = 120.0
 class Database:
     """One SQLite file, opened for many processes at once."""
 
+    dialect = "sqlite"
+    """Which SQL the connection speaks: sqlite here, postgres under `PostgresConnection`."""
+
     def __init__(self, path: Path, *, busy_timeout: float | None = None) -> None:
         self.path = path
+        self.name = str(path)
+        """What messages call the index: its file (a PostgreSQL store: its URL)."""
         self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self._lock = threading.RLock()
         self._depth = 0
@@ -105,8 +110,9 @@ class Database:
             delay = min(delay * 2, 0.1)
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """A write transaction (BEGIN IMMEDIATE, retried while busy); nested calls join it."""
+    def transaction(self, *, exclusive: bool = True) -> Iterator[None]:
+        """A write transaction (BEGIN IMMEDIATE, retried while busy); nested calls join it.
+        SQLite has one writer at a time whatever `exclusive` says (see `PostgresConnection`)."""
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -166,6 +172,15 @@ class Database:
         """Names of the applied migrations, in order."""
         return self._read(
             lambda c: [r[0] for r in c.execute("SELECT name FROM migrations ORDER BY rowid")]
+        )
+
+    def has_table(self, table: str) -> bool:
+        return bool(
+            self._read(
+                lambda c: c.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+                ).fetchone()
+            )
         )
 
 
