@@ -27,6 +27,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
     "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
+    "bench_store_backends": "store backends: PostToolUse hook and Store ops, PostgreSQL vs SQLite",
 }
 
 

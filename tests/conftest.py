@@ -41,9 +41,9 @@ def onlooker_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 @pytest.fixture(scope="session")
 def postgres_server() -> Iterator[object]:
     """A real PostgreSQL server for the run (tests/postgres_server.py), stopped at its end."""
-    import postgres_server as server
+    from onlooker.testing.postgres import start_postgres
 
-    running = server.start()
+    running = start_postgres()
     yield running
     running.stop()
 

@@ -47,8 +47,8 @@ class Database:
         self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self._lock = threading.RLock()
         self._depth = 0
-        self._conn = self._connect()
-        self._identity = _identity(self.path)
+        self._sqlite = self._connect()
+        self._identity: tuple[object, ...] | None = _identity(self.path)
         self._migrate()
 
     def _connect(self) -> sqlite3.Connection:
@@ -69,7 +69,7 @@ class Database:
                 isolation_level=None,
                 check_same_thread=False,
             )
-            self._conn = conn
+            self._sqlite = conn
             self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
@@ -78,6 +78,11 @@ class Database:
                 "`onlooker reindex --fresh` rebuilds it"
             ) from exc
         return conn
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """The connection the index's statements run on."""
+        return self._sqlite
 
     def close(self) -> None:
         with self._lock:
@@ -88,7 +93,7 @@ class Database:
         if _identity(self.path) == self._identity:
             return
         self._conn.close()
-        self._conn = self._connect()
+        self._sqlite = self._connect()
         self._identity = _identity(self.path)
         self._migrate()
 

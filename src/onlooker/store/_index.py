@@ -16,8 +16,8 @@ from ..core.assessment import Finding, severity_rank
 from ..core.clock import parse_time
 from ..errors import StoreError
 from ._database import Database, stamp
-from ._postgres import PostgresConnection, redacted_url
 from ._memory_index import MEMORY_TABLES, apply_memory_change
+from ._postgres import PostgresConnection, redacted_url
 from .changes import (
     Change,
     FindingAcknowledged,

@@ -253,7 +253,9 @@ def _selective(conn: sqlite3.Connection, words: list[str], dialect: str) -> list
         return words
     if dialect == "postgres":
         count = "SELECT count(*) FROM memories WHERE search @@ to_tsquery('onlooker_english', ?)"
-        counts = {w: int(conn.execute(count, (_tsquery_terms([w])[0],)).fetchone()[0]) for w in words}
+        counts = {
+            w: int(conn.execute(count, (_tsquery_terms([w])[0],)).fetchone()[0]) for w in words
+        }
     else:
         count = "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?"
         counts = {w: int(conn.execute(count, (f'"{w}"',)).fetchone()[0]) for w in words}
@@ -273,7 +275,9 @@ def _quoted(words: Sequence[str]) -> list[str]:
 
 def matching_ids(conn: sqlite3.Connection, where: MemoryFilter) -> list[int]:
     clause, params = filter_clause(where)
-    return [int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1 = 1{clause}", params)]
+    return [
+        int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1 = 1{clause}", params)
+    ]
 
 
 def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:

@@ -106,7 +106,7 @@ class PostgresConnection:
         """Beside this (never created) go local caches: vector snapshots."""
         self.url = url
         self.name = redacted_url(url)
-        self._identity = ("postgresql", self.name)
+        self._identity: tuple[object, ...] | None = ("postgresql", self.name)
         self._held = _Held()
         self._pool: ConnectionPool[Any] = ConnectionPool(
             url, min_size=1, max_size=8, open=False, kwargs={"autocommit": True},
@@ -116,7 +116,9 @@ class PostgresConnection:
             self._pool.open(wait=True, timeout=CONNECT_TIMEOUT)
         except Exception as exc:
             self._pool.close()
-            raise StoreError(f"{self.name}: cannot connect to the PostgreSQL store ({exc})") from exc
+            raise StoreError(
+                f"{self.name}: cannot connect to the PostgreSQL store ({exc})"
+            ) from exc
         self._migrate()
 
     @property
@@ -220,4 +222,6 @@ class PostgresConnection:
         return self._read(read)
 
     def has_table(self, table: str) -> bool:
-        return bool(self._read(lambda c: c.execute("SELECT to_regclass(?)", (table,)).fetchone()[0]))
+        return bool(
+            self._read(lambda c: c.execute("SELECT to_regclass(?)", (table,)).fetchone()[0])
+        )

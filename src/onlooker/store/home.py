@@ -72,7 +72,9 @@ def store_url(home: Path) -> str:
     try:
         import yaml
     except ImportError:
-        raise StoreError(f"{path}: reading it needs PyYAML: pip install 'onlooker[config]'") from None
+        raise StoreError(
+            f"{path}: reading it needs PyYAML: pip install 'onlooker[config]'"
+        ) from None
     try:
         document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
     except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:

@@ -1,8 +1,9 @@
-"""A real PostgreSQL server for the tests (not a test module): Debian's PostgreSQL 15, started once
-per run in a temporary folder and stopped at its end, and a fresh database for each test that
-asks for one (cloned from a template the migrations already ran on).
+"""A real PostgreSQL server for tests and benchmarks of the shared store: started in a temporary
+folder (`start_postgres()`), a fresh migrated database per test (`fresh_database()`, cloned from a
+template the migrations ran on once), stopped and removed at the end (`stop()`).
 
-As root, initdb and the server run as the `postgres` user (initdb refuses root).
+Uses the server binaries in $ONLOOKER_PG_BIN (default Debian's /usr/lib/postgresql/15/bin). As
+root, initdb and the server run as the `postgres` user (initdb refuses root).
 """
 
 from __future__ import annotations
@@ -16,8 +17,6 @@ import subprocess
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import psycopg
 
 BIN = Path(os.environ.get("ONLOOKER_PG_BIN", "/usr/lib/postgresql/15/bin"))
 TEMPLATE = "onlooker_template"
@@ -35,8 +34,11 @@ class PostgresServer:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
     def execute(self, sql: str) -> None:
+        import psycopg
+        from psycopg import sql as psql
+
         with psycopg.connect(self.url(), autocommit=True) as conn:
-            conn.execute(sql)  # type: ignore[arg-type]
+            conn.execute(psql.SQL(sql))
 
     def fresh_database(self) -> str:
         """A new database with the store's tables (migrated once, into the template); its URL."""
@@ -49,7 +51,7 @@ class PostgresServer:
         shutil.rmtree(self.base, ignore_errors=True)
 
 
-def start() -> PostgresServer:
+def start_postgres() -> PostgresServer:
     """initdb into a new temporary folder and start a server on a free port of 127.0.0.1."""
     base = Path(tempfile.mkdtemp(prefix="onlooker-pg-"))
     if os.geteuid() == 0:
@@ -67,7 +69,7 @@ def start() -> PostgresServer:
     _run(["pg_ctl", "-D", str(data), "-o", options, "-l", str(base / "log"), "-w", "start"])
     server = PostgresServer(base, port)
     server.execute(f"CREATE DATABASE {TEMPLATE}")
-    from onlooker.store._index import open_index
+    from ..store._index import open_index
 
     open_index(base / "unused.db", server.url(TEMPLATE)).close()  # the migrations, once
     return server
