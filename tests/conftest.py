@@ -55,6 +55,28 @@ def postgres_url(postgres_server: object) -> str:
 
 
 @pytest.fixture
+def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Which backend the test's stores use: sqlite, or postgres through $ONLOOKER_STORE_URL as a
+    user would set it (a fresh database). A test using it runs on the backends named by its
+    function's `backends` attribute, else its module's `BACKENDS`, else both (tests/store uses
+    it for every test)."""
+    backend: str = getattr(request, "param", "sqlite")
+    if backend == "postgres":
+        monkeypatch.setenv("ONLOOKER_STORE_URL", request.getfixturevalue("postgres_url"))
+    return backend
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_backend" in metafunc.fixturenames:
+        backends = getattr(
+            metafunc.function,
+            "backends",
+            getattr(metafunc.module, "BACKENDS", ("sqlite", "postgres")),
+        )
+        metafunc.parametrize("store_backend", backends, indirect=True)
+
+
+@pytest.fixture
 def claude_config(onlooker_home: Path) -> Path:
     """Claude Code's config folder for this test ($CLAUDE_CONFIG_DIR, under tmp)."""
     return onlooker_home.parent / "claude-config"

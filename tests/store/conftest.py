@@ -1,5 +1,5 @@
-"""The store tests run on both backends: SQLite (onlooker.db) and a real PostgreSQL server (a
-fresh database per test, through $ONLOOKER_STORE_URL as a user would set it)."""
+"""Every store test runs on both backends, SQLite (onlooker.db) and a real PostgreSQL server (a
+fresh database per test), except those about SQLite's file itself."""
 
 from __future__ import annotations
 
@@ -26,19 +26,13 @@ SQLITE_FILE = {
 }
 
 
+@pytest.hookimpl(tryfirst=True)  # before tests/conftest.py parametrizes by `backends`
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    if "store_backend" in metafunc.fixturenames:
-        name = metafunc.module.__name__.rpartition(".")[2]
-        only = name in SQLITE_ONLY or metafunc.function.__name__ in SQLITE_FILE
-        default = ("sqlite",) if only else ("sqlite", "postgres")
-        backends = getattr(metafunc.module, "BACKENDS", default)
-        metafunc.parametrize("store_backend", backends, indirect=True)
+    name = metafunc.module.__name__.rpartition(".")[2]
+    if name in SQLITE_ONLY or metafunc.function.__name__ in SQLITE_FILE:
+        metafunc.function.backends = ("sqlite",)
 
 
 @pytest.fixture(autouse=True)
-def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """Which backend this test's stores use."""
-    backend: str = getattr(request, "param", "sqlite")
-    if backend == "postgres":
-        monkeypatch.setenv("ONLOOKER_STORE_URL", request.getfixturevalue("postgres_url"))
-    return backend
+def every_store_test(store_backend: str) -> str:
+    return store_backend

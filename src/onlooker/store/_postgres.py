@@ -148,12 +148,11 @@ class PostgresConnection:
     @contextmanager
     def _opened(self, begin: str, *, exclusive: bool) -> Iterator[_Statements]:
         held = self._held
+        lock = f"; SELECT pg_advisory_xact_lock({WRITE_LOCK})" if exclusive else ""
         with self._connection() as raw:
-            raw.execute(begin)
+            raw.execute(begin + lock)  # one round trip (no parameters: the simple protocol)
             held.conn, held.depth, held.locked = _Statements(raw), 1, exclusive
             try:
-                if exclusive:
-                    raw.execute("SELECT pg_advisory_xact_lock(%s)", (WRITE_LOCK,))
                 yield held.conn
             except BaseException:
                 raw.execute("ROLLBACK")
