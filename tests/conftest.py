@@ -58,7 +58,7 @@ def postgres_url(postgres_server: object) -> str:
 def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
     """Which backend the test's stores use: sqlite, or postgres through $ONLOOKER_STORE_URL as a
     user would set it (a fresh database). A test using it runs on the backends named by its
-    function's `backends` attribute, else its module's `BACKENDS`, else both (tests/store uses
+    function's `backends` attribute, else its module's `STORE_BACKENDS`, else both (tests/store uses
     it for every test)."""
     backend: str = getattr(request, "param", "sqlite")
     if backend == "postgres":
@@ -71,7 +71,7 @@ def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
         backends = getattr(
             metafunc.function,
             "backends",
-            getattr(metafunc.module, "BACKENDS", ("sqlite", "postgres")),
+            getattr(metafunc.module, "STORE_BACKENDS", ("sqlite", "postgres")),
         )
         metafunc.parametrize("store_backend", backends, indirect=True)
 

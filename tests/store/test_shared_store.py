@@ -24,7 +24,7 @@ EACH = 40
 SHARED_EVERY = 50  # writer.py: every writer reports the shared finding at its step 0
 
 
-BACKENDS = ("postgres",)  # tests/store/conftest.py: these are about the shared store
+STORE_BACKENDS = ("postgres",)  # tests/store/conftest.py: these are about the shared store
 
 
 def spawn(*args: str) -> subprocess.Popen[str]:
