@@ -39,7 +39,9 @@ def store(onlooker_home: Path) -> Store:
     """A store whose index has a `notes` table, standing for any table with texts."""
     opened = Store(onlooker_home)
     with opened.index.transaction():
-        opened.index._conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT)")
+        opened.index._conn.execute(
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT)"
+        )
         opened.index._conn.executemany("INSERT INTO notes VALUES (?, ?, ?)",
                                        [(i, t, b) for i, (t, b) in TEXTS.items()])  # fmt: skip
     return opened
