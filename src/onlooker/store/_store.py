@@ -41,15 +41,7 @@ from .changes import (
     SummaryDelivered,
     content_hash,
 )
-from .home import (
-    INDEX_FILE,
-    JOURNALS,
-    data_home,
-    home_origin,
-    journal_path,
-    safe_name,
-    store_url,
-)
+from .home import INDEX_FILE, JOURNALS, data_home, home_origin, journal_path, safe_name, store_url
 from .journal import Journal
 from .query import UNRESOLVED, FindingPage, FindingQuery
 
