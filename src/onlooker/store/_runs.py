@@ -47,12 +47,13 @@ class ObserverRuns:
             raise ValueError(f"run status {run['status']!r} is not one of: {allowed}")
         row = {"started_at": stamp(self.clock.now()), **run}
         names = ", ".join(row)
-        with self.db.transaction():
-            cursor = self.db._conn.execute(
-                f"INSERT INTO observer_runs ({names}) VALUES ({', '.join('?' * len(row))})",
+        with self.db.transaction(exclusive=False):
+            found = self.db._conn.execute(
+                f"INSERT INTO observer_runs ({names}) VALUES ({', '.join('?' * len(row))}) "
+                "RETURNING n",
                 tuple(row.values()),
-            )
-            return int(cursor.lastrowid or 0)
+            ).fetchone()
+            return int(found[0])
 
     def take_undelivered(self, session_id: str) -> list[str]:
         """The reports of this session's runs not yet delivered, oldest first; they are marked
@@ -64,7 +65,7 @@ class ObserverRuns:
         )
         if not self.db._read(lambda c: c.execute(sql + " LIMIT 1", (session_id,)).fetchone()):
             return []
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             conn = self.db._conn
             rows = conn.execute(sql, (session_id,)).fetchall()
             conn.executemany(
