@@ -28,6 +28,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
     "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
     "bench_improvement": "instruction files: apply and rollback latency vs a bare atomic write",
+    "bench_scoring": "scoring: judge calls per 100 sessions, tokens per detail level, apply time",
 }
 
 
