@@ -47,6 +47,9 @@ def test_turns_queue_one_score_and_notices_reach_the_user(tmp_path: Path) -> Non
         answer = hook(handler, project, "UserPromptSubmit", prompt="next")
         assert answer["systemMessage"] == "onlooker: 🟡 adherence 65%"
         assert take_notice(Scores(store), "proj") == ""
+        hook(handler, project, "SessionEnd", reason="other")
+        job = store.jobs.claim("w")  # the session's end makes the waiting score due now
+        assert job is not None and job.kind == JOB_KIND and len(queued(store)) == 1
         handler.close()
 
 

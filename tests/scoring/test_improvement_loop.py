@@ -6,10 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from instruction_adapter import SectionFiles
+import pytest
 
 from conftest import PROJECT, card, record_session
 from onlooker.core.events import UserPrompt
+from onlooker.errors import NothingToRollBack
 from onlooker.runtime import reindex
 from onlooker.scoring import ObserverCommands, Scores, ScoringSettings, score_session
 from onlooker.store import Store
@@ -46,10 +47,10 @@ def test_first_run_guard_and_debounce(store: Store, tmp_path: Path) -> None:
 def test_a_repeated_weakness_becomes_a_reviewed_reversible_change(
     store: Store, tmp_path: Path
 ) -> None:
-    (tmp_path / "AGENTS.md").write_text("# Rules\n")
+    original = "# Rules\r\nKeep diffs small.  \r\n\r\nNo final newline ✓".encode()
+    (tmp_path / "AGENTS.md").write_bytes(original)
     model = ScriptedModel([card(0.3, [WEAK], suggested_agents_md_update="Run pytest after edits")])
-    files = SectionFiles()
-    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS, files=files)
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS)
     for n in range(2):
         record_session(store, f"s{n}")
         scored(store, model, f"s{n}", tmp_path)
@@ -60,22 +61,33 @@ def test_a_repeated_weakness_becomes_a_reviewed_reversible_change(
     assert "Improvement suggestion available" in Scores(store).settings(PROJECT)["notice"]
     assert "Run pytest after edits" in commands.suggest().text
     commands.accept(1)
-    assert "- Run pytest after edits" in (tmp_path / "AGENTS.md").read_text()
+    text = (tmp_path / "AGENTS.md").read_bytes().decode()
+    assert text.startswith("# Rules\r\nKeep diffs small.")
+    assert "## Observer Inferred Instructions" in text and "- Run pytest after edits" in text
     applied = Scores(store).improvements(PROJECT)[0]
     assert applied.status == "applied" and applied.score_before == 0.3
+    backup = Path(applied.backup_path)
+    assert backup.parent == tmp_path / ".onlooker" / "backups" / "AGENTS.md"
+    assert backup.read_bytes() == original
+    assert [c.action for c in commands.backups()] == ["apply"]
     model = ScriptedModel([card(0.9, [])])
     record_session(store, "s3")
     scored(store, model, "s3", tmp_path)
     assert Scores(store).improvements(PROJECT)[0].outcome_score_delta == 0.6
     assert commands.status().data["improvements"]["helped"] == 1
-    commands.rollback()
-    assert (tmp_path / "AGENTS.md").read_text() == "# Rules\n"
+    done = commands.rollback()
+    assert (tmp_path / "AGENTS.md").read_bytes() == original
+    assert done.data["path"] == str(tmp_path / "AGENTS.md")
     assert Scores(store).improvements(PROJECT)[0].status == "rolled_back"
+    assert [c.action for c in commands.backups()] == ["apply", "rollback"]
+    with pytest.raises(NothingToRollBack, match="cannot roll back 1"):
+        commands.rollback()
+    assert (tmp_path / "AGENTS.md").read_bytes() == original
 
 
 def test_rejected_patterns_are_never_suggested_again(store: Store, tmp_path: Path) -> None:
     model = ScriptedModel([card(0.2, [WEAK])])
-    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS, files=SectionFiles())
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS)
     for n in range(3):
         record_session(store, f"s{n}")
         scored(store, model, f"s{n}", tmp_path)
@@ -94,7 +106,7 @@ def test_subagent_weaknesses_target_its_prompt_and_steering_reaches_the_judge(
     store: Store, tmp_path: Path
 ) -> None:
     model = ScriptedModel([card(0.3, ["reads too little context before answering"])])
-    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS, files=SectionFiles())
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS)
     commands.steer("Weigh test coverage heavily")
     for n in range(3):
         record_session(store, f"p{n}/a{n}", agent_type="Explore", parent=f"p{n}")
@@ -111,7 +123,7 @@ def test_reindex_rebuilds_scores_improvements_rejections_and_settings(
     store: Store, tmp_path: Path
 ) -> None:
     model = ScriptedModel([card(0.2, [WEAK])])
-    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS, files=SectionFiles())
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS)
     for n in range(3):
         record_session(store, f"s{n}")
         scored(store, model, f"s{n}", tmp_path)

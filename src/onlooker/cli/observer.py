@@ -89,8 +89,9 @@ def _simple(name: str, help_text: str, call: Callable[[ObserverCommands, str], A
 
 _simple("status", "Aggregate stats, top weaknesses, recent sessions, trend and deltas "
         "(of AGENT when given).", lambda c, a: c.status(a))  # fmt: skip
-_simple("score", "Score a session now (SESSION id, default the latest), or show AGENT's latest "
-        "score.", lambda c, a: c.score(a))  # fmt: skip
+_simple("score", "Score a session now: SESSION (an id from the journals or a Claude Code "
+        "transcript), or with none the newest session of the current project. Given an AGENT "
+        "name, show that agent's latest score instead.", lambda c, a: c.score(a))  # fmt: skip
 _simple("suggest", "List pending improvements (rejected patterns left out).",
         lambda c, a: c.suggest(a))  # fmt: skip
 _simple("history", "Every score with its breakdown, and each improvement's delta.",

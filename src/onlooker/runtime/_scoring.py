@@ -39,7 +39,7 @@ class ScoringSteps:
         root: Path | None,
     ) -> None:  # fmt: skip
         """Queue the ended session's score (one queued job per session at a time: the turns that
-        end while it waits are scored with it)."""
+        end while it waits are scored with it; the session's end makes the waiting one due)."""
         if not settings.active:
             return
         if isinstance(event, SubagentStopped):
@@ -51,9 +51,14 @@ class ScoringSteps:
         else:
             return
         if self.store.jobs.unfinished(JOB_KIND, session_id):
+            if delay == 0 and self.store.jobs.hasten(JOB_KIND, session_id):
+                self._wake()  # the session ended: the waiting score is due now
             return
         payload = score_job(project, session_id, root, settings)
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id, delay=delay)
+        self._wake()
+
+    def _wake(self) -> None:
         if self.wake_worker is not None:
             self.wake_worker(self.store.home)
 

@@ -1,87 +1,55 @@
-"""The files an improvement changes: the project's instructions file and each agent's prompt file.
-
-Reading them (for the judge) is done here; writing them (managed section, lock, atomic replace,
-backup, rollback, history) is `onlooker.improvement`'s, reached through `InstructionFiles`.
+"""The files an improvement changes, as scoring names them: the project's instructions file and an
+agent's prompt (Claude Code's `.claude/agents/<name>.md`; opencode's `.opencode/agents/<name>.md`
+or `opencode.json`'s `agent.<name>.prompt`, inline or `{file:…}`). Writing them (managed section,
+lock, backup, rollback) is `onlooker.improvement`'s; the judge reads them through it too, so it
+sees an inline opencode prompt as the agent does.
 """
 
 from __future__ import annotations
 
-import importlib
-from dataclasses import dataclass
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Protocol
 
-INSTRUCTION_FILES = ("AGENTS.md", "CLAUDE.md")
-AGENT_FOLDERS = {
-    "claude_code": Path(".claude") / "agents",
-    "opencode": Path(".opencode") / "agents",
-}
+from ..errors import ImprovementError
+from ..improvement import InstructionTarget, current_text
+from .settings import ScoringSettings
+
 READ_LIMIT = 64 * 1024
+"""Characters of a file the judge is given at most (the prompt cuts it further)."""
 
 
-class InstructionFiles(Protocol):
-    """What improvements need of the file writer (the `onlooker.improvement` module)."""
-
-    def project_target(self, root: Path, filename: str | None) -> Any: ...
-    def agent_target(self, root: Path, agent_name: str, host: str) -> Any: ...
-    def apply(self, target: Any, lines: list[str], section: str) -> Any: ...
-    def rollback(self, target: Any, steps: int) -> Any: ...
-    def history(self, target: Any) -> list[Any]: ...
+def project_target(root: Path, settings: ScoringSettings) -> InstructionTarget:
+    """The instructions file: `instructions_file` when set, else AGENTS.md, else CLAUDE.md."""
+    return InstructionTarget.project(root, settings.instructions_file or None)
 
 
-@dataclass(frozen=True, slots=True)
-class ImprovementModule:
-    """`InstructionFiles` over the `onlooker.improvement` package."""
-
-    module: Any
-
-    def project_target(self, root: Path, filename: str | None) -> Any:
-        return self.module.InstructionTarget.project(root, filename)
-
-    def agent_target(self, root: Path, agent_name: str, host: str) -> Any:
-        return self.module.InstructionTarget.agent(root, agent_name, host=host)
-
-    def apply(self, target: Any, lines: list[str], section: str) -> Any:
-        return self.module.apply_instructions(target, lines, section=section)
-
-    def rollback(self, target: Any, steps: int) -> Any:
-        return self.module.rollback(target, steps)
-
-    def history(self, target: Any) -> list[Any]:
-        return list(self.module.history(target))
+def agent_target(root: Path, agent_name: str) -> InstructionTarget:
+    """Where the agent's prompt lives: Claude Code's file when it has one, else opencode's (a
+    Markdown file or a prompt in opencode.json), else a new Claude Code agent file."""
+    claude = InstructionTarget.agent(root, agent_name, host="claude_code")
+    if claude.path.is_file():
+        return claude
+    opencode = InstructionTarget.agent(root, agent_name, host="opencode")
+    return opencode if opencode.path.is_file() else claude
 
 
-def instruction_files() -> InstructionFiles:
-    """The file writer (imported by name: it is a package of its own, loaded only to write)."""
-    return ImprovementModule(importlib.import_module("onlooker.improvement"))
+def instructions_text(root: Path, settings: ScoringSettings) -> str | None:
+    """The instructions file's text for the judge (None: the project has none)."""
+    return _read(lambda: project_target(root, settings))
 
 
-def instructions_path(root: Path, filename: str = "") -> Path | None:
-    """The project's instructions file: `filename` when set, else AGENTS.md, else CLAUDE.md."""
-    names = (filename,) if filename else INSTRUCTION_FILES
-    for name in names:
-        if (root / name).is_file():
-            return root / name
-    return None
-
-
-def agent_prompt_path(root: Path, agent_name: str) -> tuple[Path, str] | None:
-    """An agent's prompt file and its host (Claude Code's first, then opencode's)."""
-    if not agent_name or "/" in agent_name or agent_name.startswith("."):
+def agent_prompt_text(root: Path, agent_name: str) -> str | None:
+    """The agent's prompt as the agent reads it (None: no prompt, or no agent name)."""
+    if not agent_name:
         return None
-    for host, folder in AGENT_FOLDERS.items():
-        path = root / folder / f"{agent_name}.md"
-        if path.is_file():
-            return path, host
-    return None
+    return _read(lambda: agent_target(root, agent_name))
 
 
-def read_text(path: Path | None) -> str | None:
-    """A file's text (its first 64 KiB), None when it is missing or unreadable."""
-    if path is None:
-        return None
+def _read(find: Callable[[], InstructionTarget]) -> str | None:
     try:
-        with open(path, encoding="utf-8", errors="replace") as file:
-            return file.read(READ_LIMIT)
-    except OSError:
+        target = find()
+        if not target.path.is_file():
+            return None
+        return current_text(target)[:READ_LIMIT]
+    except (ImprovementError, OSError):
         return None

@@ -14,13 +14,13 @@ from typing import Any
 from ..core.events import Event
 from ..core.records import encode
 from ..errors import ScoringError
+from ..improvement import AppliedChange, history
 from ..llm.model import Model
 from ..store import Journal, Store
 from ..store.score_records import Improvement, SessionScore
-from ._files import InstructionFiles, instruction_files
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores
 from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
-from .improve import apply, pending, propose, rollback, target_of
+from .improve import apply, pending, probe_for, propose, rollback, target_of
 from .run import score_session
 from .settings import HOW_TO_TURN_ON, ScoringSettings
 
@@ -44,6 +44,9 @@ HELP = """onlooker observer — session scores and instruction improvements
 Scores: instruction_following, completeness, proactiveness, code_quality, communication (0-1).
 🟢 80% and above · 🟡 60% and above · 🔴 below 60%"""
 
+LATEST_CANDIDATES = 20
+"""Journals (the most recently written) searched for the project's newest session."""
+
 EventsFor = Callable[[str], "Sequence[Event] | None"]
 """A session id -> its events from a transcript (a session the journals do not hold)."""
 
@@ -64,7 +67,6 @@ class ObserverCommands:
     settings: ScoringSettings
     model_for: Callable[[str], Model] | None = None
     events_for: EventsFor | None = None
-    files: InstructionFiles | None = None
 
     def __post_init__(self) -> None:
         self.scores = Scores(self.store)
@@ -168,12 +170,11 @@ class ObserverCommands:
     # -- scoring ----------------------------------------------------------------------------------
 
     def score(self, which: str = "") -> Answer:
-        """An agent name shows its latest score; a session id (or none: the latest session)
-        is scored now."""
+        """An agent name shows its latest score; a session id is scored now, and with none the
+        newest session of this project is."""
         agents = {s.agent_name for s in self.scores.all(self.project)}
         if which and which in agents:
-            latest = self.scores.all(self.project, which)[-1]
-            return Answer(_card_text(latest), {"score": _score_row(latest, full=True)})
+            return self.agent_score(which)
         if not self.settings.active or self.model_for is None:
             raise ScoringError(HOW_TO_TURN_ON)
         session_id = which or self._latest_session()
@@ -185,7 +186,6 @@ class ObserverCommands:
         done = score_session(
             self.store, self.model_for(self.settings.model), project=self.project,
             session_id=session_id, root=self.root, settings=self.settings, events=events,
-            files=self.files,
         )  # fmt: skip
         if done.score is None:
             raise ScoringError(done.skipped)
@@ -193,6 +193,17 @@ class ObserverCommands:
         return Answer(
             text, {"score": _score_row(done.score, full=True), "notices": list(done.notices)}
         )
+
+    def agent_score(self, agent: str) -> Answer:
+        """The latest score of `agent`'s sessions (nothing is scored)."""
+        found = self.scores.all(self.project, agent)
+        if not found:
+            known = sorted({s.agent_name for s in self.scores.all(self.project)})
+            raise ScoringError(
+                f"no scores for agent {agent!r} in project {self.project!r}; scored agents: "
+                f"{', '.join(known) or '(none yet)'}"
+            )
+        return Answer(_card_text(found[-1]), {"score": _score_row(found[-1], full=True)})
 
     # -- improving --------------------------------------------------------------------------------
 
@@ -203,7 +214,7 @@ class ObserverCommands:
         chosen = self._pending(number)
         done = apply(
             self.scores, chosen, root=self.root, settings=self.settings,
-            now=self.store.clock.now(), files=self._files(),
+            now=self.store.clock.now(),
         )  # fmt: skip
         what = "AGENTS.md" if chosen.target == "agents_md" else f"{chosen.agent_name} prompt"
         return Answer(
@@ -214,24 +225,20 @@ class ObserverCommands:
     def rollback(self, agent: str = "", steps: int = 1) -> Answer:
         change, undone = rollback(
             self.scores, self.project, root=self.root, settings=self.settings, agent_name=agent,
-            steps=steps, files=self._files(),
+            steps=steps,
         )  # fmt: skip
         what = f"{agent} prompt" if agent else "AGENTS.md"
         return Answer(
             f"{what} rolled back.",
             {
                 "rolled_back": [_improvement_row(i) for i in undone],
-                "path": str(getattr(change, "path", "")),
+                "path": str(change.path),
             },
         )
 
-    def backups(self, agent: str = "") -> list[Any]:
-        probe = Improvement(
-            id="", project=self.project, target="agent_prompt" if agent else "agents_md",
-            pattern="", text="", agent_name=agent,
-        )  # fmt: skip
-        files = self._files()
-        return files.history(target_of(files, probe, self.root, self.settings))
+    def backups(self, agent: str = "") -> list[AppliedChange]:
+        """The changes to the instructions file (or the agent's prompt) whose backups are kept."""
+        return history(target_of(probe_for(self.project, agent), self.root, self.settings))
 
     def auto(self, value: str, prompts: bool = False) -> Answer:
         if value not in ("on", "off"):
@@ -290,24 +297,29 @@ class ObserverCommands:
             )
         return waiting[number - 1]
 
-    def _files(self) -> InstructionFiles:
-        return self.files or instruction_files()
-
     def _journaled(self, session_id: str) -> bool:
         return self.store.journal(self.project, session_id).path.exists()
 
     def _latest_session(self) -> str:
-        journals = [
-            p for p in self.store.journal(self.project, "x").path.parent.glob("*.jsonl")
-            if not p.name.startswith("_")
-        ]  # fmt: skip
-        if not journals:
+        """The project's newest main session: of its most recently written journals, the one
+        whose latest event is newest (a score written into an older journal does not count)."""
+        folder = self.store.journal(self.project, "x").path.parent
+        journals = sorted(
+            (p for p in folder.glob("*.jsonl") if not p.name.startswith("_")),
+            key=lambda p: p.stat().st_mtime, reverse=True,
+        )[:LATEST_CANDIDATES]  # fmt: skip
+        newest: tuple[Any, str] | None = None
+        for path in journals:
+            events = [
+                e.record for e in Journal(path, path.name).read().entries
+                if isinstance(e.record, Event) and e.record.session_id
+            ]  # fmt: skip
+            main = [e for e in events if "/" not in e.session_id]
+            if main and (newest is None or main[-1].at > newest[0]):
+                newest = (main[-1].at, main[-1].session_id)
+        if newest is None:
             raise ScoringError(f"no recorded session in project {self.project!r}; name one by id")
-        latest = max(journals, key=lambda p: p.stat().st_mtime)
-        for entry in Journal(latest, latest.name).read().entries:
-            if isinstance(entry.record, Event) and entry.record.session_id:
-                return entry.record.session_id
-        raise ScoringError(f"{latest}: holds no session events")
+        return newest[1]
 
 
 def _toggle(toggles: dict[str, str], name: str, default: bool) -> bool:

@@ -3,9 +3,9 @@
 A weakness seen in `min_observations_for_update` sessions scoring below `scoring_threshold`
 becomes a pending improvement: for one subagent's prompt file when only that subagent showed it,
 else for the project's instructions file. Rejected patterns (matched by similarity) are never
-proposed again. Applying writes every applied line of the target into its managed section through
-the file writer, which backs the file up first; the score before is kept, and the next score of
-the target's sessions closes the improvement's delta.
+proposed again. Applying adds the improvement's line to its target's managed section through
+`onlooker.improvement`, which backs the file up first; the score before is kept, and the next
+score of the target's sessions closes the improvement's delta.
 """
 
 from __future__ import annotations
@@ -16,10 +16,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
+from ..improvement import AppliedChange, InstructionTarget, apply_instructions
+from ..improvement import rollback as roll_back
 from ..store.score_records import Improvement, ImprovementTarget, SessionScore
-from ._files import InstructionFiles, agent_prompt_path, instruction_files
+from ._files import agent_target, project_target
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, Scores
 from .aggregate import patterns, similar
 from .settings import ScoringSettings
@@ -32,7 +33,7 @@ class Applied:
     """An improvement written to its file: the record, and the writer's account of the change."""
 
     improvement: Improvement
-    change: Any
+    change: AppliedChange
 
 
 def propose(
@@ -99,17 +100,12 @@ def apply(
     root: Path,
     settings: ScoringSettings,
     now: datetime,
-    files: InstructionFiles | None = None,
 ) -> Applied:
-    """Write the improvement (with the target's other applied lines) into its managed section."""
-    files = files or instruction_files()
-    applied = [
-        i
-        for i in scores.improvements(improvement.project)
-        if i.status == "applied" and _same_target(i, improvement)
-    ]
-    lines = list(dict.fromkeys([*(i.text for i in applied), improvement.text]))
-    change = files.apply(target_of(files, improvement, root, settings), lines, settings.section)
+    """Add the improvement's line to its target's managed section (backed up first)."""
+    change = apply_instructions(
+        target_of(improvement, root, settings), [improvement.text], section=settings.section,
+        backup_max_versions=settings.backup_max_versions, reason="pre-improvement",
+    )  # fmt: skip
     relevant = _relevant(scores.all(improvement.project), improvement)
     before = sum(s.score for s in relevant) / len(relevant) if relevant else None
     done = dataclasses.replace(
@@ -117,8 +113,8 @@ def apply(
         status="applied",
         applied_at=now,
         score_before=round(before, 4) if before is not None else None,
-        path=str(getattr(change, "path", "") or ""),
-        backup_path=str(getattr(change, "backup", "") or ""),
+        path=str(change.path),
+        backup_path=str(change.backup or ""),
     )
     scores.save(done)
     return Applied(done, change)
@@ -132,15 +128,13 @@ def rollback(
     settings: ScoringSettings,
     agent_name: str = "",
     steps: int = 1,
-    files: InstructionFiles | None = None,
-) -> tuple[Any, list[Improvement]]:
-    """Restore the target's previous version (`steps` back); the improvements it took out."""
-    files = files or instruction_files()
-    probe = Improvement(
-        id="", project=project, target="agent_prompt" if agent_name else "agents_md",
-        pattern="", text="", agent_name=agent_name,
-    )  # fmt: skip
-    change = files.rollback(target_of(files, probe, root, settings), steps)
+) -> tuple[AppliedChange, list[Improvement]]:
+    """Restore the target's previous version (`steps` back, byte for byte; what it holds now is
+    backed up first); the improvements it took out."""
+    probe = probe_for(project, agent_name)
+    change = roll_back(
+        target_of(probe, root, settings), steps, backup_max_versions=settings.backup_max_versions
+    )
     applied = [
         i for i in scores.improvements(project) if i.status == "applied" and _same_target(i, probe)
     ]
@@ -168,13 +162,19 @@ def close_deltas(scores: Scores, latest: SessionScore) -> list[Improvement]:
     return closed
 
 
-def target_of(
-    files: InstructionFiles, improvement: Improvement, root: Path, settings: ScoringSettings
-) -> Any:
+def target_of(improvement: Improvement, root: Path, settings: ScoringSettings) -> InstructionTarget:
+    """The file an improvement changes."""
     if improvement.target == "agents_md":
-        return files.project_target(root, settings.instructions_file or None)
-    found = agent_prompt_path(root, improvement.agent_name)
-    return files.agent_target(root, improvement.agent_name, found[1] if found else "claude_code")
+        return project_target(root, settings)
+    return agent_target(root, improvement.agent_name)
+
+
+def probe_for(project: str, agent_name: str = "") -> Improvement:
+    """An improvement standing for a target: the agent's prompt, or the instructions file."""
+    return Improvement(
+        id="", project=project, target="agent_prompt" if agent_name else "agents_md",
+        pattern="", text="", agent_name=agent_name,
+    )  # fmt: skip
 
 
 def _same_target(a: Improvement, b: Improvement) -> bool:

@@ -8,7 +8,7 @@ nonce-tagged data block: it is data to score, never instructions to the judge.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from ..errors import ModelError
@@ -108,7 +108,8 @@ class ScorerInput:
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """How judging went: the card (the fallback one when `error`), usage over every attempt."""
+    """How judging went: the card (the fallback one when `error`), usage over every attempt, and
+    how many model calls it took (1 + the retries used)."""
 
     card: ScoreCard
     usage: Usage
@@ -213,10 +214,6 @@ def fallback_card(
         categories=ScoreCategories(),
         weaknesses=(f"Scoring failed: {error or 'no answer'}"[:ITEM_LIMIT],),
     )
-
-
-def with_session(card: ScoreCard, session_id: str) -> ScoreCard:
-    return replace(card, session_id=session_id)
 
 
 def _tool_line(call: ToolUse, limit: int, detail_level: DetailLevel) -> str:

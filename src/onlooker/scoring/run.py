@@ -14,7 +14,6 @@ import asyncio
 import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from ..store import Store
 from ..store._jobs import Job
 from ..store._store import JobContext
 from ..store.score_records import Improvement, SessionScore
-from ._files import InstructionFiles, agent_prompt_path, instructions_path, read_text
+from ._files import agent_prompt_text, instructions_text
 from ._scores import STEERING, Scores
 from .aggregate import percent, score_emoji
 from .improve import apply, auto_applies, close_deltas, propose
@@ -99,7 +98,6 @@ def score_session(
     settings: ScoringSettings,
     automatic: bool = False,
     events: Sequence[Event] | None = None,
-    files: InstructionFiles | None = None,
 ) -> Scored:
     """Judge a session and keep what follows from its score. `events` stand in for the journal
     (a past session read from its transcript)."""
@@ -119,12 +117,11 @@ def score_session(
     parent = (
         session_events(store, project, about.parent_session_id) if about.parent_session_id else []
     )
-    prompt = agent_prompt_path(root, about.agent_name) if root is not None else None
     given = scorer_input(
         session_id, events, parent_events=parent,
-        agents_md=read_text(instructions_path(root, settings.instructions_file)) if root else None,
-        agent_prompt=read_text(prompt[0]) if prompt else None, agent_name=about.agent_name,
-        guidance=scores.settings(project).get(STEERING, ""),
+        agents_md=instructions_text(root, settings) if root is not None else None,
+        agent_prompt=agent_prompt_text(root, about.agent_name) if root is not None else None,
+        agent_name=about.agent_name, guidance=scores.settings(project).get(STEERING, ""),
     )  # fmt: skip
     now = store.clock.now()
     verdict = asyncio.run(
@@ -151,9 +148,7 @@ def score_session(
     toggles = scores.settings(project)
     for improvement in proposed:
         if root is not None and auto_applies(improvement, settings, toggles):
-            applied.append(
-                apply(scores, improvement, root=root, settings=settings, now=now, files=files)
-            )
+            applied.append(apply(scores, improvement, root=root, settings=settings, now=now))
     notices = _notices(score, verdict, proposed, [a.improvement for a in applied])
     if notices and automatic:
         add_notice(scores, project, notices)
@@ -211,7 +206,3 @@ def _record_run(store: Store, verdict: Verdict, project: str, session_id: str) -
         input_tokens=verdict.usage.input_tokens, output_tokens=verdict.usage.output_tokens,
         cost_usd=estimated_cost(verdict.model, verdict.usage),
     )  # fmt: skip
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)

@@ -226,6 +226,17 @@ class JobQueue:
             )
         )
 
+    def hasten(self, kind: str, session_id: str) -> bool:
+        """Make the queued jobs of `kind` for the session due now; whether there was one."""
+        now = stamp(self.clock.now())
+        with self.db.transaction():
+            cursor = self.db._conn.execute(
+                "UPDATE jobs SET available_at = ? WHERE kind = ? AND session_id = ? "
+                "AND status = 'queued' AND available_at > ?",
+                (now, kind, session_id, now),
+            )
+            return cursor.rowcount > 0
+
     def has_ready(self) -> bool:
         """Whether a job is waiting now (queued and due, or with an expired lease)."""
         at = stamp(self.clock.now())
