@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from onlooker.scoring import ScoreCard, Scores, SessionScore
+from onlooker.store import Store
+
 ROOT = Path(__file__).resolve().parents[2]
 DEMO = ROOT / "examples" / "transcripts" / "flaky-tests.jsonl"
 
@@ -59,9 +62,17 @@ def test_bad_options_fail_naming_the_option(tmp_path: Path, args: list[str], mes
     assert not (tmp_path / "x.html").exists()
 
 
-def test_a_scores_file_is_checked_naming_the_file_and_the_row(tmp_path: Path) -> None:
-    scores = tmp_path / "scores.json"
-    scores.write_text(json.dumps([{"session_id": "s", "timestamp": "2026-03-01T00:00:00Z"}]))
-    done = onlooker("--scores", str(scores), "--out", str(tmp_path / "x.html"), home=tmp_path)
-    assert done.returncode == 2
-    assert f"{scores}: score 1: field 'overall_score'" in done.stderr
+def test_scores_recorded_in_the_store_are_charted(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    with Store(home) as store:
+        for n, score in enumerate((0.4, 0.75)):
+            card = ScoreCard(session_id=f"s{n}", timestamp=1_772_000_000_000 + n * 3_600_000,
+                             overall_score=score)  # fmt: skip
+            Scores(store).record(SessionScore(card, "shop", agent_name="coder"), max_history=50)
+    out = tmp_path / "scores.html"
+    done = onlooker("--json", "--out", str(out), home=home)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["scores"] == 2
+    html = out.read_text()
+    assert 'data-chart="scores"' in html and "No scores yet." not in html
+    assert "coder · s1: 0.75" in html

@@ -1,4 +1,5 @@
-"""The report tests' store: two sessions of one project, findings, a reviewer run."""
+"""The report tests' store: two sessions of one project, findings, a reviewer run, memories and
+session scores."""
 
 from __future__ import annotations
 
@@ -14,4 +15,5 @@ from onlooker.store import Store
 
 @pytest.fixture
 def filled_store(tmp_path: Path) -> Store:
-    return fill(Store(tmp_path / "home", clock=FixedClock(START + timedelta(days=2))))
+    clock = FixedClock(START + timedelta(days=2))
+    return fill(Store(tmp_path / "home", clock=clock), tmp_path / "shop")

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 from PIL import Image, ImageStat
-from report_data import DEMO, SCORES
+from report_data import DEMO
 
 from onlooker.hosts.recorded.report import report_from_transcripts
 from onlooker.report import report_from_store, write_report
@@ -36,7 +36,7 @@ def browser() -> Iterator[HeadlessChromium]:
 def test_the_store_report_loads_offline_with_every_chart_drawn(
     browser: HeadlessChromium, filled_store: Store, tmp_path: Path
 ) -> None:
-    page = write_report(report_from_store(filled_store, scores=SCORES), tmp_path / "r.html")
+    page = write_report(report_from_store(filled_store), tmp_path / "r.html")
     load = browser.open(page.as_uri())
     assert load.errors == []
     assert load.requests == [page.as_uri()]  # the hostile <img> in agent text stayed text
@@ -47,6 +47,16 @@ def test_the_store_report_loads_offline_with_every_chart_drawn(
         if name == "strip" and area == 0:
             continue  # a closed <details>: drawn, not shown
         assert marks >= 3 and area > 0, name
+    markers = browser.evaluate(
+        "[...document.querySelectorAll('figure[data-chart=scores] svg text.marker')].map(m => "
+        "[m.classList[1], m.getBoundingClientRect().width > 0])"
+    )
+    assert sorted(markers) == [["marker-applied", True], ["marker-delta", True],
+                               ["marker-rolled_back", True]]  # fmt: skip
+    lines = browser.evaluate(
+        "document.querySelectorAll('figure[data-chart=scores] polyline').length"
+    )
+    assert lines == 2  # the coder's and the reviewer's
     assert "<script>" in browser.evaluate("document.body.innerText")  # shown as text
     shot = Image.open(io.BytesIO(browser.screenshot())).convert("L")
     assert max(ImageStat.Stat(shot).stddev) > 10 and len(shot.getcolors(1 << 16) or ()) > 20

@@ -4,11 +4,12 @@ agent text as text."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
-from report_data import HOSTILE, SCORES, START
+from report_data import HOSTILE, START
 
-from onlooker.report import render_html, report_from_store, scores_section
+from onlooker.report import MemoryCounts, render_html, report_from_store, scores_section
 from onlooker.store import Store
 
 
@@ -59,23 +60,52 @@ def test_only_the_newest_sessions_keep_a_timeline(filled_store: Store) -> None:
 
 
 def test_agent_text_stays_text_in_the_page(filled_store: Store) -> None:
-    html = render_html(report_from_store(filled_store, scores=SCORES))
+    html = render_html(report_from_store(filled_store))
     assert HOSTILE not in html
     assert "&lt;script&gt;console.error(&#34;xss&#34;)&lt;/script&gt;" in html
     assert html.count("<script>") == 1  # the page's own, allowed by its hash in the CSP
     assert "default-src 'none'" in html and "http://" not in html.replace("&#34;http://", "")
 
 
-def test_scores_render_per_agent_or_say_there_are_none(filled_store: Store) -> None:
-    assert "No scores yet." in render_html(report_from_store(filled_store))
-    section = scores_section(SCORES)
+def test_memory_counts_come_from_the_store(filled_store: Store) -> None:
+    (shop,) = report_from_store(filled_store).projects
+    assert shop.memory == MemoryCounts(memories=2, new_since=2, pending_events=1, injections=1)
+    (later,) = report_from_store(filled_store, since=START + timedelta(hours=12)).projects
+    assert later.memory == MemoryCounts(memories=2, new_since=2, pending_events=1, injections=1)
+    html = render_html(report_from_store(filled_store))
+    assert "memories<b>2</b>" in html and "2 new, 1 shown, 1 pending" in html
+
+
+def test_scores_per_agent_carry_the_improvement_markers(filled_store: Store) -> None:
+    section = report_from_store(filled_store).scores
     assert [a.agent for a in section.agents] == ["coder", "reviewer"]
-    assert [m.kind for m in section.agents[0].points[1].markers] == ["applied", "delta"]
-    html = render_html(report_from_store(filled_store, scores=SCORES))
-    assert "No scores yet." not in html and 'data-chart="scores"' in html and "▲" in html
+    coder, reviewer = section.agents
+    assert [(p.session_id, p.overall_score) for p in coder.points] == [
+        ("s-old", 0.55),
+        ("s-new", 0.825),
+    ]
+    assert [p.session_id for p in reviewer.points] == ["r-1", "r-2"]
+    applied, delta = coder.points[1].markers
+    assert (applied.kind, delta.kind, delta.delta) == ("applied", "delta", 0.15)
+    assert applied.label.startswith("instructions: Run one test first")
+    assert [m.kind for m in reviewer.points[1].markers] == ["rolled_back"]
+    assert not coder.points[0].markers and not reviewer.points[0].markers
+    html = render_html(report_from_store(filled_store))
+    assert "No scores yet." not in html and 'data-chart="scores"' in html
+    assert "▲" in html and "▼" in html and "(+0.15)" in html and HOSTILE not in html
+
+
+def test_since_narrows_the_scores_and_an_empty_store_has_none(
+    filled_store: Store, tmp_path: Path
+) -> None:
+    later = report_from_store(filled_store, since=START + timedelta(days=1)).scores
+    assert [[p.session_id for p in a.points] for a in later.agents] == [["s-new"], ["r-2"]]
+    with Store(tmp_path / "empty") as empty:
+        assert "No scores yet." in render_html(report_from_store(empty))
 
 
 def test_a_score_with_an_unknown_marker_kind_is_refused_naming_the_field() -> None:
-    bad = {**SCORES[0], "markers": [{"kind": "improved"}]}
+    bad = {"session_id": "s", "timestamp": "2026-03-01T12:30:00Z", "overall_score": 0.5,
+           "markers": [{"kind": "improved"}]}  # fmt: skip
     with pytest.raises(ValueError, match=r"markers.kind 'improved'"):
         scores_section([bad])

@@ -6,7 +6,6 @@ recorded sessions first, as `onlooker replay` does. Prints the path written, or 
 
 from __future__ import annotations
 
-import json
 import re
 import webbrowser
 from collections.abc import Sequence
@@ -48,14 +47,6 @@ _RELATIVE = re.compile(r"^(\d+)([hdw])$")
     help="Sessions per project shown with their timeline (the most recent).",
 )
 @click.option(
-    "--scores",
-    "scores_path",
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    metavar="FILE",
-    help="A JSON list of session scores to chart: {session_id, agent_name, timestamp, "
-    "overall_score, markers: [{kind: applied|rolled_back|delta, label, delta}]}.",
-)
-@click.option(
     "--deadline",
     type=click.FloatRange(min=0, min_open=True),
     metavar="MINUTES",
@@ -76,13 +67,13 @@ def command(
     open_it: bool,
     as_json: bool,
     timelines: int,
-    scores_path: Path | None,
     deadline: float | None,
     observer_names: Sequence[str],
 ) -> None:
     """Write one self-contained HTML report: per project, tool calls, warnings and findings over
     time by observer and severity, open findings with their evidence, session timelines,
-    reviewer runs with tokens and cost, memory counts, and session scores when there are any.
+    reviewer runs with tokens and cost, memory counts, and session scores per agent over time
+    with the improvements made to their instructions (applied, rolled back, measured change).
 
     Without PATH, reads the store ($ONLOOKER_HOME). With PATHs (Claude Code transcripts, OpenAI
     message files, or folders of them), replays them through the observers first. The page needs
@@ -91,18 +82,15 @@ def command(
     from ..report import render_html
 
     start = parse_since(since) if since else None
-    scores = read_scores(scores_path) if scores_path is not None else []
     if paths:
-        report = _from_transcripts(paths, project, start, timelines, scores, deadline,
-                                   observer_names)  # fmt: skip
+        report = _from_transcripts(paths, project, start, timelines, deadline, observer_names)
     else:
         if deadline is not None or observer_names:
             fail("--deadline and --observer apply to replayed PATHs only")
         from ..report import report_from_store
 
         with open_store() as store:
-            report = report_from_store(store, project=project, since=start, detailed=timelines,
-                                       scores=scores)  # fmt: skip
+            report = report_from_store(store, project=project, since=start, detailed=timelines)
     html = render_html(report)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -114,6 +102,7 @@ def command(
             {
                 "out": str(out.resolve()),
                 "bytes": len(html.encode()),
+                "scores": sum(len(agent.points) for agent in report.scores.agents),
                 "projects": [
                     {
                         "name": p.name,
@@ -140,7 +129,6 @@ def _from_transcripts(
     project: str | None,
     since: datetime | None,
     timelines: int,
-    scores: list[Any],
     deadline: float | None,
     observer_names: Sequence[str],
 ) -> Any:
@@ -152,8 +140,8 @@ def _from_transcripts(
         observers = observers_named(observer_names)
         files = [file for path in paths for file in transcript_paths(path)]
         return report_from_transcripts(files, observers, deadline_minutes=deadline,
-                                       project=project, since=since, detailed=timelines,
-                                       scores=scores)  # fmt: skip
+                                       project=project, since=since,
+                                       detailed=timelines)  # fmt: skip
     except (ConfigError, TranscriptError) as exc:
         fail(str(exc))
 
@@ -169,22 +157,3 @@ def parse_since(text: str, now: datetime | None = None) -> datetime:
         return parse_time(text.strip())
     except ValueError:
         fail(f"--since: {text!r} is not a date (2026-03-01, 2026-03-01T12:00) or 12h, 7d, 2w")
-
-
-def read_scores(path: Path) -> list[Any]:
-    """The score rows of a JSON file (a list of objects), checked as the report reads them."""
-    from ..report import scores_section
-
-    try:
-        rows = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError) as exc:
-        fail(f"{path}: cannot read the scores ({exc})")
-    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
-        fail(f"{path}: scores must be a JSON list of objects")
-    for number, row in enumerate(rows, start=1):
-        try:
-            scores_section([row])
-        except (KeyError, ValueError, TypeError) as exc:
-            fail(f"{path}: score {number}: field {exc} is missing or not valid "
-                 "(session_id, timestamp and overall_score are required)")  # fmt: skip
-    return list(rows)

@@ -194,13 +194,13 @@ def score_chart(agents: Sequence[AgentScores]) -> Markup:
             tip = f"{agent.agent} · {p.session_id}: {p.overall_score:g}"
             parts.append(f'<circle class="{cls}" cx="{x:.1f}" cy="{y:.1f}" r="3">'
                          f"<title>{escape(tip)}</title></circle>")  # fmt: skip
-            for marker in p.markers:
+            for k, marker in enumerate(p.markers):  # stacked above the point
                 glyph = {"applied": "▲", "rolled_back": "▼"}.get(marker.kind, "Δ")
                 note = marker.label or marker.kind.replace("_", " ")
                 if marker.delta is not None:
                     note += f" ({marker.delta:+g})"
                 parts.append(f'<text class="marker marker-{marker.kind}" x="{x:.1f}" '
-                             f'y="{y - 8:.1f}" text-anchor="middle">{glyph}<title>'
+                             f'y="{y - 8 - 11 * k:.1f}" text-anchor="middle">{glyph}<title>'
                              f"{escape(note)}</title></text>")  # fmt: skip
     parts.append(f'<text class="tick" x="{LEFT}" y="{HEIGHT - 6}">'
                  f"{escape(first.strftime('%Y-%m-%d'))}</text>"

@@ -1,5 +1,5 @@
 """A report of a data home: sessions from their journals, findings, reviewer runs and memory
-counted in the index.
+counted in the index, session scores with the improvements made to the agents' instructions.
 
 Journals are scanned once each (only the lines of events, assessments and failures are decoded);
 the timelines of the newest sessions are kept, the rest are counted.
@@ -7,16 +7,16 @@ the timelines of the newest sessions are kept, the rest are counted.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
 from datetime import datetime
 from pathlib import Path
-from typing import Any
 
 from ..core.clock import parse_time, utc
 from ..core.events import EPOCH
+from ..scoring import Scores
 from ..store import UNRESOLVED, FindingQuery, Observation, Store
 from ..store.home import JOURNALS, MANUAL_JOURNAL, safe_name
 from ..text.redact import redact
+from ._scores import scores_from_store
 from .activity import Buckets, activity
 from .model import (
     MemoryCounts,
@@ -24,7 +24,6 @@ from .model import (
     ProjectReport,
     Report,
     ReviewerCost,
-    ScoreRow,
     scores_section,
 )
 from .sessions import SessionBuilder, read_journal
@@ -42,7 +41,6 @@ def report_from_store(
     project: str | None = None,
     since: datetime | None = None,
     detailed: int = DETAILED,
-    scores: Iterable[ScoreRow | Mapping[str, Any]] = (),
     title: str = "onlooker report",
 ) -> Report:
     """The report of every project in `store` (or only `project`), from `since` on."""
@@ -56,7 +54,7 @@ def report_from_store(
         source=str(store.home),
         projects=tuple(p for p in projects if p.sessions or p.findings_total or p.reviewers),
         since=since,
-        scores=scores_section(scores),
+        scores=scores_section(scores_from_store(Scores(store), names, since)),
         notes=tuple(notes),
     )
 
@@ -143,18 +141,19 @@ def _sessions(
             stamped.append((modified, path))
     stamped.sort(reverse=True)
     builders: list[SessionBuilder] = []
-    skipped = 0
-    for rank, (_, path) in enumerate(stamped):
-        builder = SessionBuilder(path.stem, project, detailed=rank < detailed)
+    skipped = shown = 0
+    for _, path in stamped:  # a journal of changes only (a score, a memory) is no session
+        builder = SessionBuilder(path.stem, project, detailed=shown < detailed)
         skipped += read_journal(path, builder)
         if builder.started is not None or builder.tool_calls:
             builders.append(builder)
+            shown += builder.detailed
     if skipped:
         notes.append(f"{project}: {skipped} journal lines could not be read and were skipped")
-    if len(stamped) > detailed:
+    if len(builders) > detailed:
         notes.append(
             f"{project}: timelines of the {detailed} most recently active sessions of "
-            f"{len(stamped)}; the table lists them all"
+            f"{len(builders)}; the table lists them all"
         )
     if since is not None:
         builders = [b for b in builders if b.ended is None or b.ended >= since]

@@ -140,7 +140,11 @@ def rollback(
     ]
     undone = sorted(applied, key=lambda i: i.applied_at or i.created_at)[-steps:]
     for improvement in undone:
-        scores.save(dataclasses.replace(improvement, status="rolled_back"))
+        scores.save(
+            dataclasses.replace(
+                improvement, status="rolled_back", rolled_back_at=scores.store.clock.now()
+            )
+        )
     return change, undone
 
 

@@ -4,13 +4,19 @@ The hook queues one job per tool call with its due rules (the call as journaled,
 worker runs each rule once: its replay key (session, tool call id, rule) is claimed in the archive
 before the work and recorded in the journal after it, so a replayed event or a retried job does
 nothing twice. A rule that fails gives its key back and fails the job, to be retried; the others
-are done and stay done.
+are done and stay done. A claim names its holder (the job's attempt, or the process): a worker
+killed mid-action leaves a claim whose job lease is gone, and the job's next attempt takes it over
+and does the work (its writes are idempotent by content).
 """
 
 from __future__ import annotations
 
+import json
 import logging
+import os
+import socket
 import traceback
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -53,15 +59,18 @@ def job_payload(
 
 
 def handle(job: Job, ctx: JobContext) -> None:
-    run_side_effects(ctx.store, job.project, job.payload)
+    run_side_effects(ctx.store, job.project, job.payload, job=job)
 
 
 def replay_key(session_id: str, call: ToolCall, rule: Rule) -> str:
     return f"{session_id}:{call.call_id or call.at.isoformat()}:{rule.label}"
 
 
-def run_side_effects(store: Store, project: str, payload: dict[str, Any]) -> list[SideEffectSaved]:
-    """Run each rule of the payload not done before; what they saved, as recorded."""
+def run_side_effects(
+    store: Store, project: str, payload: dict[str, Any], *, job: Job | None = None
+) -> list[SideEffectSaved]:
+    """Run each rule of the payload not done before (under `job`'s claim when the worker runs
+    it, else this process's); what they saved, as recorded."""
     call = decode_record(payload["call"])
     if not isinstance(call, ToolCall):
         raise SideEffectError(f"a side-effect job holds a {call.kind}, not a tool call")
@@ -72,9 +81,10 @@ def run_side_effects(store: Store, project: str, payload: dict[str, Any]) -> lis
     root = Path(payload["project_root"])
     recorded: list[SideEffectSaved] = []
     failures: list[str] = []
+    holder, gone = holder_of(job), stale_holder(store)
     for rule in (Rule.from_dict(r) for r in payload["rules"]):
         key = replay_key(session_id, call, rule)
-        if store.effects.done(key) or not archive.claim(key):
+        if store.effects.done(key) or not archive.claim(key, holder, gone):
             continue
         try:
             written = _run(rule, call, EffectContext(rule, archive, root, project, session_id))
@@ -104,6 +114,46 @@ def run_side_effects(store: Store, project: str, payload: dict[str, Any]) -> lis
     if failures:
         raise SideEffectError("; ".join(failures))
     return recorded
+
+
+def holder_of(job: Job | None) -> str:
+    """Who runs a side effect, as its claim names it: the job's attempt, else this process."""
+    if job is not None:
+        return json.dumps({"job": job.id, "worker": job.worker, "attempt": job.attempts})
+    return json.dumps({"host": socket.gethostname(), "pid": os.getpid()})
+
+
+def stale_holder(store: Store) -> Callable[[str], bool]:
+    """Whether a claim's holder is gone: its job attempt no longer holds the job (finished, taken
+    over, or its worker died), or its process on this host has died. A claim naming no holder
+    (or one of another host's process) is never taken over."""
+
+    def gone(text: str) -> bool:
+        try:
+            holder = json.loads(text) if text else None
+            if not isinstance(holder, dict):
+                return False
+            if "job" in holder:
+                return not store.jobs.holds(
+                    int(holder["job"]), str(holder["worker"]), int(holder["attempt"])
+                )
+            if holder.get("host") == socket.gethostname():
+                return not _alive(int(holder["pid"]))
+        except (ValueError, KeyError, TypeError):
+            return False
+        return False
+
+    return gone
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _run(rule: Rule, call: ToolCall, ctx: EffectContext) -> list[Written]:

@@ -9,9 +9,12 @@ content already there under the same name is not written again (compared by SHA-
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
 import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,7 +23,8 @@ from ..store.home import safe_name
 from ._rules import Limits
 
 KEYS = ".keys"
-"""Markers of side effects done (or under way): a replayed call finds its key and does nothing."""
+"""Markers of side effects done (or under way), each naming its holder: a replayed call finds its
+key and does nothing; a claim whose holder died is taken over."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,17 +49,33 @@ class Archive:
 
     # -- replay keys -------------------------------------------------------------------------------
 
-    def claim(self, key: str) -> bool:
-        """Take `key` for this run; False when it was taken before (done, or under way)."""
+    def claim(self, key: str, holder: str = "", stale: Callable[[str], bool] | None = None) -> bool:
+        """Take `key` for this run, its marker naming `holder` (who runs it); False when it is
+        taken (done, or under way). A marker whose holder `stale` judges gone (a worker killed
+        mid-action) is taken over. Claims of one archive are made one at a time (a lock file)."""
         marker = self._marker(key)
         marker.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        except FileExistsError:
-            return False
-        os.write(fd, key.encode("utf-8", "replace"))
-        os.close(fd)
+        with self._keys_locked():
+            try:
+                fd = os.open(marker, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+            except FileExistsError:
+                if stale is None or not stale(_holder_of(marker)):
+                    return False
+                fd = os.open(marker, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+            try:
+                os.write(fd, f"{key}\n{holder}".encode("utf-8", "replace"))
+            finally:
+                os.close(fd)
         return True
+
+    @contextmanager
+    def _keys_locked(self) -> Iterator[None]:
+        fd = os.open(self.folder / KEYS / ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            os.close(fd)
 
     def release(self, key: str) -> None:
         """Give `key` back after a failed run, so a retry does the work."""
@@ -135,6 +155,15 @@ class Archive:
         if not self.folder.is_dir():
             return 0
         return sum(p.stat().st_size for p in self.folder.rglob("*") if p.is_file())
+
+
+def _holder_of(marker: Path) -> str:
+    """The holder a key's marker names ('' for a marker that names none)."""
+    try:
+        text = marker.read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ""
+    return text.partition("\n")[2]
 
 
 def _under(path: Path, folder: Path) -> bool:

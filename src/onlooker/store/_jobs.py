@@ -172,6 +172,20 @@ class JobQueue:
             )
             return cursor.rowcount > 0
 
+    def holds(self, job_id: int, worker: str, attempts: int) -> bool:
+        """Whether that claim (the job's attempt `attempts` by `worker`) still holds the job with a
+        live lease: False once it finished, failed, was taken over, or its worker died (the lease
+        ran out, or the next worker of its host released it)."""
+        at = stamp(self.clock.now())
+        return bool(
+            self.db._read(
+                lambda c: c.execute(
+                    f"SELECT 1 FROM jobs WHERE {_HELD} AND lease_until >= ?",
+                    (job_id, worker, attempts, at),
+                ).fetchone()
+            )
+        )
+
     def complete(self, job: Job) -> bool:
         """Mark a claimed job done. False, changing nothing, when the claim no longer holds it
         (its lease ran out and another claim took the job over)."""

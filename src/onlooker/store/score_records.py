@@ -110,6 +110,7 @@ class Improvement:
     """The relevant average score when it was applied."""
     outcome_score_delta: float | None = None
     """The next evaluation's score minus `score_before`."""
+    rolled_back_at: datetime | None = None
     path: str = ""
     """The file it changed."""
     backup_path: str = ""
