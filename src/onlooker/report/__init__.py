@@ -2,7 +2,8 @@
 
 `report_from_store` reads a data home; replay's `report_from_transcripts`
 (`onlooker.hosts.recorded.report`) runs observers over recorded sessions; `render_html` and
-`write_report` draw either. Scores over time per agent come from `scores_section`. See
+`write_report` draw either. Scores over time per agent: the store's session scores with their
+improvement markers, or rows given to `scores_section`. See
 specs/report.md.
 """
 

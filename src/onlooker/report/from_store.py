@@ -12,11 +12,9 @@ from pathlib import Path
 
 from ..core.clock import parse_time, utc
 from ..core.events import EPOCH
-from ..scoring import Scores
 from ..store import UNRESOLVED, FindingQuery, Observation, Store
 from ..store.home import JOURNALS, MANUAL_JOURNAL, safe_name
 from ..text.redact import redact
-from ._scores import scores_from_store
 from .activity import Buckets, activity
 from .model import (
     MemoryCounts,
@@ -44,6 +42,9 @@ def report_from_store(
     title: str = "onlooker report",
 ) -> Report:
     """The report of every project in `store` (or only `project`), from `since` on."""
+    from ..scoring import Scores  # only here: a replay's report does without the judge's imports
+    from ._scores import scores_from_store
+
     since = utc(since) if since is not None else None
     names = [project] if project is not None else _projects(store)
     notes: list[str] = []
