@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -13,5 +14,7 @@ from onlooker.store import Store
 
 
 @pytest.fixture
-def filled_store(tmp_path: Path) -> Store:
-    return fill(Store(tmp_path / "home", clock=FixedClock(START + timedelta(days=2))))
+def filled_store(tmp_path: Path, store_backend: str) -> Iterator[Store]:
+    """On SQLite and on PostgreSQL alike (tests/conftest.py: `store_backend`)."""
+    with fill(Store(tmp_path / "home", clock=FixedClock(START + timedelta(days=2)))) as store:
+        yield store

@@ -71,6 +71,7 @@ class Ticking(FixedClock):
 
 
 @pytest.fixture
-def store(tmp_path: Path) -> Iterator[Store]:
+def store(tmp_path: Path, store_backend: str) -> Iterator[Store]:
+    """A store on SQLite and on PostgreSQL alike (tests/conftest.py: `store_backend`)."""
     with Store(tmp_path / "home", clock=Ticking(START)) as opened:
         yield opened
