@@ -78,6 +78,7 @@ def test_a_host_without_a_worker_runs_side_effects_on_a_thread_of_its_own(
     root = project(
         tmp_path, "side_effects:\n  rules:\n    - action: note_tool\n      tools: [Read]\n"
     )
+    notes.clear()  # run once per backend
     with Store(onlooker_home) as store:
         runtime = Runtime(store)  # no wake_worker: an in-process adapter
         call = ToolCall(at=AT, call_id="toolu_7", tool="Read", input={"file_path": "a"}, output="")

@@ -5,6 +5,7 @@ job twice, and queue writes never wait on a finding being written."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import subprocess
 import sys
@@ -107,6 +108,8 @@ def feature_changes(session_id: str) -> list[Change]:
     saved = SideEffectSaved(key=f"{session_id}:toolu_1:save_work_product", project="p",
                             session_id=session_id, action="save_work_product", tool="Write",
                             call_id="toolu_1", path="work/report.md", sha256="ab12", size=3)  # fmt: skip
+    verdict = ComplianceVerdict(project="p", session_id=session_id, agent_id="a1",
+                                agent_type="writer", verdict="retry", missing=("work/*.md",))  # fmt: skip
     return [
         SessionScored(score=SessionScore(ScoreCard(session_id, 1_000, 0.4), project="p")),
         SessionScored(score=SessionScore(ScoreCard(session_id, 2_000, 0.9), project="p")),
@@ -114,10 +117,8 @@ def feature_changes(session_id: str) -> list[Change]:
         ObserverSettingSet(project="p", name="steering", value="tests first"),
         saved,
         saved,
-        ComplianceVerdict(project="p", session_id=session_id, agent_id="a1", agent_type="writer",
-                          verdict="retry", missing=("work/*.md",)),  # fmt: skip
-        ComplianceVerdict(project="p", session_id=session_id, agent_id="a1", agent_type="writer",
-                          verdict="pass", attempt=2),  # fmt: skip
+        verdict,
+        dataclasses.replace(verdict, verdict="pass", missing=(), attempt=2),
     ]
 
 
