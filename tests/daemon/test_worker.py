@@ -45,6 +45,7 @@ def jobs(home: Path) -> dict[str, int]:
         return store.jobs.counts()
 
 
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 def test_a_hook_queues_the_review_and_the_next_hook_delivers_it(
     tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,6 +89,7 @@ def test_the_worker_outlives_the_process_that_started_it(
         assert worker_pid(onlooker_home) == worker
 
 
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 def test_two_starts_make_one_worker_which_exits_when_idle(onlooker_home: Path) -> None:
     with Store(onlooker_home) as store:
         store.enqueue("no.such.kind", {}, project="p")
@@ -122,6 +124,7 @@ def test_a_starter_that_exits_at_once_leaves_the_worker_running(
     assert f"worker {pid} draining" in log
 
 
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 def test_a_handler_that_raises_fails_the_attempt(onlooker_home: Path) -> None:
     with Store(onlooker_home) as store:
         job_id = store.enqueue("review.run", {"reviewer": {}}, project="p", session_id="s")

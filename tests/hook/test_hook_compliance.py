@@ -10,9 +10,12 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from hook_runner import ONLOOKER, answer, make_project
 
 from onlooker.store import Store
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 
 CONFIG = """
 compliance:

@@ -23,6 +23,8 @@ from onlooker.scoring import Scores
 from onlooker.store import Store
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
+
 NAMES = ("instruction_following", "completeness", "proactiveness", "code_quality", "communication")
 CARD = {"overall_score": 0.35, "categories": dict.fromkeys(NAMES, 0.35),
         "strengths": ["clear summary"], "weaknesses": ["runs no tests after editing"]}  # fmt: skip

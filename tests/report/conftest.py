@@ -3,6 +3,7 @@ session scores."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
 
@@ -14,6 +15,8 @@ from onlooker.store import Store
 
 
 @pytest.fixture
-def filled_store(tmp_path: Path) -> Store:
+def filled_store(tmp_path: Path, store_backend: str) -> Iterator[Store]:
+    """On SQLite and on PostgreSQL alike (tests/conftest.py: `store_backend`)."""
     clock = FixedClock(START + timedelta(days=2))
-    return fill(Store(tmp_path / "home", clock=clock), tmp_path / "shop")
+    with fill(Store(tmp_path / "home", clock=clock), tmp_path / "shop") as store:
+        yield store

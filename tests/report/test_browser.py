@@ -19,6 +19,8 @@ from onlooker.report.render import PAGE_SIZE
 from onlooker.store import Store
 from onlooker.testing.browser import HeadlessChromium
 
+STORE_BACKENDS = ("sqlite",)  # the page, not the store: test_from_store reads both backends
+
 CHARTS = """[...document.querySelectorAll('figure[data-chart]')].map(f => {
   const svg = f.querySelector('svg'); const box = svg ? svg.getBoundingClientRect() : null;
   return [f.dataset.chart, svg ? svg.querySelectorAll('rect, polyline, line, path, circle, text')

@@ -96,10 +96,11 @@ def test_scores_per_agent_carry_the_improvement_markers(filled_store: Store) -> 
 
 
 def test_since_narrows_the_scores_and_an_empty_store_has_none(
-    filled_store: Store, tmp_path: Path
+    filled_store: Store, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     later = report_from_store(filled_store, since=START + timedelta(days=1)).scores
     assert [[p.session_id for p in a.points] for a in later.agents] == [["s-new"], ["r-2"]]
+    monkeypatch.delenv("ONLOOKER_STORE_URL", raising=False)  # a data home of its own: empty
     with Store(tmp_path / "empty") as empty:
         assert "No scores yet." in render_html(report_from_store(empty))
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from scored_sessions import PROJECT, card, record_session
 
-from conftest import PROJECT, card, record_session
 from onlooker.core.events import UserPrompt
 from onlooker.errors import NothingToRollBack
 from onlooker.runtime import reindex

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import asyncio
 
-from conftest import card
+from scored_sessions import card
+
 from onlooker.errors import ModelUnavailable
 from onlooker.scoring import SCHEMA, ScorerInput, ToolUse, eval_messages, judge
 from onlooker.testing import ScriptedModel

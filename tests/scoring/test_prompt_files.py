@@ -9,8 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
+from scored_sessions import PROJECT, card, record_session
 
-from conftest import PROJECT, card, record_session
 from onlooker.errors import NothingToRollBack
 from onlooker.improvement import InstructionTarget, rollback_depth
 from onlooker.scoring import ObserverCommands, ScoringSettings, score_session

@@ -38,6 +38,7 @@ def project(tmp_path: Path, config: str = "") -> Path:
     return root
 
 
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 def test_concurrent_runs_of_one_call_save_it_once(tmp_path: Path, onlooker_home: Path) -> None:
     root = project(tmp_path)
     (root / "out.md").write_text("# out\n")
@@ -70,12 +71,14 @@ def note_tool(call: ToolCall, ctx: EffectContext) -> Written:
     return ctx.archive.write_text(f"notes/{call.call_id}.txt", call.tool)
 
 
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 def test_a_host_without_a_worker_runs_side_effects_on_a_thread_of_its_own(
     tmp_path: Path, onlooker_home: Path
 ) -> None:
     root = project(
         tmp_path, "side_effects:\n  rules:\n    - action: note_tool\n      tools: [Read]\n"
     )
+    notes.clear()  # run once per backend
     with Store(onlooker_home) as store:
         runtime = Runtime(store)  # no wake_worker: an in-process adapter
         call = ToolCall(at=AT, call_id="toolu_7", tool="Read", input={"file_path": "a"}, output="")
@@ -108,6 +111,7 @@ def test_the_archive_keeps_inside_its_folder_and_its_bounds(tmp_path: Path) -> N
     assert kept == sorted(["a.md", f"a.{first.sha256[:8]}.md"])
 
 
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 def test_collect_media_copies_the_media_a_result_names(tmp_path: Path, onlooker_home: Path) -> None:
     root = project(tmp_path)
     (root / "out").mkdir()

@@ -1,7 +1,9 @@
-"""The job queue and observer runs in a real SQLite index: leases, retries, delivery once, costs."""
+"""The job queue and observer runs in a real index (SQLite and PostgreSQL): leases, retries, delays
+and hastening, delivery once, costs."""
 
 from __future__ import annotations
 
+from datetime import timedelta
 from pathlib import Path
 
 from onlooker import FixedClock
@@ -54,6 +56,27 @@ def test_a_failed_attempt_is_retried_after_a_back_off_then_fails(
             clock.advance(60)
         assert statuses == ["queued", "queued", "failed"]
         assert store.jobs.counts() == {"failed": 1}
+
+
+def test_a_delayed_job_waits_until_due_or_hastened(tmp_path: Path, clock: FixedClock) -> None:
+    with Store(tmp_path, clock=clock) as store:
+        first = store.enqueue("score.session", {}, project="p", session_id="s1", delay=120)
+        second = store.enqueue("score.session", {}, project="p", session_id="s2", delay=60)
+        assert store.jobs.next_due() == clock.now() + timedelta(seconds=60)
+        assert not store.jobs.has_ready() and store.jobs.claim("w") is None
+        assert store.jobs.unfinished("score.session", "s1")
+        assert not store.jobs.hasten("memory.extract", "s1")  # another kind: untouched
+        assert store.jobs.hasten("score.session", "s1")
+        assert not store.jobs.hasten("score.session", "s1")  # already due
+        assert store.jobs.has_ready()
+        job = store.jobs.claim("w")
+        assert job is not None and job.id == first
+        assert not store.jobs.hasten("score.session", "s1")  # running, not queued
+        assert store.jobs.claim("w") is None
+        clock.advance(60)
+        job = store.jobs.claim("w")
+        assert job is not None and job.id == second
+        assert store.jobs.next_due() is None
 
 
 def test_reports_are_delivered_once_per_session(tmp_path: Path, clock: FixedClock) -> None:

@@ -24,8 +24,8 @@ def apply_effect_change(conn: sqlite3.Connection, change: Change) -> bool:
     if isinstance(change, SideEffectSaved):
         c = change
         conn.execute(
-            f"INSERT OR IGNORE INTO side_effects ({_SAVED}, serial) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO side_effects ({_SAVED}, serial) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (key, path) DO NOTHING",
             (c.key, c.project, c.session_id, c.action, c.tool, c.call_id, c.path, c.source,
              c.sha256, c.size, c.note, stamp(c.at), c.serial),
         )  # fmt: skip

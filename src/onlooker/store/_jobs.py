@@ -243,7 +243,7 @@ class JobQueue:
     def hasten(self, kind: str, session_id: str) -> bool:
         """Make the queued jobs of `kind` for the session due now; whether there was one."""
         now = stamp(self.clock.now())
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             cursor = self.db._conn.execute(
                 "UPDATE jobs SET available_at = ? WHERE kind = ? AND session_id = ? "
                 "AND status = 'queued' AND available_at > ?",

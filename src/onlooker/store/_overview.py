@@ -27,6 +27,13 @@ class SessionRun:
     error: str | None
 
 
+_EPOCH_SECONDS = {
+    "sqlite": "CAST(strftime('%s', substr(created_at, 1, 19)) AS INTEGER)",
+    "postgres": "CAST(extract(epoch FROM CAST(substr(created_at, 1, 19) AS timestamp)) AS BIGINT)",
+}
+"""A finding's creation time in whole seconds since the epoch (stored times are UTC)."""
+
+
 class Overview:
     """Read-only counts over one index."""
 
@@ -56,7 +63,7 @@ class Overview:
         """(bucket number from `origin`, observer, severity, count) of the project's findings,
         in buckets of `width` seconds."""
         where, params = _where(project, since)
-        bucket = "(CAST(strftime('%s', substr(created_at, 1, 19)) AS INTEGER) - ?) / ?"
+        bucket = f"({_EPOCH_SECONDS[self.db.dialect]} - ?) / ?"
         return [
             (int(b), str(o), str(s), int(n))
             for b, o, s, n in self._rows(

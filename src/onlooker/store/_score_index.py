@@ -59,7 +59,8 @@ def apply_score_change(conn: sqlite3.Connection, change: Change) -> bool:
     if isinstance(change, PatternRejected):
         if change.rejected:
             conn.execute(
-                "INSERT OR IGNORE INTO rejections (project, pattern, serial) VALUES (?, ?, ?)",
+                "INSERT INTO rejections (project, pattern, serial) VALUES (?, ?, ?) "
+                "ON CONFLICT (project, pattern) DO NOTHING",
                 (change.project, change.pattern, change.serial),
             )
         else:
