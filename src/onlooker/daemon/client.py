@@ -59,7 +59,7 @@ def data_home() -> str:
     if chosen and not chosen.startswith("~"):
         return chosen
     user = _env("HOME")
-    if sys.platform == "win32" or not user or chosen not in ("", "~") and chosen[:2] != "~/":
+    if sys.platform == "win32" or not user or (chosen not in ("", "~") and chosen[:2] != "~/"):
         import os  # the paths no hook on a usual POSIX setup takes
 
         user = os.path.expanduser("~")
@@ -151,25 +151,42 @@ def start_service(home: str) -> None:
     os.posix_spawn(sys.executable, argv, env, file_actions=actions, setsid=True)
 
 
+RESETS = 2
+"""Connections a hook lets the service end without an answer before it spools its input: each
+time the input goes again, with its id, so a service that journaled it before dying (or one
+dying as the hook connected) records it once."""
+
+
 def answer(payload: bytes, home: str) -> bytes:
     """The service's answer to `payload`, starting the service if it is not running."""
     run_dir = home + "/" + RUN_DIR
+    resets = 0
     try:
         return ask(run_dir, payload, ANSWER_TIMEOUT)
-    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError, ConnectionError):
-        pass  # not running (or it was stopping): start one and ask again
+    except (FileNotFoundError, ConnectionRefusedError):
+        pass  # not running: start one and ask again
+    except ConnectionError:
+        resets += 1  # it died (or was stopping) with the input: start one and send it again
     import os
 
     os.makedirs(run_dir, mode=0o700, exist_ok=True)
     start_service(home)
-    deadline = time.monotonic() + START_TIMEOUT
+    started = time.monotonic()
+    deadline = started + START_TIMEOUT
     while True:
         try:
             return ask(run_dir, payload, ANSWER_TIMEOUT)
         except (FileNotFoundError, ConnectionRefusedError):
             if time.monotonic() > deadline:
                 raise
-            time.sleep(0.01)
+        except ConnectionError:
+            resets += 1
+            if resets > RESETS:
+                raise
+        if time.monotonic() - started > 1.0:  # the one started may have met a dying one's lock
+            start_service(home)  # (a second start exits at once while one runs)
+            started = time.monotonic()
+        time.sleep(0.01)
 
 
 def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
