@@ -187,10 +187,25 @@ def busy(threads: int) -> Busy:
     return Busy(latencies, service_cpu, client_cpu)
 
 
-def floor() -> list[float]:
-    """Latencies of 16 loops starting a bare Python as the hook command does (shell included)."""
+@dataclass(frozen=True, slots=True)
+class Floor:
+    latencies: list[float]
+    cpu: float
+    """CPU seconds of one bare start (its shell and Python)."""
+
+    @property
+    def bound(self) -> float:
+        """The mean latency 16 loops cannot beat on this machine's cores, in ms: each start's
+        CPU times 16, shared by the cores (no scheduling, no service, no other load)."""
+        return self.cpu * BUSY_SESSIONS / (os.cpu_count() or 1) * 1000
+
+
+def floor() -> Floor:
+    """16 loops starting a bare Python as the hook command does (shell included)."""
     home = Path(tempfile.mkdtemp(prefix="onlooker-bench-floor-"))
-    return _loops(home, f"{shlex.quote(sys.executable)} -I -S -c pass{FAIL_OPEN}")
+    used = _clients_cpu()
+    latencies = _loops(home, f"{shlex.quote(sys.executable)} -I -S -c pass{FAIL_OPEN}")
+    return Floor(latencies, (_clients_cpu() - used) / len(latencies))
 
 
 def idle(hooks: int) -> list[float]:
@@ -202,8 +217,10 @@ def idle(hooks: int) -> list[float]:
         _stop(home)
 
 
-def _busy_results(lanes: Busy, bare: list[float], alone: list[float]) -> list[Result]:
-    busy_p95, floor_p95, idle_p95 = _p(lanes.latencies, 0.95), _p(bare, 0.95), _p(alone, 0.95)
+def _busy_results(lanes: Busy, bare: Floor, alone: list[float]) -> list[Result]:
+    busy_p95, idle_p95 = _p(lanes.latencies, 0.95), _p(alone, 0.95)
+    floor_p95 = _p(bare.latencies, 0.95)
+    cores = os.cpu_count() or 1
     return [
         Result(
             "one idle session, p50 / p95",
@@ -212,8 +229,13 @@ def _busy_results(lanes: Busy, bare: list[float], alone: list[float]) -> list[Re
         ),
         Result(
             "floor: 16 bare pythons, p50 / p95",
-            f"{_p(bare, 0.5):.0f} / {floor_p95:.0f} ms",
+            f"{_p(bare.latencies, 0.5):.0f} / {floor_p95:.0f} ms",
             "16 loops of `python -I -S -c pass` through the shell: process starts alone",
+        ),
+        Result(
+            "floor from CPU, mean",
+            f"{bare.bound:.0f} ms",
+            f"16 x {bare.cpu * 1000:.1f} ms CPU per bare start / {cores} cores",
         ),
         Result(
             "16 busy sessions, p50 / p95",
@@ -229,7 +251,7 @@ def _busy_results(lanes: Busy, bare: list[float], alone: list[float]) -> list[Re
         Result(
             "CPU per hook: service / client",
             f"{lanes.service_cpu * 1000:.1f} / {lanes.client_cpu * 1000:.1f} ms",
-            "the service's work per hook; the hook command's (shell and Python)",
+            f"the service's work; the hook command's (a bare start: {bare.cpu * 1000:.1f} ms)",
         ),
     ]
 
