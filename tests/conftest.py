@@ -7,6 +7,7 @@ so a test that skips there (a missing package, a model that did not install) fai
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,46 @@ def onlooker_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     home = tmp_path / "onlooker-home"
     monkeypatch.setenv("ONLOOKER_HOME", str(home))
     monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(tmp_path / "claude-config"))
+    monkeypatch.delenv("ONLOOKER_STORE_URL", raising=False)  # never a developer's shared store
     return home
+
+
+@pytest.fixture(scope="session")
+def postgres_server() -> Iterator[object]:
+    """A real PostgreSQL server for the run (tests/postgres_server.py), stopped at its end."""
+    from onlooker.testing.postgres import start_postgres
+
+    running = start_postgres()
+    yield running
+    running.stop()
+
+
+@pytest.fixture
+def postgres_url(postgres_server: object) -> str:
+    """A fresh database with the store's tables, on the run's PostgreSQL server."""
+    return postgres_server.fresh_database()  # type: ignore[attr-defined,no-any-return]
+
+
+@pytest.fixture
+def store_backend(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Which backend the test's stores use: sqlite, or postgres through $ONLOOKER_STORE_URL as a
+    user would set it (a fresh database). A test using it runs on the backends named by its
+    function's `backends` attribute, else its module's `STORE_BACKENDS`, else both (tests/store uses
+    it for every test)."""
+    backend: str = getattr(request, "param", "sqlite")
+    if backend == "postgres":
+        monkeypatch.setenv("ONLOOKER_STORE_URL", request.getfixturevalue("postgres_url"))
+    return backend
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    if "store_backend" in metafunc.fixturenames:
+        backends = getattr(
+            metafunc.function,
+            "backends",
+            getattr(metafunc.module, "STORE_BACKENDS", ("sqlite", "postgres")),
+        )
+        metafunc.parametrize("store_backend", backends, indirect=True)
 
 
 @pytest.fixture

@@ -205,3 +205,20 @@ def test_status_shows_observer_runs_and_cost(project: Path) -> None:
     assert by_name["Security Reviewer"]["by_status"] == {"ok": 2, "timeout": 1}
     assert by_name["Security Reviewer"]["cost_usd"] == pytest.approx(0.015)
     assert data["observer_totals"]["runs"] == 4 and data["observer_totals"]["input_tokens"] == 3000
+
+
+def test_reindex_loads_journals_into_a_shared_store_and_refuses_fresh(
+    project: Path, onlooker_home: Path, postgres_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    kept = add("Token logged in plain text", "high")  # into this machine's SQLite store
+    monkeypatch.setenv("ONLOOKER_STORE_URL", postgres_url)
+    refused = run("reindex", "--fresh")
+    assert refused.exit_code == 2
+    assert "shared PostgreSQL store" in refused.stderr
+    assert (onlooker_home / "onlooker.db").exists()  # nothing deleted
+    for _ in range(2):  # loading twice adds nothing
+        loaded = run("reindex", "--json")
+        assert loaded.exit_code == 0, loaded.stderr
+        assert json.loads(loaded.stdout)["findings"] == 1
+    [shared] = call({"operation": "get", "ids": [kept]})["observations"]
+    assert shared["severity"] == "high"

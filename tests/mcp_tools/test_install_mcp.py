@@ -231,4 +231,11 @@ def test_the_registered_command_starts_a_working_server(
             assert answer.structured_content["status"] == "ok"
             return sorted(tool.name for tool in listed.tools)
 
-    assert anyio.run(tools) == ["get_observations", "observations", "read", "search"]
+    listed = anyio.run(tools)
+    assert [n for n in listed if not n.startswith("observer_")] == [
+        "get_observations",
+        "observations",
+        "read",
+        "search",
+    ]
+    assert len(listed) == 13 and "observer_status" in listed

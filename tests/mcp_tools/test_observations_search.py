@@ -24,9 +24,14 @@ def without_times(answer: dict[str, Any]) -> dict[str, Any]:
     return plain
 
 
-def test_lists_four_tools_with_schemas_and_hints(server: McpServer) -> None:
+def test_lists_the_memory_and_observation_tools_with_schemas_and_hints(server: McpServer) -> None:
     tools = {tool.name: tool for tool in server.tools()}
-    assert sorted(tools) == ["get_observations", "observations", "read", "search"]
+    assert sorted(n for n in tools if not n.startswith("observer_")) == [
+        "get_observations",
+        "observations",
+        "read",
+        "search",
+    ]  # the observer tools: test_observer_tools.py
     assert tools["search"].input_schema["required"] == ["query"]
     ids = tools["get_observations"].input_schema["properties"]["ids"]
     assert (ids["minItems"], ids["maxItems"]) == (1, 20)

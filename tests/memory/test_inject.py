@@ -15,6 +15,8 @@ from onlooker.memory.inject import estimate_tokens
 from onlooker.store import Store
 from onlooker.store.memory_records import MemoryFilter
 
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
+
 
 def remember(
     memories: Memories, project: str, count: int, clock: FixedClock, size: int = 40

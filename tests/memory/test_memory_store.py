@@ -6,11 +6,15 @@ from __future__ import annotations
 from datetime import timedelta
 from pathlib import Path
 
+import pytest
+
 from onlooker import FixedClock
 from onlooker.memory._memories import Extracted, Memories
 from onlooker.runtime import reindex, remove_index
 from onlooker.store import Store
 from onlooker.store.memory_records import MemoryFilter
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 
 
 def fill(store: Store, clock: FixedClock) -> Memories:

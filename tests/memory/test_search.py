@@ -15,6 +15,8 @@ from onlooker.memory._vector_search import MemoryVectors
 from onlooker.store import Store
 from onlooker.vectors import embeddings
 
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
+
 FACTS = [
     ("shop", "Login returns 401 after token expiry", "The auth middleware rejects expired JWTs; the client must refresh the session first.", "/shop/auth.py"),
     ("shop", "Checkout total rounding", "Prices are summed in cents to avoid floating point rounding errors in the cart.", "/shop/cart.py"),

@@ -6,12 +6,15 @@ chaos HOME WRITER SESSION SEED: creates, repeats, acknowledges, resolves and jou
   random order until killed, printing "ok <operation> <finding id>" after each one returns.
 big HOME WRITER SESSION MEGABYTES: journals one finding that large, in one write (to be killed
   while the write is under way).
+claim HOME WRITER SESSION LEASE: claims one job with a lease of LEASE seconds, prints
+  "claimed <id> <attempts>" and works on it until killed.
 """
 
 from __future__ import annotations
 
 import random
 import sys
+import time
 
 from onlooker.core.assessment import Finding
 from onlooker.core.events import Marker
@@ -88,10 +91,19 @@ def big(store: Store, writer: str, session: str, megabytes: int) -> None:
     store.create([finding], project=PROJECT, session_id=session)
 
 
+def claim(store: Store, writer: str, session: str, lease: int) -> None:
+    job = store.jobs.claim(writer, lease=lease)
+    print(f"claimed {job.id if job else 0} {job.attempts if job else 0}", flush=True)
+    while True:  # the handler at work, until the process is killed
+        time.sleep(1)
+
+
 def main() -> None:
     mode, home, writer, session, number = sys.argv[1:6]
     with Store(home) as store:
-        {"race": race, "chaos": chaos, "big": big}[mode](store, writer, session, int(number))
+        {"race": race, "chaos": chaos, "big": big, "claim": claim}[mode](
+            store, writer, session, int(number)
+        )
 
 
 if __name__ == "__main__":

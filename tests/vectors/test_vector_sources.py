@@ -13,10 +13,13 @@ from onlooker.vectors.embeddings import Embedder
 from onlooker.vectors.index import VectorIndex
 from onlooker.vectors.sources import VectorSource, embed_ids, source_texts, sync_vectors
 
-pytestmark = pytest.mark.skipif(
-    not embeddings.available(),
-    reason=f"embeddings extra missing: {', '.join(embeddings.missing())}",
-)
+pytestmark = [
+    pytest.mark.usefixtures("store_backend"),  # SQLite and PostgreSQL alike
+    pytest.mark.skipif(
+        not embeddings.available(),
+        reason=f"embeddings extra missing: {', '.join(embeddings.missing())}",
+    ),
+]
 
 NOTES = VectorSource("note", "notes", "title || char(10) || body")
 TEXTS = {
@@ -36,7 +39,9 @@ def store(onlooker_home: Path) -> Store:
     """A store whose index has a `notes` table, standing for any table with texts."""
     opened = Store(onlooker_home)
     with opened.index.transaction():
-        opened.index._conn.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, title, body)")
+        opened.index._conn.execute(
+            "CREATE TABLE notes (id INTEGER PRIMARY KEY, title TEXT, body TEXT)"
+        )
         opened.index._conn.executemany("INSERT INTO notes VALUES (?, ?, ?)",
                                        [(i, t, b) for i, (t, b) in TEXTS.items()])  # fmt: skip
     return opened

@@ -16,6 +16,8 @@ from onlooker.store.home import MIRROR_FILE
 from onlooker.vectors._sqlite_vec import unavailable
 from onlooker.vectors.index import VectorIndex
 
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
+
 NO_SQLITE_VEC = unavailable()
 BACKENDS = [
     "numpy",

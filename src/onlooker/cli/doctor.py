@@ -85,6 +85,11 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  jobs           {waiting}; {jobs['failed']} failed")
         for failure in jobs["latest_failures"]:
             line(f"    {failure['kind']}: {failure['error'][:200]}")
+        if jobs.get("side_effects_failed"):
+            line(f"  side effects   {jobs['side_effects_failed']} failed for good "
+                 "(`onlooker side-effects` lists what was saved)")  # fmt: skip
+            for error in jobs["side_effect_failures"]:
+                line(f"    {error[:200]}")
     spool = data["spool"]
     line(f"  spool          {len(spool)} hook input{'' if len(spool) == 1 else 's'} kept")
     for entry in spool[-5:]:

@@ -1,4 +1,5 @@
-"""`onlooker mcp`: serve search, get_observations, read and observations to an MCP client."""
+"""`onlooker mcp`: serve search, get_observations, read, observations and the observer tools to an
+MCP client."""
 
 from __future__ import annotations
 
@@ -35,7 +36,11 @@ def command(
 
     Tools: search (memories and observations), get_observations (1-20 ids), read (a transcript
     under Claude Code's projects folder or onlooker's journals) and observations (record,
-    list, acknowledge, resolve findings). Needs the mcp extra: pip install 'onlooker[mcp]'.
+    list, acknowledge, resolve findings), and the observer tools (observer_status,
+    observer_improve, observer_history, observer_auto, observer_score_agent, observer_reject,
+    observer_rejections, observer_unreject, observer_steer: session scores and instruction
+    improvements of the current directory's project). Needs the mcp extra: pip install
+    'onlooker[mcp]'.
     """
     if list_tools:
         _print_tools(as_json)

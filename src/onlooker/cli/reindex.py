@@ -10,7 +10,8 @@ import click
 
 from ..runtime import reindex, remove_index
 from ..store import data_home
-from .store_options import open_store, print_json
+from ..store.home import store_url
+from .store_options import fail, open_store, print_json
 
 
 @click.command(name="reindex")
@@ -23,6 +24,11 @@ from .store_options import open_store, print_json
 @click.option("--json", "as_json", is_flag=True, help="Print what was rebuilt as JSON.")
 def command(fresh: bool, as_json: bool) -> None:
     """Rebuild the index from the journals in the data home ($ONLOOKER_HOME)."""
+    if fresh and store_url(data_home()):
+        fail(
+            "--fresh deletes onlooker.db, but the index is a shared PostgreSQL store; without "
+            "--fresh, reindex loads this machine's journals into it (safe to repeat)."
+        )
     if fresh:
         remove_index(data_home())
     with open_store() as store:

@@ -23,7 +23,9 @@ NAME = "onlooker"
 INSTRUCTIONS = (
     "onlooker remembers past sessions and what its observers found. Use `search` to find "
     "memories and observations, `get_observations` for their full text, `read` to open the "
-    "transcript lines they came from, and `observations` to acknowledge or resolve findings."
+    "transcript lines they came from, and `observations` to acknowledge or resolve findings. "
+    "The `observer_*` tools show how well sessions followed the user's instructions (scores, "
+    "weaknesses) and manage the improvements suggested for AGENTS.md and agent prompts."
 )
 
 

@@ -1,4 +1,5 @@
-"""The MCP tools onlooker serves: names, descriptions and JSON input schemas (specs/mcp.md).
+"""The MCP tools onlooker serves: names, descriptions and JSON input schemas (specs/mcp.md); the
+observer tools' are in `observer_specs`.
 
 The schemas are the single statement of what each tool accepts: `arguments.check_arguments`
 enforces them before a tool runs.
@@ -6,12 +7,11 @@ enforces them before a tool runs.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
-
 from ..core.assessment import SEVERITIES
 from ..store.query import ORDER, STATUSES
 from ..store.tool import MAX_LIST_LIMIT, REQUEST_FIELDS, SOURCE_TYPES
+from ._tool_spec import ToolSpec as ToolSpec
+from .observer_specs import OBSERVER_TOOLS
 
 SEARCH_MODES = ("both", "text", "vector")
 MAX_SEARCH_LIMIT = 50
@@ -20,17 +20,6 @@ MAX_READ_LINES = 500
 DEFAULT_READ_LINES = 200
 MAX_INTEGER = 2**63 - 1
 """The largest integer SQLite stores (signed 64-bit): the bound of ids, line numbers, limits."""
-
-
-@dataclass(frozen=True, slots=True)
-class ToolSpec:
-    """One tool as the MCP client lists it."""
-
-    name: str
-    title: str
-    description: str
-    input_schema: dict[str, Any]
-    read_only: bool
 
 
 _TIME = "ISO 8601 date or time (2026-11-23, 2026-11-23T09:30:00Z); a time without a zone is UTC."
@@ -209,4 +198,4 @@ OBSERVATIONS = ToolSpec(
     read_only=False,
 )
 
-TOOLS: tuple[ToolSpec, ...] = (SEARCH, GET_OBSERVATIONS, READ, OBSERVATIONS)
+TOOLS: tuple[ToolSpec, ...] = (SEARCH, GET_OBSERVATIONS, READ, OBSERVATIONS, *OBSERVER_TOOLS)

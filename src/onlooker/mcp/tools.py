@@ -14,18 +14,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from ..errors import BadArguments, RefusedPath
+from ..errors import BadArguments, OnlookerError, RefusedPath
 from ..memory import VectorSide
 from ..memory._vector_search import memory_vectors
 from ..store import ObservationsTool, Store, StoreError
 from ..text.redact import redact_value
 from .arguments import check_arguments
+from .observer import run_observer_tool
+from .observer_specs import OBSERVER_TOOLS
 from .read import read_transcript_lines
 from .search import SearchRequest, get_items, search_items
 from .tool_specs import TOOLS, ToolSpec
 from .transcript_roots import Root, transcript_roots
 
 log = logging.getLogger("onlooker.mcp")
+_OBSERVER_NAMES = frozenset(spec.name for spec in OBSERVER_TOOLS)
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,7 +54,7 @@ class Answer:
 
 @dataclass(slots=True)
 class Tools:
-    """The four tools over one data home, acting for one project (and optionally a session)."""
+    """The tools over one data home, acting for one project (and optionally a session)."""
 
     home: Path
     project: str
@@ -60,6 +63,9 @@ class Tools:
     vectors: VectorSide | Literal["auto"] | None = "auto"
     """Vector search over memories (mode vector/both): "auto" uses the local embeddings when the
     extra is installed; None searches memories by text only."""
+    root: Path | None = None
+    """The project folder (its config, instructions and agent prompts) of the observer tools;
+    None: the current directory."""
     _store: Store | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
@@ -95,13 +101,15 @@ class Tools:
             return Answer.refused(f"{name}: {exc}", exc.field)
         except RefusedPath as exc:
             return Answer.refused(f"read: {exc}", "path")
-        except StoreError as exc:
+        except (StoreError, OnlookerError) as exc:
             return Answer.refused(f"{name}: {exc}")
         except Exception as exc:  # the last line: a tool call never takes the server down
             log.exception("tool %s failed on %r", name, redact_value(arguments))
             return Answer.refused(f"{name}: failed unexpectedly ({type(exc).__name__}: {exc})")
 
     def _handler(self, name: str) -> Callable[[dict[str, Any]], Answer]:
+        if name in _OBSERVER_NAMES:
+            return lambda arguments: self._observer(name, arguments)
         return {
             "search": self._search,
             "get_observations": self._get_observations,
@@ -136,6 +144,15 @@ class Tools:
         more = f"\n\n(more from line {reading.next_start_line})" if reading.next_start_line else ""
         text = f"# {reading.path} ({span})\n\n{reading.text}{more}"
         return Answer({**data, "text": reading.text}, text)
+
+    def _observer(self, name: str, arguments: dict[str, Any]) -> Answer:
+        from ..config import load_project
+        from ..scoring import ObserverCommands
+
+        config = load_project(self.root or Path.cwd())
+        commands = ObserverCommands(self.store, self.project, config.root, config.scoring)
+        answer = run_observer_tool(commands, name, arguments)
+        return Answer({"status": "ok", **answer.data}, answer.text)
 
     def _observations(self, arguments: dict[str, Any]) -> Answer:
         tool = ObservationsTool(self.store, project=self.project, session_id=self.session_id)

@@ -56,7 +56,7 @@ class Memories:
         """Queue one compressed tool event (secrets redacted); its id."""
         compressed = redact(compressed)
         now = millis(self.store.clock.now())
-        with self.index.transaction():
+        with self.index.transaction(exclusive=False):
             return sql.add_pending(
                 self.index._conn, session_id, project, tool_name, compressed,
                 [redact(f) for f in files], millis(at), now,
@@ -77,7 +77,7 @@ class Memories:
 
     def drop_pending(self, ids: Sequence[int]) -> None:
         """Remove pending events without extracting anything from them."""
-        with self.index.transaction():
+        with self.index.transaction(exclusive=False):
             sql.consume_pending(self.index._conn, ids)
 
     # -- memories ---------------------------------------------------------------------------------
@@ -128,7 +128,9 @@ class Memories:
 
     def text_search(self, query: str, where: MemoryFilter, limit: int) -> list[int]:
         """Ids matching any word of `query`, best first (FTS5 bm25)."""
-        return self.index._read(lambda c: sql.text_search(c, query, where, limit))
+        return self.index._read(
+            lambda c: sql.text_search(c, query, where, limit, self.index.dialect)
+        )
 
     def matching(self, where: MemoryFilter) -> list[int]:
         """Ids of every memory the filter allows."""

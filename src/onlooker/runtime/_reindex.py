@@ -59,22 +59,24 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
     from ..vectors import embeddings
     from ..vectors.sources import SOURCES, sync_vectors
 
-    journals = [
-        Journal(path, path.relative_to(store.home).as_posix()) for path in journal_paths(store.home)
-    ]
+    journals = [Journal(path, store.journal_key(path)) for path in journal_paths(store.home)]
     changes: list[tuple[int, str, int, Change]] = []
     skipped: list[SkippedLine] = []
     records = rebuilt = 0
     with store.index.transaction():
         saved = store.index.session_seqs()
-        store.index.clear(sessions=False)
+        if not store.shared:  # a shared index also holds other data homes' journals: kept
+            store.index.clear(sessions=False)
         for journal in journals:
             read = journal.read()
             skipped.extend(read.skipped)
             records += len(read.entries)
             history = []
+            # A shared index has applied this journal up to its recorded offset: only what lies
+            # past it is loaded, so loading a data home twice duplicates nothing.
+            start = store.index.applied_to(journal.key) if store.shared else 0
             for entry in read.entries:
-                if isinstance(entry.record, Change):
+                if isinstance(entry.record, Change) and entry.offset >= start:
                     changes.append((entry.record.serial, journal.key, entry.line, entry.record))
                 elif isinstance(entry.record, Event | Assessment | ObserverFailure):
                     history.append(entry.record)

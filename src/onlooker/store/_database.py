@@ -37,13 +37,18 @@ RETRY_FOR = 120.0
 class Database:
     """One SQLite file, opened for many processes at once."""
 
+    dialect = "sqlite"
+    """Which SQL the connection speaks: sqlite here, postgres under `PostgresConnection`."""
+
     def __init__(self, path: Path, *, busy_timeout: float | None = None) -> None:
         self.path = path
+        self.name = str(path)
+        """What messages call the index: its file (a PostgreSQL store: its URL)."""
         self._busy_timeout = BUSY_TIMEOUT if busy_timeout is None else busy_timeout
         self._lock = threading.RLock()
         self._depth = 0
-        self._conn = self._connect()
-        self._identity = _identity(self.path)
+        self._sqlite = self._connect()
+        self._identity: tuple[object, ...] | None = _identity(self.path)
         self._migrate()
 
     def _connect(self) -> sqlite3.Connection:
@@ -64,7 +69,7 @@ class Database:
                 isolation_level=None,
                 check_same_thread=False,
             )
-            self._conn = conn
+            self._sqlite = conn
             self._retry(lambda: conn.execute("PRAGMA journal_mode=WAL"))
             conn.execute("PRAGMA synchronous=NORMAL")
         except sqlite3.DatabaseError as exc:
@@ -73,6 +78,11 @@ class Database:
                 "`onlooker reindex --fresh` rebuilds it"
             ) from exc
         return conn
+
+    @property
+    def _conn(self) -> sqlite3.Connection:
+        """The connection the index's statements run on."""
+        return self._sqlite
 
     def close(self) -> None:
         with self._lock:
@@ -83,7 +93,7 @@ class Database:
         if _identity(self.path) == self._identity:
             return
         self._conn.close()
-        self._conn = self._connect()
+        self._sqlite = self._connect()
         self._identity = _identity(self.path)
         self._migrate()
 
@@ -105,8 +115,9 @@ class Database:
             delay = min(delay * 2, 0.1)
 
     @contextmanager
-    def transaction(self) -> Iterator[None]:
-        """A write transaction (BEGIN IMMEDIATE, retried while busy); nested calls join it."""
+    def transaction(self, *, exclusive: bool = True) -> Iterator[None]:
+        """A write transaction (BEGIN IMMEDIATE, retried while busy); nested calls join it.
+        SQLite has one writer at a time whatever `exclusive` says (see `PostgresConnection`)."""
         with self._lock:
             if self._depth:
                 self._depth += 1
@@ -166,6 +177,15 @@ class Database:
         """Names of the applied migrations, in order."""
         return self._read(
             lambda c: [r[0] for r in c.execute("SELECT name FROM migrations ORDER BY rowid")]
+        )
+
+    def has_table(self, table: str) -> bool:
+        return bool(
+            self._read(
+                lambda c: c.execute(
+                    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,)
+                ).fetchone()
+            )
         )
 
 

@@ -7,15 +7,19 @@ and the last summary delivered to each session. Connection, retries and migratio
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 from ..core.assessment import Finding, severity_rank
 from ..core.clock import parse_time
+from ..errors import StoreError
 from ._database import Database, stamp
+from ._effects_index import EFFECT_TABLES, apply_effect_change
 from ._memory_index import MEMORY_TABLES, apply_memory_change
+from ._postgres import PostgresConnection, redacted_url
+from ._score_index import SCORE_TABLES, apply_score_change
 from .changes import (
     Change,
     FindingAcknowledged,
@@ -63,12 +67,16 @@ class Index(Database):
         if serial:
             self._conn.execute(
                 "INSERT INTO counters (name, value) VALUES ('serial', ?) ON CONFLICT(name) "
-                "DO UPDATE SET value = max(value, excluded.value)",
+                "DO UPDATE SET value = max(counters.value, excluded.value)",
                 (serial,),
             )
 
     def _apply(self, change: Change) -> None:
-        if apply_memory_change(self._conn, change):
+        if (
+            apply_memory_change(self._conn, change)
+            or apply_score_change(self._conn, change)
+            or apply_effect_change(self._conn, change)
+        ):
             return
         run = self._conn.execute
         at = stamp(change.at)
@@ -76,9 +84,9 @@ class Index(Database):
             f = change.finding
             created = stamp(f.created_at or change.at)
             run(
-                f"INSERT OR IGNORE INTO findings ({_COLUMNS}, severity_rank, content_hash, "
-                "serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, NULL, NULL, NULL, ?, ?, ?, 1, "
-                "?, ?, ?, ?)",
+                f"INSERT INTO findings ({_COLUMNS}, severity_rank, content_hash, serial) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'open', ?, NULL, NULL, NULL, ?, ?, ?, 1, ?, ?, ?, "
+                "?) ON CONFLICT DO NOTHING",
                 (
                     f.id, f.project, f.session_id, f.observer, f.content, f.category, f.evidence,
                     f.severity, created, f.source_type, f.source_ref,
@@ -137,7 +145,7 @@ class Index(Database):
     # -- findings --------------------------------------------------------------------------------
 
     def query(self, query: FindingQuery) -> FindingPage:
-        where, params = where_clause(query)
+        where, params = where_clause(query, dialect=self.dialect)
         order = ORDER[query.sort_by]
         limit = "" if query.limit is None else f" LIMIT {int(query.limit)}"
         if countable(query):
@@ -146,13 +154,13 @@ class Index(Database):
                 f"{' AND' if where else ' WHERE'} n > 0"
             )
         else:
-            matching, _ = where_clause(query, from_text=True)
+            matching, _ = where_clause(query, from_text=True, dialect=self.dialect)
             counting = (
                 f"SELECT severity, status, observer, count(*) FROM findings{matching} "
                 "GROUP BY severity, status, observer"
             )
 
-        def run(c: sqlite3.Connection) -> FindingPage:
+        def run(c: Any) -> FindingPage:
             rows = []
             if query.limit != 0:
                 rows = c.execute(
@@ -224,7 +232,7 @@ class Index(Database):
     def set_applied_to(self, journal: str, offset: int) -> None:
         self._conn.execute(
             "INSERT INTO journals (path, applied_to) VALUES (?, ?) ON CONFLICT(path) "
-            "DO UPDATE SET applied_to = max(applied_to, excluded.applied_to)",
+            "DO UPDATE SET applied_to = max(journals.applied_to, excluded.applied_to)",
             (journal, offset),
         )
 
@@ -280,7 +288,7 @@ class Index(Database):
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
         for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
-                      *MEMORY_TABLES):  # fmt: skip
+                      *MEMORY_TABLES, *SCORE_TABLES, *EFFECT_TABLES):  # fmt: skip
             self._conn.execute(f"DELETE FROM {table}")
         if sessions:
             self._conn.execute("DELETE FROM sessions")
@@ -289,8 +297,27 @@ class Index(Database):
         """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
         order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id",
                  "memories": "id", "memory_files": "path, memory_id",
-                 "memory_injections": "session_id, memory_id"}[table]  # fmt: skip
+                 "memory_injections": "session_id, memory_id", "scores": "project, session_id",
+                 "improvements": "id", "rejections": "project, pattern",
+                 "observer_settings": "project, name", "side_effects": "key, path",
+                 "compliance_verdicts": "n"}[table]  # fmt: skip
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
+
+
+class PostgresIndex(PostgresConnection, Index):
+    """The index in a PostgreSQL database that a team shares (specs/store.md, "A shared store")."""
+
+
+def open_index(path: Path, url: str = "") -> Index:
+    """The SQLite index at `path`, or, with a postgresql:// `url`, the shared one there."""
+    if not url:
+        return Index(path)
+    if not url.startswith(("postgresql://", "postgres://")):
+        raise StoreError(
+            f"store URL {redacted_url(url)!r}: only postgresql:// URLs are supported "
+            "(leave it empty for onlooker.db)"
+        )
+    return PostgresIndex(path, url=url)
 
 
 def _observation(row: tuple[Any, ...]) -> Observation:

@@ -79,27 +79,33 @@ class JobQueue:
         project: str,
         session_id: str = "",
         max_attempts: int = MAX_ATTEMPTS,
+        delay: float = 0.0,
     ) -> int:
+        """Queue a job; it is claimed no sooner than `delay` seconds from now."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-        now = stamp(self.clock.now())
-        with self.db.transaction():
-            cursor = self.db._conn.execute(
+        when = self.clock.now()
+        now, due = stamp(when), stamp(when + timedelta(seconds=delay))
+        with self.db.transaction(exclusive=False):
+            row = self.db._conn.execute(
                 "INSERT INTO jobs (kind, project, session_id, payload, status, max_attempts, "
-                "created_at, available_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)",
-                (kind, project, session_id, text, max_attempts, now, now),
-            )
-            return int(cursor.lastrowid or 0)
+                "created_at, available_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?) RETURNING id",
+                (kind, project, session_id, text, max_attempts, now, due),
+            ).fetchone()
+            return int(row[0])
 
     def claim(self, worker: str, *, lease: float = LEASE) -> Job | None:
-        """Take the oldest ready job (queued and due, or running with an expired lease)."""
+        """Take the oldest ready job (queued and due, or running with an expired lease). On
+        PostgreSQL the row is locked FOR UPDATE SKIP LOCKED: workers on several machines claim
+        different jobs at once, never one job twice."""
         now = self.clock.now()
         at = stamp(now)
-        with self.db.transaction():
+        skip_locked = " FOR UPDATE SKIP LOCKED" if self.db.dialect == "postgres" else ""
+        with self.db.transaction(exclusive=False):
             conn = self.db._conn
             while True:
                 row = conn.execute(
                     f"SELECT {_COLUMNS} FROM jobs WHERE (status = 'queued' AND available_at <= ?) "
-                    "OR (status = 'running' AND lease_until < ?) ORDER BY id LIMIT 1",
+                    f"OR (status = 'running' AND lease_until < ?) ORDER BY id LIMIT 1{skip_locked}",
                     (at, at),
                 ).fetchone()
                 if row is None:
@@ -123,7 +129,7 @@ class JobQueue:
         """Make the running jobs of workers on `host` claimable at once: called by the one worker
         that holds a data home's lock, every other worker of this host for it has died."""
         at = stamp(self.clock.now())
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             cursor = self.db._conn.execute(
                 "UPDATE jobs SET lease_until = ? WHERE status = 'running' AND worker LIKE ?",
                 (at, f"{host}:%"),
@@ -143,14 +149,17 @@ class JobQueue:
         waited = (self.clock.now() - oldest).total_seconds() if oldest else 0.0
         return Backlog(queued=int(row[0]), running=int(row[1]), oldest_seconds=waited)
 
-    def failures(self, limit: int = 3) -> tuple[int, list[tuple[str, str]]]:
-        """How many jobs failed for good, and the (kind, error) of the latest `limit` of them."""
+    def failures(self, limit: int = 3, kind: str = "") -> tuple[int, list[tuple[str, str]]]:
+        """How many jobs (of `kind`, when given) failed for good, and the (kind, error) of the
+        latest `limit` of them."""
+        where = "status = 'failed'" + (" AND kind = ?" if kind else "")
+        params: tuple[str, ...] = (kind,) if kind else ()
 
         def read(c: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
-            count = c.execute("SELECT count(*) FROM jobs WHERE status = 'failed'").fetchone()[0]
+            count = c.execute(f"SELECT count(*) FROM jobs WHERE {where}", params).fetchone()[0]
             rows = c.execute(
-                "SELECT kind, error FROM jobs WHERE status = 'failed' ORDER BY id DESC LIMIT ?",
-                (limit,),
+                f"SELECT kind, error FROM jobs WHERE {where} ORDER BY id DESC LIMIT ?",
+                (*params, limit),
             ).fetchall()
             return int(count), [(str(kind), str(error or "")) for kind, error in rows]
 
@@ -160,7 +169,7 @@ class JobQueue:
         """Extend a claim's lease from now, so a handler that outlives one lease keeps its job.
         False when the claim no longer holds the job."""
         until = stamp(self.clock.now() + timedelta(seconds=lease))
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             cursor = self.db._conn.execute(
                 f"UPDATE jobs SET lease_until = ? WHERE {_HELD}",
                 (until, job.id, job.worker, job.attempts),
@@ -170,7 +179,7 @@ class JobQueue:
     def complete(self, job: Job) -> bool:
         """Mark a claimed job done. False, changing nothing, when the claim no longer holds it
         (its lease ran out and another claim took the job over)."""
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             cursor = self.db._conn.execute(
                 "UPDATE jobs SET status = 'done', finished_at = ?, lease_until = NULL, "
                 f"error = NULL WHERE {_HELD}",
@@ -185,7 +194,7 @@ class JobQueue:
         now = self.clock.now()
         status: JobStatus = "queued" if retry and job.attempts < job.max_attempts else "failed"
         later = now + timedelta(seconds=RETRY_AFTER * 2 ** max(job.attempts - 1, 0))
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             cursor = self.db._conn.execute(
                 "UPDATE jobs SET status = ?, error = ?, lease_until = NULL, available_at = ?, "
                 f"finished_at = ? WHERE {_HELD}",
@@ -221,6 +230,17 @@ class JobQueue:
             )
         )
 
+    def hasten(self, kind: str, session_id: str) -> bool:
+        """Make the queued jobs of `kind` for the session due now; whether there was one."""
+        now = stamp(self.clock.now())
+        with self.db.transaction():
+            cursor = self.db._conn.execute(
+                "UPDATE jobs SET available_at = ? WHERE kind = ? AND session_id = ? "
+                "AND status = 'queued' AND available_at > ?",
+                (now, kind, session_id, now),
+            )
+            return cursor.rowcount > 0
+
     def has_ready(self) -> bool:
         """Whether a job is waiting now (queued and due, or with an expired lease)."""
         at = stamp(self.clock.now())
@@ -244,7 +264,7 @@ class JobQueue:
         return parse_time(row[0]) if row and row[0] else None
 
 
-def _job(row: sqlite3.Row | tuple[Any, ...]) -> Job:
+def _job(row: tuple[Any, ...]) -> Job:
     return Job(
         id=int(row[0]), kind=str(row[1]), project=str(row[2]), session_id=str(row[3]),
         payload=json.loads(row[4]), status=row[5], attempts=int(row[6]),

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
+from functools import partial
 from typing import Any
 
 from .changes import Change
@@ -26,6 +27,7 @@ MEMORY_TABLES = ("memories", "memory_files", "memory_injections")
 
 _COLUMNS = "m.id, m.title, m.content, m.project, m.session_id, m.timestamp, m.created_at"
 _WORD = re.compile(r"\w+", re.UNICODE)
+_RUNS = re.compile(r"[^\W_]+")
 _CHUNK = 500
 COMMON_SHARE = 0.05
 """A word in more than this share of the memories says little about a match (see text_search)."""
@@ -40,18 +42,18 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
     if isinstance(change, MemoryCreated):
         m = change.memory
         conn.execute(
-            "INSERT OR IGNORE INTO memories (id, title, content, project, session_id, timestamp, "
-            "created_at, serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            "INSERT INTO memories (id, title, content, project, session_id, timestamp, "
+            "created_at, serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
             (m.id, m.title, m.content, m.project, m.session_id, millis(m.timestamp),
              millis(m.created_at), change.serial),
         )  # fmt: skip
         conn.executemany(
-            "INSERT OR IGNORE INTO memory_files (path, memory_id) VALUES (?, ?)",
+            "INSERT INTO memory_files (path, memory_id) VALUES (?, ?) ON CONFLICT DO NOTHING",
             [(path, m.id) for path in m.files],
         )
         conn.execute(
             "INSERT INTO counters (name, value) VALUES ('memory', ?) ON CONFLICT(name) "
-            "DO UPDATE SET value = max(value, excluded.value)",
+            "DO UPDATE SET value = max(counters.value, excluded.value)",
             (m.id,),
         )
         return True
@@ -69,7 +71,8 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
         if change.reset:
             conn.execute("DELETE FROM memory_injections WHERE session_id = ?", (change.session_id,))
         conn.executemany(
-            "INSERT OR IGNORE INTO memory_injections (session_id, memory_id) VALUES (?, ?)",
+            "INSERT INTO memory_injections (session_id, memory_id) VALUES (?, ?) "
+            "ON CONFLICT DO NOTHING",
             [(change.session_id, i) for i in change.memory_ids],
         )
         return True
@@ -94,12 +97,12 @@ def add_pending(
     timestamp: int,
     created_at: int,
 ) -> int:
-    cursor = conn.execute(
+    row = conn.execute(
         "INSERT INTO pending_events (session_id, project, tool_name, compressed, files, "
-        "timestamp, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "timestamp, created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id",
         (session_id, project, tool_name, compressed, "\n".join(files), timestamp, created_at),
-    )
-    return int(cursor.lastrowid or 0)
+    ).fetchone()
+    return int(row[0])
 
 
 def pending_events(conn: sqlite3.Connection, project: str, session_id: str) -> list[PendingEvent]:
@@ -166,7 +169,7 @@ def recent_memories(
         )
         params.append(skip_session)
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM memories m WHERE 1{clause} "
+        f"SELECT {_COLUMNS} FROM memories m WHERE 1 = 1{clause} "
         "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
         (*params, limit),
     ).fetchall()
@@ -182,52 +185,88 @@ def session_memories(conn: sqlite3.Connection, session_id: str, limit: int) -> l
     return list(reversed(_memories(conn, rows)))
 
 
-def text_search(conn: sqlite3.Connection, query: str, where: MemoryFilter, limit: int) -> list[int]:
-    """Ids of the memories matching `query`, best first (bm25 over title and content): those with
-    every word first, then those with any of its selective words. Ranking costs per match, so
-    words found in more than COMMON_SHARE of the memories are left out of the second step while
-    a rarer word remains, and each step ranks only its newest RANK_WINDOW matches."""
+def text_search(
+    conn: sqlite3.Connection, query: str, where: MemoryFilter, limit: int, dialect: str = "sqlite"
+) -> list[int]:
+    """Ids of the memories matching `query`, best first (bm25 over title and content; on
+    PostgreSQL ts_rank over the `search` tsvector): those with every word first, then those with
+    any of its selective words. Ranking costs per match, so words found in more than COMMON_SHARE
+    of the memories are left out of the second step while a rarer word remains, and each step
+    ranks only its newest RANK_WINDOW matches."""
     words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(query)))
     if not words:
         return []
     clause, params = filter_clause(where)
+    if dialect == "postgres":
+        words = [w for w in words if _RUNS.search(w)]
+        ranked = partial(_ranked_postgres, conn, clause, params)
+        terms, both, either = _tsquery_terms, " & ", " | "
+    else:
+        ranked = partial(_ranked_fts5, conn, clause, params)
+        terms, both, either = _quoted, " AND ", " OR "
+    if not words:
+        return []
+    found = ranked(both.join(terms(words)), limit) if len(words) > 1 else []
+    if len(found) >= limit:
+        return found
+    more = ranked(either.join(terms(_selective(conn, words, dialect))), limit + len(found))
+    return list(dict.fromkeys(found + more))[:limit]
+
+
+def _ranked_fts5(
+    conn: sqlite3.Connection, clause: str, params: list[Any], match: str, wanted: int
+) -> list[int]:
     matches = (
         "FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid "
         f"WHERE memories_fts MATCH ?{clause}"
     )
-
-    def ranked(match: str, wanted: int) -> list[int]:
-        floor = conn.execute(
-            f"SELECT m.id {matches} ORDER BY memories_fts.rowid DESC LIMIT 1 OFFSET ?",
-            (match, *params, RANK_WINDOW - 1),
-        ).fetchone()
-        window = " AND memories_fts.rowid >= ?" if floor else ""
-        # bm25() rather than `rank`: FTS5 would rank every match before the filter applies
-        rows = conn.execute(
-            f"SELECT m.id {matches}{window} ORDER BY bm25(memories_fts), m.id DESC LIMIT ?",
-            (match, *params, *([floor[0]] if floor else []), wanted),
-        ).fetchall()
-        return [int(r[0]) for r in rows]
-
-    found = ranked(" AND ".join(_quoted(words)), limit) if len(words) > 1 else []
-    if len(found) >= limit:
-        return found
-    more = ranked(" OR ".join(_quoted(_selective(conn, words))), limit + len(found))
-    return list(dict.fromkeys(found + more))[:limit]
+    floor = conn.execute(
+        f"SELECT m.id {matches} ORDER BY memories_fts.rowid DESC LIMIT 1 OFFSET ?",
+        (match, *params, RANK_WINDOW - 1),
+    ).fetchone()
+    window = " AND memories_fts.rowid >= ?" if floor else ""
+    # bm25() rather than `rank`: FTS5 would rank every match before the filter applies
+    rows = conn.execute(
+        f"SELECT m.id {matches}{window} ORDER BY bm25(memories_fts), m.id DESC LIMIT ?",
+        (match, *params, *([floor[0]] if floor else []), wanted),
+    ).fetchall()
+    return [int(r[0]) for r in rows]
 
 
-def _selective(conn: sqlite3.Connection, words: list[str]) -> list[str]:
+def _ranked_postgres(
+    conn: sqlite3.Connection, clause: str, params: list[Any], match: str, wanted: int
+) -> list[int]:
+    tsquery = "to_tsquery('onlooker_english', ?)"
+    rows = conn.execute(
+        f"SELECT id FROM (SELECT m.id, ts_rank(m.search, {tsquery}) AS score FROM memories m "
+        f"WHERE m.search @@ {tsquery}{clause} ORDER BY m.id DESC LIMIT ?) newest "
+        "ORDER BY score DESC, id DESC LIMIT ?",
+        (match, match, *params, RANK_WINDOW, wanted),
+    ).fetchall()
+    return [int(r[0]) for r in rows]
+
+
+def _selective(conn: sqlite3.Connection, words: list[str], dialect: str) -> list[str]:
     """The words found in at most COMMON_SHARE of the memories, or else the rarest one."""
     total = last_memory_id(conn)
     if total < 1000 or len(words) == 1:
         return words
-    counts = {
-        w: int(conn.execute("SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?",
-                            (f'"{w}"',)).fetchone()[0])
-        for w in words
-    }  # fmt: skip
+    if dialect == "postgres":
+        count = "SELECT count(*) FROM memories WHERE search @@ to_tsquery('onlooker_english', ?)"
+        counts = {
+            w: int(conn.execute(count, (_tsquery_terms([w])[0],)).fetchone()[0]) for w in words
+        }
+    else:
+        count = "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?"
+        counts = {w: int(conn.execute(count, (f'"{w}"',)).fetchone()[0]) for w in words}
     kept = [w for w in words if 0 < counts[w] <= COMMON_SHARE * total]
     return kept or [min(words, key=lambda w: counts[w] or total + 1)]
+
+
+def _tsquery_terms(words: Sequence[str]) -> list[str]:
+    """Each word as a to_tsquery phrase of its letter and digit runs (as FTS5 splits a quoted
+    word), for joining with & or |."""
+    return ["(" + " <-> ".join(_RUNS.findall(w)) + ")" for w in words]
 
 
 def _quoted(words: Sequence[str]) -> list[str]:
@@ -236,7 +275,9 @@ def _quoted(words: Sequence[str]) -> list[str]:
 
 def matching_ids(conn: sqlite3.Connection, where: MemoryFilter) -> list[int]:
     clause, params = filter_clause(where)
-    return [int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1{clause}", params)]
+    return [
+        int(r[0]) for r in conn.execute(f"SELECT m.id FROM memories m WHERE 1 = 1{clause}", params)
+    ]
 
 
 def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:

@@ -8,6 +8,7 @@ it, once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from ..core.clock import Clock
@@ -46,12 +47,13 @@ class ObserverRuns:
             raise ValueError(f"run status {run['status']!r} is not one of: {allowed}")
         row = {"started_at": stamp(self.clock.now()), **run}
         names = ", ".join(row)
-        with self.db.transaction():
-            cursor = self.db._conn.execute(
-                f"INSERT INTO observer_runs ({names}) VALUES ({', '.join('?' * len(row))})",
+        with self.db.transaction(exclusive=False):
+            found = self.db._conn.execute(
+                f"INSERT INTO observer_runs ({names}) VALUES ({', '.join('?' * len(row))}) "
+                "RETURNING n",
                 tuple(row.values()),
-            )
-            return int(cursor.lastrowid or 0)
+            ).fetchone()
+            return int(found[0])
 
     def take_undelivered(self, session_id: str) -> list[str]:
         """The reports of this session's runs not yet delivered, oldest first; they are marked
@@ -63,7 +65,7 @@ class ObserverRuns:
         )
         if not self.db._read(lambda c: c.execute(sql + " LIMIT 1", (session_id,)).fetchone()):
             return []
-        with self.db.transaction():
+        with self.db.transaction(exclusive=False):
             conn = self.db._conn
             rows = conn.execute(sql, (session_id,)).fetchall()
             conn.executemany(
@@ -71,9 +73,20 @@ class ObserverRuns:
             )
         return [str(r[1]) for r in rows]
 
-    def costs(self, project: str | None = None) -> list[ObserverCost]:
-        """Per observer: runs by status, tokens, cost and time, most expensive first."""
-        where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
+    def costs(
+        self, project: str | None = None, since: datetime | None = None
+    ) -> list[ObserverCost]:
+        """Per observer: runs by status, tokens, cost and time, most expensive first (only runs
+        started at or after `since`, when given)."""
+        clauses: list[str] = []
+        params: list[str] = []
+        if project is not None:
+            clauses.append("project = ?")
+            params.append(project)
+        if since is not None:
+            clauses.append("started_at >= ?")
+            params.append(stamp(since))
+        where = "WHERE " + " AND ".join(clauses) if clauses else ""
         rows = self.db._read(
             lambda c: c.execute(
                 "SELECT observer, status, count(*), sum(input_tokens), sum(output_tokens), "

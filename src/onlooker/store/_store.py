@@ -26,8 +26,10 @@ from ..core.session import Session
 from ..core.slices import Reducer
 from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
-from ._index import Index
+from ._effects_index import EffectsIndex
+from ._index import Index, open_index
 from ._jobs import JobQueue
+from ._overview import Overview
 from ._runs import ObserverRuns, RunStatus
 from ._trajectory_findings import trajectory_findings
 from .changes import (
@@ -41,7 +43,7 @@ from .changes import (
     SummaryDelivered,
     content_hash,
 )
-from .home import INDEX_FILE, JOURNALS, data_home, journal_path, safe_name
+from .home import INDEX_FILE, JOURNALS, data_home, home_origin, journal_path, safe_name, store_url
 from .journal import Journal
 from .query import UNRESOLVED, FindingPage, FindingQuery
 
@@ -76,18 +78,44 @@ class _Pending:
 class Store:
     """One data home: its journals (the truth) and its index (`onlooker.db`)."""
 
-    def __init__(self, home: str | Path | None = None, *, clock: Clock | None = None) -> None:
+    def __init__(
+        self, home: str | Path | None = None, *, clock: Clock | None = None, url: str | None = None
+    ) -> None:
         self.home = Path(home) if home is not None else data_home()
         self.clock: Clock = clock or SystemClock()
-        self.index = Index(self.home / INDEX_FILE)
+        self.url = store_url(self.home) if url is None else url
+        """Where the index lives: '' for onlooker.db, else the team's PostgreSQL database."""
+        self.index = open_index(self.home / INDEX_FILE, self.url)
+        self.origin = home_origin(self.home) if self.shared else ""
+        """In a shared index, what keys this data home's journals apart from other machines'."""
         self._journals: dict[tuple[str, str], Journal] = {}
         self.jobs = JobQueue(self.index, self.clock)
         """Work for the detached worker: enqueue, claim, complete, fail."""
         self.runs = ObserverRuns(self.index, self.clock)
         """Observer runs: status, usage and cost, and background reports to deliver."""
+        self.overview = Overview(self.index)
+        """Counts for reports: findings over time, per session; memory counts."""
+        self.effects = EffectsIndex(self.index)
+        """What side effects saved, and the compliance verifier's verdicts."""
+
+    @property
+    def shared(self) -> bool:
+        """Whether the index is a PostgreSQL database that other data homes write too."""
+        return self.index.dialect == "postgres"
 
     def close(self) -> None:
         self.index.close()
+
+    def journal_key(self, path: Path) -> str:
+        """What the index calls a journal of this data home: its path in the data home, behind
+        the data home's origin in a shared index."""
+        key = path.relative_to(self.home).as_posix()
+        return f"{self.origin}:{key}" if self.origin else key
+
+    def journal_at(self, key: str) -> Journal | None:
+        """The journal of an index key, when it is one of this data home's."""
+        origin, _, path = key.rpartition(":")
+        return Journal(self.home / path, key) if origin == self.origin else None
 
     def __enter__(self) -> Store:
         return self
@@ -100,7 +128,7 @@ class Store:
         found = self._journals.get((project, session_id))
         if found is None:
             path = journal_path(self.home, project, session_id)
-            found = Journal(path, path.relative_to(self.home).as_posix())
+            found = Journal(path, self.journal_key(path))
             if len(self._journals) < 1024:
                 self._journals[project, session_id] = found
         return found
@@ -258,8 +286,8 @@ class Store:
         else:
             key, _seq, snapshot, offset = saved
             session = Session.restore(snapshot, windows=windows, reducers=reducers)
-        journal = Journal(self.home / key, key)
-        if journal.size() > offset:
+        journal = self.journal_at(key)
+        if journal is not None and journal.size() > offset:
             for record in journal.read(offset, kinds=_event_kinds()).records:
                 if isinstance(record, Event) and record.seq > session.seq:
                     session.append(record)
@@ -268,7 +296,16 @@ class Store:
     def _unsaved_journal(self, session_id: str) -> str | None:
         """The key of the one journal a session id has (in any project), if there is one."""
         found = list(self.home.glob(f"{JOURNALS}/*/{safe_name(session_id)}.jsonl"))
-        return found[0].relative_to(self.home).as_posix() if len(found) == 1 else None
+        return self.journal_key(found[0]) if len(found) == 1 else None
+
+    def record_changes(
+        self, changes: Sequence[Change], *, project: str, session_id: str = ""
+    ) -> None:
+        """Journal changes of other features (side effects saved, compliance verdicts) in the
+        session's journal and apply them to the index, numbered like the findings' own."""
+        with self._changing(project, session_id) as pending:
+            for change in changes:
+                pending.add(change)
 
     def mark_delivered(self, session_id: str, digest: str, *, project: str) -> bool:
         """Remember that a text with `digest` reached the session; False if it was the last one
@@ -284,10 +321,17 @@ class Store:
     # -- jobs and observer runs ------------------------------------------------------------------
 
     def enqueue(
-        self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        project: str,
+        session_id: str = "",
+        delay: float = 0.0,
     ) -> int:
-        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one); its id."""
-        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
+        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one), to run no
+        sooner than `delay` seconds from now; its id."""
+        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id, delay=delay)
 
     def record_observer_run(
         self,

@@ -12,6 +12,12 @@ import re
 from pathlib import Path
 
 HOME_VARIABLE = "ONLOOKER_HOME"
+STORE_URL_VARIABLE = "ONLOOKER_STORE_URL"
+"""A PostgreSQL URL: the index lives there, shared by a team (else onlooker.db, SQLite)."""
+USER_CONFIG = "config.yaml"
+"""The user's own settings, in the data home: `store: {url: postgresql://...}`."""
+ORIGIN_FILE = "origin"
+"""A random id of the data home, naming its journals in a shared store."""
 APP_NAME = "onlooker"
 INDEX_FILE = "onlooker.db"
 MIRROR_FILE = "onlooker-vec.db"
@@ -42,7 +48,62 @@ def data_home() -> Path:
 def project_for(cwd: str | os.PathLike[str]) -> str:
     """The project a directory belongs to: the name of the nearest folder with a project marker
     (.onlooker, onlooker.yaml, .git) at or above it, else the directory's own name."""
-    return project_root(cwd).name or "root"
+    return project_key(project_root(cwd))
+
+
+def project_key(root: Path) -> str:
+    """What the store calls the project at `root`: every project name the store keeps comes
+    from here (through `project_for`), so a shared store can key projects by what is the same on
+    every machine of a team."""
+    return root.name or "root"
+
+
+def store_url(home: Path) -> str:
+    """Where the index lives: `$ONLOOKER_STORE_URL`, else `store.url` in the data home's
+    config.yaml, else '' (onlooker.db in the data home)."""
+    chosen = os.environ.get(STORE_URL_VARIABLE, "").strip()
+    if chosen:
+        return chosen
+    path = home / USER_CONFIG
+    if not path.is_file():
+        return ""
+    from ..errors import StoreError
+
+    try:
+        import yaml
+    except ImportError:
+        raise StoreError(
+            f"{path}: reading it needs PyYAML: pip install 'onlooker[config]'"
+        ) from None
+    try:
+        document = yaml.safe_load(path.read_text(encoding="utf-8")) or {}
+    except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+        raise StoreError(f"{path}: cannot read the user config ({exc})") from None
+    store = document.get("store", {}) if isinstance(document, dict) else None
+    url = store.get("url", "") if isinstance(store, dict) else None
+    if not isinstance(url, str):
+        raise StoreError(f"{path}: store.url must be a postgresql:// URL (a string)")
+    return url.strip()
+
+
+def home_origin(home: Path) -> str:
+    """The data home's id (made once, kept in `origin`): a shared store keys its journals by it,
+    as two machines' journals have the same paths."""
+    path = home / ORIGIN_FILE
+    try:
+        return path.read_text(encoding="ascii").strip()
+    except FileNotFoundError:
+        pass
+    home.mkdir(parents=True, exist_ok=True)
+    draft = home / f".{ORIGIN_FILE}.{os.getpid()}.{os.urandom(4).hex()}"
+    draft.write_text(os.urandom(8).hex() + "\n", encoding="ascii")
+    try:
+        os.link(draft, path)  # atomic: the first process to link names the data home
+    except FileExistsError:
+        pass
+    finally:
+        draft.unlink()
+    return path.read_text(encoding="ascii").strip()
 
 
 def project_root(cwd: str | os.PathLike[str]) -> Path:

@@ -5,6 +5,7 @@ Filters combine with AND; the values of one filter are alternatives (status open
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -13,6 +14,7 @@ from ..core.assessment import SEVERITIES
 from ._database import stamp
 from .changes import Observation
 
+_RUNS = re.compile(r"[^\W_]+")
 STATUSES = ("open", "acknowledged", "resolved")
 UNRESOLVED = ("open", "acknowledged")
 
@@ -83,9 +85,12 @@ def countable(query: FindingQuery) -> bool:
     )
 
 
-def where_clause(query: FindingQuery, *, from_text: bool = False) -> tuple[str, list[Any]]:
+def where_clause(
+    query: FindingQuery, *, from_text: bool = False, dialect: str = "sqlite"
+) -> tuple[str, list[Any]]:
     """' WHERE ...' and its parameters; on `finding_counts` too when the query is countable.
-    `from_text` keeps SQLite from the project index, so it starts from the full-text matches."""
+    `from_text` keeps SQLite from the project index, so it starts from the full-text matches.
+    Full-text search is FTS5 on SQLite, the `search` tsvector on PostgreSQL."""
     clauses: list[str] = []
     params: list[Any] = []
 
@@ -104,7 +109,10 @@ def where_clause(query: FindingQuery, *, from_text: bool = False) -> tuple[str, 
     if query.session_id is not None:
         clauses.append("session_id = ?")
         params.append(query.session_id)
-    if query.text:
+    if query.text and dialect == "postgres":
+        clauses.append("search @@ websearch_to_tsquery('simple', ?)")
+        params.append(_phrases(query.text))
+    elif query.text:
         clauses.append("n IN (SELECT rowid FROM findings_fts WHERE findings_fts MATCH ?)")
         params.append(_match(query.text))
     if query.created_after is not None:
@@ -120,6 +128,13 @@ def where_clause(query: FindingQuery, *, from_text: bool = False) -> tuple[str, 
         )
         params.extend(m for m in query.mentions for _ in fields)
     return (" WHERE " + " AND ".join(clauses) if clauses else ""), params
+
+
+def _phrases(text: str) -> str:
+    """Free text as websearch_to_tsquery takes it: each word a quoted phrase of its letter and
+    digit runs (as FTS5 splits a quoted word), so every word must appear."""
+    phrases = (" ".join(_RUNS.findall(word)) for word in text.split())
+    return " ".join(f'"{phrase}"' for phrase in phrases if phrase)
 
 
 def _match(text: str) -> str:

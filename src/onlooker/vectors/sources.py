@@ -44,11 +44,11 @@ def source_texts(
 ) -> list[tuple[int, str]]:
     """(id, text) of the source's rows (only `ids`, when given); none while its table is missing."""
 
+    if not database.has_table(source.table):
+        return []
+
     def read(c: sqlite3.Connection) -> list[tuple[int, str]]:
         run = c.execute
-        if run("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-               (source.table,)).fetchone() is None:  # fmt: skip
-            return []
         sql = f"SELECT id, {source.text} FROM {source.table}"
         if ids is None:
             return [(int(i), str(t or "")) for i, t in run(sql)]

@@ -1,7 +1,8 @@
 """onlooker in a Claude Code plugin folder: a plugin of its own or merged into one, and out again.
 
 The folder gets `scripts/onlooker` (a launcher naming this machine's Python), onlooker's hooks in
-`hooks/hooks.json` and its MCP server in `.mcp.json`, both through `${CLAUDE_PLUGIN_ROOT}`, and a
+`hooks/hooks.json`, its MCP server in `.mcp.json` and the observer's slash commands in
+`commands/` (`/onlooker:status` …), all through `${CLAUDE_PLUGIN_ROOT}`, and a
 `.claude-plugin/plugin.json` only when it has none. What is there already is merged into with a
 backup, never replaced; a folder that is not a plugin, or a launcher or server name that is
 someone else's, is refused. Uninstall takes out exactly that and removes what install created.
@@ -25,6 +26,7 @@ from .config_files import (
 )
 from .install import entry_file, install, uninstall
 from .mcp_registration import SERVER_NAME, install_mcp, uninstall_mcp
+from .slash_commands import COMMANDS, is_ours
 
 MANIFEST_FILE = Path(".claude-plugin") / "plugin.json"
 HOOKS_FILE = Path("hooks") / "hooks.json"
@@ -37,7 +39,8 @@ PLUGIN_KEY = "plugin:"
 
 
 def launcher_text(python: str | None = None) -> str:
-    """The launcher: the hook client (failing open, as every onlooker hook) or the MCP server."""
+    """The launcher: the hook client (failing open, as every onlooker hook), the MCP server, or an
+    observer command (the slash commands')."""
     python = shlex.quote(python or sys.executable)
     entry = shlex.quote(str(entry_file()))
     return f"""#!/bin/sh
@@ -48,7 +51,8 @@ entry={entry}
 case "$1" in
   hook) "$python" -I -S "$entry"; exit 0 ;;
   mcp) exec "$python" -I -m onlooker mcp ;;
-  *) echo "usage: $0 hook|mcp" >&2; exit 0 ;;
+  observer) shift; exec "$python" -I -m onlooker observer "$@" ;;
+  *) echo "usage: $0 hook|mcp|observer ..." >&2; exit 0 ;;
 esac
 """
 
@@ -68,11 +72,19 @@ def install_plugin(
     if current is not None and LAUNCHER_MARK not in current:
         raise InstallError(f"{launcher} is someone else's file; onlooker's launcher goes there")
     servers = folder / MCP_FILE
+    for slash in COMMANDS:
+        existing = read_text(folder / slash.path)
+        if existing is not None and not is_ours(existing):
+            raise InstallError(f"{folder / slash.path} is someone else's command; onlooker's "
+                               f"/onlooker:{slash.name} goes there")  # fmt: skip
     # Refused before anything is written: a hooks or servers file onlooker may not change.
     install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=True)
     if mcp:
         install_mcp(servers, ("mcpServers",), home, entry=mcp_entry(), dry_run=True)
-    created = _missing(folder, [MANIFEST_FILE, HOOKS_FILE, LAUNCHER, *([MCP_FILE] if mcp else [])])
+    slash_files = [slash.path for slash in COMMANDS]
+    created = _missing(
+        folder, [MANIFEST_FILE, HOOKS_FILE, LAUNCHER, *slash_files, *([MCP_FILE] if mcp else [])]
+    )
     changes = []
     if not (folder / MANIFEST_FILE).exists():
         changes.append(_write_new(folder / MANIFEST_FILE, _plugin_json(), dry_run))
@@ -83,6 +95,7 @@ def install_plugin(
         else _write_launcher(launcher, current, text)
     )
     changes.append(install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=dry_run))
+    changes += [_write_command(folder / slash.path, slash.text(), dry_run) for slash in COMMANDS]
     if mcp:
         entry = mcp_entry()
         changes.append(install_mcp(servers, ("mcpServers",), home, entry=entry, dry_run=dry_run))
@@ -106,6 +119,12 @@ def uninstall_plugin(folder: Path, home: Path, *, dry_run: bool = False) -> list
         if not dry_run:
             launcher.unlink()
         changes.append(Change(launcher, current, None, changed=True))
+    for slash in COMMANDS:
+        text = read_text(folder / slash.path)
+        if is_ours(text):
+            if not dry_run:
+                (folder / slash.path).unlink()
+            changes.append(Change(folder / slash.path, text, None, changed=True))
     plugin_json = folder / MANIFEST_FILE
     if MANIFEST_FILE in created and read_text(plugin_json) == _plugin_json():
         if not dry_run:
@@ -170,6 +189,13 @@ def _write_new(path: Path, text: str, dry_run: bool) -> Change:
     if not dry_run:
         write_text(path, text)
     return Change(path, None, text, changed=True)
+
+
+def _write_command(path: Path, text: str, dry_run: bool) -> Change:
+    current = read_text(path)
+    if current != text and not dry_run:
+        write_text(path, text)
+    return Change(path, current, text, changed=current != text)
 
 
 def _write_launcher(path: Path, before: str | None, text: str) -> Change:

@@ -1,0 +1,72 @@
+"""Claude Code slash commands for the observer commands (specs/scoring.md): `/onlooker:status`,
+`/onlooker:score`, … one Markdown file each in the plugin's `commands/` folder.
+
+Each runs `onlooker observer NAME ARGUMENTS` through the plugin's launcher before the model sees
+the command (Claude Code's `` !`…` `` shell block, allowed by the file's `allowed-tools`), so the
+answer is the observer command's own; the model is asked to show it as it is. Only the user runs
+them (`disable-model-invocation`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+FOLDER = Path("commands")
+MARK = "# onlooker observer command"
+"""A comment in each file's front matter: what onlooker wrote, and may replace or remove."""
+LAUNCHER = '"${CLAUDE_PLUGIN_ROOT}/scripts/onlooker"'
+
+
+@dataclass(frozen=True, slots=True)
+class SlashCommand:
+    """One observer command as a slash command."""
+
+    name: str
+    description: str
+    argument_hint: str = ""
+
+    @property
+    def path(self) -> Path:
+        return FOLDER / f"{self.name}.md"
+
+    def text(self) -> str:
+        hint = f"argument-hint: {json.dumps(self.argument_hint)}\n" if self.argument_hint else ""
+        arguments = " $ARGUMENTS" if self.argument_hint else ""
+        return (
+            f"---\n{MARK} (`onlooker install claude-code --plugin` writes it)\n"
+            f"description: {json.dumps(self.description)}\n{hint}"
+            "allowed-tools: Bash(${CLAUDE_PLUGIN_ROOT}/scripts/onlooker observer:*)\n"
+            "disable-model-invocation: true\n---\n\n"
+            f"!`{LAUNCHER} observer {self.name}{arguments} 2>&1 || true`\n\n"
+            f"Above is onlooker's answer to `/onlooker:{self.name}`. Show it to the user as it "
+            "is, in a code block, and do nothing else.\n"
+        )
+
+
+COMMANDS: tuple[SlashCommand, ...] = (
+    SlashCommand("status", "Session scores: aggregate stats, top weaknesses, trend", "[agent]"),
+    SlashCommand(
+        "score",
+        "Score the newest session now (or SESSION), or show AGENT's latest score",
+        "[agent|session]",
+    ),
+    SlashCommand("suggest", "Pending improvements to AGENTS.md and agent prompts", "[agent]"),
+    SlashCommand("apply", "Apply the next pending improvement (backed up, reversible)"),
+    SlashCommand("accept", "Apply pending improvement N", "N"),
+    SlashCommand("rollback", "Restore the previous AGENTS.md, or an agent's prompt", "[agent]"),
+    SlashCommand("history", "Every score with its breakdown, and improvement deltas", "[agent]"),
+    SlashCommand("config", "The scoring settings, auto-update toggles and guidance"),
+    SlashCommand("auto", "Apply improvements without asking: on or off", "[prompts] on|off"),
+    SlashCommand("steer", "Guidance the judge reads; none shows it, reset clears", "[text|reset]"),
+    SlashCommand("reject", "Reject improvement N or a weakness pattern", "N|pattern"),
+    SlashCommand("rejections", "The rejected weakness patterns"),
+    SlashCommand("unreject", "Take back a rejected pattern", "pattern"),
+    SlashCommand("help", "The observer commands and the score key"),
+)
+
+
+def is_ours(text: str | None) -> bool:
+    """Whether a command file's text is one onlooker wrote."""
+    return text is not None and MARK in text.split("\n---", 1)[0]

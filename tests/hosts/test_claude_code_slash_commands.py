@@ -1,0 +1,99 @@
+"""The observer's slash commands in the Claude Code plugin folder: one valid command file per
+observer command, whose shell block runs the real `onlooker observer` through the plugin's
+launcher, as Claude Code runs it (`${CLAUDE_PLUGIN_ROOT}` and `$ARGUMENTS` substituted)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+from onlooker.scoring import HELP
+
+ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
+NAMES = [
+    "accept", "apply", "auto", "config", "help", "history", "rejections", "reject", "rollback",
+    "score", "status", "steer", "suggest", "unreject",
+]  # fmt: skip
+SHELL_BLOCK = re.compile(r"(?<=\s)!`([^`]+)`")
+
+
+def front_matter_and_body(path: Path) -> tuple[dict[str, object], str]:
+    _, head, body = path.read_text().split("---\n", 2)
+    data = yaml.safe_load(head)
+    assert isinstance(data, dict)
+    return data, body
+
+
+def run_command(plugin: Path, project: Path, name: str, arguments: str = "") -> str:
+    """The command's shell block run as Claude Code runs it: the output the model is shown."""
+    _, body = front_matter_and_body(plugin / "commands" / f"{name}.md")
+    [shell] = SHELL_BLOCK.findall(body)
+    shell = shell.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin)).replace("$ARGUMENTS", arguments)
+    env = {**os.environ, "ONLOOKER_HOME": str(project.parent / "home")}
+    done = subprocess.run(["bash", "-c", shell], cwd=project, env=env, capture_output=True,
+                          text=True, timeout=120, check=True)  # fmt: skip
+    return done.stdout
+
+
+def install_plugin(folder: Path) -> None:
+    done = subprocess.run([ONLOOKER, "install", "claude-code", "--plugin", str(folder), "--json"],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+
+
+def test_every_observer_command_is_a_valid_plugin_command(tmp_path: Path) -> None:
+    plugin = tmp_path / "plugin"
+    install_plugin(plugin)
+    files = sorted(p.stem for p in (plugin / "commands").glob("*.md"))
+    assert files == sorted(NAMES)
+    for name in NAMES:
+        meta, body = front_matter_and_body(plugin / "commands" / f"{name}.md")
+        assert isinstance(meta["description"], str) and meta["description"]
+        assert meta["disable-model-invocation"] is True
+        assert "scripts/onlooker observer" in str(meta["allowed-tools"])
+        [shell] = SHELL_BLOCK.findall(body)
+        assert shell.startswith(f'"${{CLAUDE_PLUGIN_ROOT}}/scripts/onlooker" observer {name}')
+        assert sys.executable not in body  # portable: only the launcher names this machine
+    assert "argument-hint" not in front_matter_and_body(plugin / "commands" / "apply.md")[0]
+
+
+def test_the_commands_reach_the_observer_commands_through_the_launcher(tmp_path: Path) -> None:
+    plugin, project = tmp_path / "plugin", tmp_path / "proj"
+    install_plugin(plugin)
+    (project / ".onlooker").mkdir(parents=True)
+    (project / ".onlooker" / "config.yaml").write_text("scoring:\n  model: openai:gpt-4o-mini\n")
+    assert run_command(plugin, project, "help").strip() == HELP
+    assert "0 sessions" in run_command(plugin, project, "status")
+    run_command(plugin, project, "steer", "favour small diffs")
+    assert run_command(plugin, project, "steer") == "Guidance: favour small diffs\n"
+    run_command(plugin, project, "auto", "prompts on")
+    assert "auto (agent prompts): on" in run_command(plugin, project, "config")
+    run_command(plugin, project, "reject", "runs no tests")
+    assert run_command(plugin, project, "rejections") == "- runs no tests\n"
+    refused = run_command(plugin, project, "accept", "1")
+    assert "onlooker: no pending improvements" in refused  # errors reach the user too
+
+
+def test_uninstall_takes_the_commands_out_and_someone_elses_command_is_refused(
+    tmp_path: Path,
+) -> None:
+    plugin = tmp_path / "plugin"
+    install_plugin(plugin)
+    subprocess.run([ONLOOKER, "uninstall", "claude-code", "--plugin", str(plugin)], check=True,
+                   capture_output=True, timeout=60)  # fmt: skip
+    assert not plugin.exists()
+    (plugin / ".claude-plugin").mkdir(parents=True)
+    (plugin / ".claude-plugin" / "plugin.json").write_text(json.dumps({"name": "team"}))
+    (plugin / "commands").mkdir()
+    (plugin / "commands" / "status.md").write_text("---\ndescription: ours\n---\nTeam status\n")
+    done = subprocess.run([ONLOOKER, "install", "claude-code", "--plugin", str(plugin)],
+                          capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert done.returncode == 1 and "status.md is someone else's command" in done.stderr
+    assert (plugin / "commands" / "status.md").read_text().endswith("Team status\n")
+    assert not (plugin / "scripts").exists()
