@@ -3,29 +3,36 @@ at a time ($ONLOOKER_HOOKD_THREADS=1), each in a fresh data home, through the in
 
 (a) head of line: another project's reviewers take 15 s; an unrelated session's hooks, p95
     (target < 100 ms); (b) 16 sessions sending hooks as fast as they can for a few seconds, p95
-    (target <= 150 ms) and hooks per second.
+    (target <= 150 ms) and hooks per second, with the CPU each hook costs the service and the
+    client. Beside it, in the same run: one idle session's hooks, and the floor, 16 loops
+    starting a bare `python -I -S -c pass` the same way (what 16 process starts cost on this
+    machine, whatever the service does). `python -m benchmarks.bench_hookd_load busy` runs (b).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import resource
+import shlex
 import signal
-import statistics
 import subprocess
+import sys
 import tempfile
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
-from benchmarks.measure import Result
+from benchmarks.measure import Result, report
 from onlooker.daemon.hookd import running_pid
-from onlooker.hosts.claude_code.install import hook_command
+from onlooker.hosts.claude_code.install import FAIL_OPEN, hook_command
 from onlooker.testing import ScriptedEndpoint
 
 REVIEW_LATENCY = 15.0
 BUSY_SESSIONS = 16
 BUSY_SECONDS = 6.0
+IDLE_HOOKS = 30
 REVIEWER = """\
 behaviors:
   - module: hooks-observations
@@ -63,10 +70,10 @@ def _payload(session: str, n: int, cwd: Path, event: str = "PostToolUse") -> byt
     return json.dumps(data).encode()
 
 
-def _hook(payload: bytes) -> float:
+def _hook(payload: bytes, command: str = "") -> float:
     started = time.perf_counter()
-    subprocess.run(hook_command(), input=payload, stdout=subprocess.DEVNULL, shell=True,
-                   check=True)  # fmt: skip
+    subprocess.run(command or hook_command(), input=payload, stdout=subprocess.DEVNULL,
+                   shell=True, check=True)  # fmt: skip
     return time.perf_counter() - started
 
 
@@ -123,9 +130,8 @@ def head_of_line(threads: int, hooks: int) -> list[float]:
     return latencies
 
 
-def busy(threads: int) -> tuple[list[float], int]:
-    """Latencies of 16 sessions sending hooks back to back for BUSY_SECONDS; and their count."""
-    home = _home(threads)
+def _loops(home: Path, command: str = "") -> list[float]:
+    """Latencies of 16 sessions sending hooks (or running `command`) back to back."""
     latencies: list[float] = []
     lock = threading.Lock()
     until = time.monotonic() + BUSY_SECONDS
@@ -134,28 +140,131 @@ def busy(threads: int) -> tuple[list[float], int]:
         n = 0
         while time.monotonic() < until:
             n += 1
-            took = _hook(_payload(f"busy-{i}", n, home / "b"))
+            took = _hook(_payload(f"busy-{i}", n, home / "b"), command)
             with lock:
                 latencies.append(took)
 
+    workers = [threading.Thread(target=session, args=(i,)) for i in range(BUSY_SESSIONS)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    return latencies
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU a process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _clients_cpu() -> float:
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
+
+
+@dataclass(frozen=True, slots=True)
+class Busy:
+    latencies: list[float]
+    service_cpu: float
+    """CPU seconds of the service per hook."""
+    client_cpu: float
+    """CPU seconds of one hook command (its shell and Python) per hook."""
+
+
+def busy(threads: int) -> Busy:
+    """16 sessions sending hooks back to back for BUSY_SECONDS: latencies, CPU per hook."""
+    home = _home(threads)
     try:
-        workers = [threading.Thread(target=session, args=(i,)) for i in range(BUSY_SESSIONS)]
-        for worker in workers:
-            worker.start()
-        for worker in workers:
-            worker.join()
+        pid = running_pid(home) or 0
+        service, clients = _cpu_seconds(pid), _clients_cpu()
+        latencies = _loops(home)
+        count = len(latencies)
+        service_cpu = (_cpu_seconds(pid) - service) / count
+        client_cpu = (_clients_cpu() - clients) / count
     finally:
         _stop(home)
-    return latencies, len(latencies)
+    return Busy(latencies, service_cpu, client_cpu)
+
+
+@dataclass(frozen=True, slots=True)
+class Floor:
+    latencies: list[float]
+    cpu: float
+    """CPU seconds of one bare start (its shell and Python)."""
+
+    @property
+    def bound(self) -> float:
+        """The mean latency 16 loops cannot beat on this machine's cores, in ms: each start's
+        CPU times 16, shared by the cores (no scheduling, no service, no other load)."""
+        return self.cpu * BUSY_SESSIONS / (os.cpu_count() or 1) * 1000
+
+
+def floor() -> Floor:
+    """16 loops starting a bare Python as the hook command does (shell included)."""
+    home = Path(tempfile.mkdtemp(prefix="onlooker-bench-floor-"))
+    used = _clients_cpu()
+    latencies = _loops(home, f"{shlex.quote(sys.executable)} -I -S -c pass{FAIL_OPEN}")
+    return Floor(latencies, (_clients_cpu() - used) / len(latencies))
+
+
+def idle(hooks: int) -> list[float]:
+    """Latencies of one session's hooks, one after another, on an otherwise idle service."""
+    home = _home(32)
+    try:
+        return [_hook(_payload("idle", n, home / "b")) for n in range(1, hooks + 1)]
+    finally:
+        _stop(home)
+
+
+def _busy_results(lanes: Busy, bare: Floor, alone: list[float]) -> list[Result]:
+    busy_p95, idle_p95 = _p(lanes.latencies, 0.95), _p(alone, 0.95)
+    floor_p95 = _p(bare.latencies, 0.95)
+    cores = os.cpu_count() or 1
+    return [
+        Result(
+            "one idle session, p50 / p95",
+            f"{_p(alone, 0.5):.0f} / {idle_p95:.0f} ms",
+            "one hook at a time",
+        ),
+        Result(
+            "floor: 16 bare pythons, p50 / p95",
+            f"{_p(bare.latencies, 0.5):.0f} / {floor_p95:.0f} ms",
+            "16 loops of `python -I -S -c pass` through the shell: process starts alone",
+        ),
+        Result(
+            "floor from CPU, mean",
+            f"{bare.bound:.0f} ms",
+            f"16 x {bare.cpu * 1000:.1f} ms CPU per bare start / {cores} cores",
+        ),
+        Result(
+            "16 busy sessions, p50 / p95",
+            f"{_p(lanes.latencies, 0.5):.0f} / {busy_p95:.0f} ms",
+            f"{len(lanes.latencies) / BUSY_SECONDS:.1f} hooks/s; target p95 <= 150 ms",
+            busy_p95 <= 150,
+        ),
+        Result(
+            "16 busy sessions / floor, p95",
+            f"{busy_p95 / floor_p95:.2f}x",
+            f"{busy_p95 / idle_p95:.1f}x one idle session's p95",
+        ),
+        Result(
+            "CPU per hook: service / client",
+            f"{lanes.service_cpu * 1000:.1f} / {lanes.client_cpu * 1000:.1f} ms",
+            f"the service's work; the hook command's (a bare start: {bare.cpu * 1000:.1f} ms)",
+        ),
+    ]
+
+
+def run_busy() -> list[Result]:
+    return _busy_results(busy(32), floor(), idle(IDLE_HOOKS))
 
 
 def run() -> list[Result]:
     serial_line = head_of_line(1, 1)
     line = head_of_line(32, 20)
-    serial_busy, serial_count = busy(1)
-    lanes_busy, lanes_count = busy(32)
+    serial_busy = busy(1)
     line_p95 = _p(line, 0.95)
-    busy_p95 = _p(lanes_busy, 0.95)
     return [
         Result(
             "head of line, one at a time",
@@ -170,13 +279,12 @@ def run() -> list[Result]:
         ),
         Result(
             "16 busy sessions, one at a time",
-            f"{_p(serial_busy, 0.5):.0f} / {_p(serial_busy, 0.95):.0f} ms",
-            f"p50 / p95, {serial_count / BUSY_SECONDS:.1f} hooks/s",
+            f"{_p(serial_busy.latencies, 0.5):.0f} / {_p(serial_busy.latencies, 0.95):.0f} ms",
+            f"p50 / p95, {len(serial_busy.latencies) / BUSY_SECONDS:.1f} hooks/s",
         ),
-        Result(
-            "16 busy sessions, p50 / p95",
-            f"{statistics.median(lanes_busy) * 1000:.0f} / {busy_p95:.0f} ms",
-            f"{lanes_count / BUSY_SECONDS:.1f} hooks/s; target p95 <= 150 ms",
-            busy_p95 <= 150,
-        ),
+        *run_busy(),
     ]
+
+
+if __name__ == "__main__":
+    sys.exit(report(run_busy() if sys.argv[1:] == ["busy"] else run()))

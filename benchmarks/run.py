@@ -16,6 +16,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_precision": "rule observers: recall, precision on labeled sessions; real-session rate",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_hookd_load": "hook service under load: head of line, 16 busy sessions, vs one at a time",
+    "bench_hookd_kills": "hook service and worker SIGKILLed 35 and 20 times: nothing twice or lost",
     "bench_config": "config: cold load of the complete example; cached hook lookup vs a bare stat",
     "bench_plugins": "plugins: first config load with and without a plugin observer; cached lookup",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",

@@ -106,6 +106,43 @@ def test_a_slow_observer_times_out_off_the_main_thread(clock: FixedClock) -> Non
     assert result.failures[0].timed_out  # type: ignore[attr-defined]
 
 
+def test_off_the_main_thread_inline_observers_run_in_place_and_limited_ones_on_a_helper(
+    clock: FixedClock,
+) -> None:
+    threads: dict[str, threading.Thread] = {}
+    release = threading.Event()
+
+    def noting(name: str, *, wait: bool = False) -> ObserverSpec:
+        def check(ctx: ObserverContext) -> str:
+            threads[name] = threading.current_thread()
+            if wait:
+                release.wait(5)
+            return f"{name} says"
+
+        return ObserverSpec(observer(name=name)(check), timeout=0.2, inline=name.startswith("In"))
+
+    engine = Engine(
+        [noting("Inline"), noting("Limited"), noting("Stuck", wait=True), noting("After"),
+         noting("Inline late")], clock=clock,
+    )  # fmt: skip
+    box: dict[str, object] = {}
+    for _ in range(2):  # the second dispatch has a fresh helper: the stuck one was left behind
+        worker = threading.Thread(
+            target=lambda: box.update(result=engine.dispatch(ToolCall(tool="Bash"))), name="hook"
+        )
+        worker.start()
+        worker.join(3)
+        result = box.pop("result")
+        assert [a.observer_name for a in result.assessments] == [  # type: ignore[attr-defined]
+            "Inline", "Limited", "After", "Inline late"
+        ]  # fmt: skip
+        assert [(f.observer, f.timed_out) for f in result.failures] == [("Stuck", True)]  # type: ignore[attr-defined]
+        assert threads["Inline"].name == threads["Inline late"].name == "hook"
+        assert threads["Limited"] is threads["Stuck"] is not threads["After"]
+        assert threads["After"].name == "onlooker-observer"
+    release.set()
+
+
 def test_async_observers_in_dispatch_and_adispatch(clock: FixedClock) -> None:
     @observer(name="Async")
     async def from_async(ctx: ObserverContext) -> str:

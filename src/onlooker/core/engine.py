@@ -20,6 +20,7 @@ from pathlib import PurePath
 from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
+from ._observer_thread import Commit, run_jobs
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
@@ -43,6 +44,10 @@ class ObserverSpec:
     observer: Observer
     trigger: Trigger = DEFAULT_TRIGGER
     timeout: float | None = DEFAULT_TIMEOUT
+    inline: bool = False
+    """Runs in the calling thread off the main thread too, where the time limit would cost a
+    thread hand-off: set by observers whose work is bounded computation over the session (the
+    built-in rule observers, `inline = True`), never by one that waits on anything."""
 
     @property
     def name(self) -> str:
@@ -56,7 +61,8 @@ def spec_for(
     if isinstance(item, ObserverSpec):
         return item
     trigger = getattr(item, "trigger", None)
-    return ObserverSpec(item, trigger if isinstance(trigger, Trigger) else DEFAULT_TRIGGER, timeout)
+    trigger = trigger if isinstance(trigger, Trigger) else DEFAULT_TRIGGER
+    return ObserverSpec(item, trigger, timeout, getattr(item, "inline", False) is True)
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,14 +122,65 @@ class Engine:
         event, runs, now = self._begin(event)
         previous = self._install_alarm() if runs and not self._alarm_installed else None
         try:
-            for run in runs:
-                self._run_sync(run)
-                if self.first_match and isinstance(run.result, Assessment):
-                    break
+            if self._alarm_installed:
+                for run in runs:
+                    self._run_sync(run)
+                    if self.first_match and isinstance(run.result, Assessment):
+                        break
+            else:
+                self._run_off_main_thread(runs)
         finally:
             if previous is not None:
                 self._restore_alarm(previous)
         return self._finish(event, runs, now)
+
+    def _run_off_main_thread(self, runs: list[_Run]) -> None:
+        """No SIGALRM here: observers with a time limit run on this thread's helper, a run of
+        them at a time (core/_observer_thread.py); inline ones (and those without a limit) run
+        here, with no thread hand-off."""
+        start = 0
+        while start < len(runs):
+            end = start
+            while end < len(runs) and not _here(runs[end].spec):
+                end += 1
+            if end > start:
+                self._run_on_helper(runs[start:end])
+                done = runs[start:end]
+            else:
+                self._run_sync(runs[start], limit=False)
+                done, end = [runs[start]], start + 1
+            if self.first_match and any(isinstance(r.result, Assessment) for r in done):
+                return
+            start = end
+
+    def _run_on_helper(self, runs: list[_Run]) -> None:
+        """Run observers on this thread's helper; one past its time limit is timed out and the
+        rest go on."""
+        start = 0
+        while start < len(runs):
+            left = runs[start:]
+            stuck = run_jobs([self._job(run) for run in left], [r.spec.timeout for r in left])
+            if stuck is None:
+                return
+            run = left[stuck]
+            run.error = ObserverTimeout(f"ran past its {run.spec.timeout:g}s timeout")
+            start += stuck + 1
+
+    def _job(self, run: _Run) -> Callable[[], Commit]:
+        def work() -> Commit:
+            scratch = _Run(run.spec, run.ctx)
+            try:
+                self._run_sync(scratch, limit=False)
+            except BaseException as exc:  # reported in the session like any observer's error
+                scratch.error = exc
+
+            def commit() -> bool:
+                run.result, run.error = scratch.result, scratch.error
+                return self.first_match and isinstance(run.result, Assessment)
+
+            return commit
+
+        return work
 
     @contextmanager
     def dispatching(self) -> Iterator[Engine]:
@@ -208,13 +265,15 @@ class Engine:
             self._root = (info, PurePath(info.started.cwd))
         return self._root[1]
 
-    def _start(self, run: _Run) -> Awaitable[Any] | None:
-        """Run should_run and observe; return the awaitable if observe is async."""
+    def _start(self, run: _Run, *, limit: bool = True) -> Awaitable[Any] | None:
+        """Run should_run and observe (each within the time limit unless `limit` is False: the
+        caller keeps it); return the awaitable if observe is async."""
+        call = self._call if limit else _unlimited
         try:
-            if not self._call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
+            if not call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
                 run.result = _SKIPPED
                 return None
-            result = self._call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
+            result = call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
         except Exception as exc:
             run.error = exc
             return None
@@ -259,8 +318,8 @@ class Engine:
         finally:
             signal.setitimer(signal.ITIMER_REAL, 0)
 
-    def _run_sync(self, run: _Run) -> None:
-        pending = self._start(run)
+    def _run_sync(self, run: _Run, *, limit: bool = True) -> None:
+        pending = self._start(run, limit=limit)
         if pending is not None:
             try:
                 run.result = _await_blocking(pending, run.spec.timeout)
@@ -331,6 +390,15 @@ def _call(call: Callable[[], T], timeout: float | None) -> T:
     if _alarm_available():
         return _call_with_alarm(call, timeout)
     return _call_in_thread(call, timeout)
+
+
+def _here(spec: ObserverSpec) -> bool:
+    """Whether the observer runs in the calling thread even off the main thread."""
+    return spec.timeout is None or spec.inline
+
+
+def _unlimited(call: Callable[[], T], timeout: float | None) -> T:
+    return call()
 
 
 def _alarm_available() -> bool:

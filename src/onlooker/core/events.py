@@ -31,6 +31,9 @@ class Event(Record):
     """Position in the session (1-based), assigned by `Session.append` when left at 0."""
     at: datetime = EPOCH
     """When it happened, in UTC."""
+    input_id: str = field(default="", metadata={"omit_empty": True})
+    """The id of the host input this event came from (a hook client's, kept when it resends or
+    spools that input): an input that arrives twice is recorded once. '' when unknown."""
 
 
 @record("session_started")

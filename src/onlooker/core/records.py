@@ -85,7 +85,10 @@ def encode(value: Any) -> Any:
         for f in dataclasses.fields(value):
             if f.metadata.get("transient"):
                 continue
-            out[f.name] = encode(getattr(value, f.name))
+            item = getattr(value, f.name)
+            if f.metadata.get("omit_empty") and not item:
+                continue  # a field added later: records without it read and write as before
+            out[f.name] = encode(item)
         return out
     if isinstance(value, frozenset | set):
         return sorted((encode(v) for v in value), key=repr)

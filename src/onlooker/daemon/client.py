@@ -5,9 +5,12 @@ costs little more than starting Python. The service (`onlooker.daemon.hookd`) is
 It fails open: whatever goes wrong, it exits 0; the input is spooled for `onlooker doctor`.
 """
 
-# No package imports, only built-in modules: this file runs on its own, by path, under -S.
+# No package imports, only built-in modules: this file runs on its own, by path, under -S. An
+# answered hook imports nothing that Python has not loaded at start-up but `_socket`: `posix`
+# stands in for `os` (importing `os` costs each hook 1-3 ms of CPU), which only the rare paths
+# (starting the service, spooling) import.
 
-import os
+import posix
 import sys
 import time
 
@@ -15,15 +18,27 @@ if False:  # for type checkers only; importing them at run time is not needed
     import _socket
     from collections.abc import Callable
 
+
+def _env(name: str) -> str:
+    """An environment variable, '' when unset: from `os.environ` when `os` is loaded (inside a
+    process that may change it), else from `posix.environ` (bytes, as the process started)."""
+    loaded = sys.modules.get("os")
+    if loaded is not None:
+        found: str = loaded.environ.get(name, "")
+        return found
+    value = posix.environ.get(name.encode())
+    return value.decode("utf-8", "surrogateescape") if value else ""
+
+
 HOME_VARIABLE = "ONLOOKER_HOME"
 RUN_DIR = "run"
 SOCKET_NAME = "hookd.sock"
 SPOOL_DIR = "spool"
 SERVICE_MODULE = "onlooker.daemon.hookd"
 #: Seconds a hook waits for the service's answer before giving up (and spooling its input).
-ANSWER_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_TIMEOUT", "20"))
+ANSWER_TIMEOUT = float(_env("ONLOOKER_HOOK_TIMEOUT") or "20")
 #: Seconds a hook waits for a service it started to come up.
-START_TIMEOUT = float(os.environ.get("ONLOOKER_HOOK_START_TIMEOUT", "15"))
+START_TIMEOUT = float(_env("ONLOOKER_HOOK_START_TIMEOUT") or "15")
 HEADER = 4
 MAX_FRAME = 64 * 1024 * 1024
 MAX_INPUT = 8 * 1024 * 1024
@@ -32,25 +47,37 @@ REFUSED_DIR = "refused"
 """Bytes of one hook input: a larger one is refused here, before it is sent (its head is kept)."""
 SPOOL_HEAD = 64 * 1024
 """Bytes kept in the spool of an input refused for its size (it can never be replayed)."""
+INPUT_ID = "onlooker_input_id"
+"""The field the client adds to each hook input: an id of its own, the same when the input is
+sent again after a reset or replayed from the spool, so the service records it once."""
 
 
 def data_home() -> str:
     """`$ONLOOKER_HOME`, else the user data dir: what platformdirs gives onlooker.store.home,
     found here without it (`$XDG_DATA_HOME` counts on macOS too, when it is an absolute path)."""
-    chosen = os.environ.get(HOME_VARIABLE)
+    chosen = _env(HOME_VARIABLE)
+    if chosen and not chosen.startswith("~"):
+        return chosen
+    user = _env("HOME")
+    if sys.platform == "win32" or not user or (chosen not in ("", "~") and chosen[:2] != "~/"):
+        import os  # the paths no hook on a usual POSIX setup takes
+
+        user = os.path.expanduser("~")
+        if chosen:
+            return os.path.expanduser(chosen)
+        if sys.platform == "win32":
+            base = _env("LOCALAPPDATA") or os.path.join(user, "AppData", "Local")
+            return os.path.join(base, "onlooker")
     if chosen:
-        return os.path.expanduser(chosen)
-    user = os.path.expanduser("~")
-    xdg = os.environ.get("XDG_DATA_HOME", "")
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA") or os.path.join(user, "AppData", "Local")
-    elif os.path.isabs(xdg):
+        return user + chosen[1:]
+    xdg = _env("XDG_DATA_HOME")
+    if xdg.startswith("/"):
         base = xdg
     elif sys.platform == "darwin":
-        base = os.path.join(user, "Library", "Application Support")
+        base = user + "/Library/Application Support"
     else:
-        base = os.path.join(user, ".local", "share")
-    return os.path.join(base, "onlooker")
+        base = user + "/.local/share"
+    return base.rstrip("/") + "/onlooker"
 
 
 def frame(payload: bytes) -> bytes:
@@ -81,7 +108,7 @@ def _read_exact(sock: "_socket.socket", size: int) -> bytes:
 def read_stdin() -> bytes:
     chunks: list[bytes] = []
     while True:
-        chunk = os.read(0, 1 << 16)
+        chunk = posix.read(0, 1 << 16)
         if not chunk:
             return b"".join(chunks)
         chunks.append(chunk)
@@ -94,12 +121,12 @@ def ask(run_dir: str, payload: bytes, timeout: float) -> bytes:
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
         sock.settimeout(timeout)
-        cwd = os.getcwd()
-        os.chdir(run_dir)  # a relative address keeps long data-home paths within AF_UNIX limits
+        cwd = posix.getcwd()
+        posix.chdir(run_dir)  # a relative address keeps long data-home paths within AF_UNIX limits
         try:
             sock.connect(SOCKET_NAME)
         finally:
-            os.chdir(cwd)
+            posix.chdir(cwd)
         sock.sendall(frame(payload))
         return read_frame(sock)
     finally:
@@ -108,6 +135,8 @@ def ask(run_dir: str, payload: bytes, timeout: float) -> bytes:
 
 def start_service(home: str) -> None:
     """Start the service detached from this process (it outlives the hook); returns at once."""
+    import os
+
     logs = os.path.join(home, "logs")
     os.makedirs(logs, mode=0o700, exist_ok=True)
     log = os.path.join(logs, "hookd.log")
@@ -122,28 +151,49 @@ def start_service(home: str) -> None:
     os.posix_spawn(sys.executable, argv, env, file_actions=actions, setsid=True)
 
 
+RESETS = 2
+"""Connections a hook lets the service end without an answer before it spools its input: each
+time the input goes again, with its id, so a service that journaled it before dying (or one
+dying as the hook connected) records it once."""
+
+
 def answer(payload: bytes, home: str) -> bytes:
     """The service's answer to `payload`, starting the service if it is not running."""
-    run_dir = os.path.join(home, RUN_DIR)
+    run_dir = home + "/" + RUN_DIR
+    resets = 0
     try:
         return ask(run_dir, payload, ANSWER_TIMEOUT)
-    except (FileNotFoundError, ConnectionRefusedError, ConnectionResetError, ConnectionError):
-        pass  # not running (or it was stopping): start one and ask again
+    except (FileNotFoundError, ConnectionRefusedError):
+        pass  # not running: start one and ask again
+    except ConnectionError:
+        resets += 1  # it died (or was stopping) with the input: start one and send it again
+    import os
+
     os.makedirs(run_dir, mode=0o700, exist_ok=True)
     start_service(home)
-    deadline = time.monotonic() + START_TIMEOUT
+    started = time.monotonic()
+    deadline = started + START_TIMEOUT
     while True:
         try:
             return ask(run_dir, payload, ANSWER_TIMEOUT)
         except (FileNotFoundError, ConnectionRefusedError):
             if time.monotonic() > deadline:
                 raise
-            time.sleep(0.01)
+        except ConnectionError:
+            resets += 1
+            if resets > RESETS:
+                raise
+        if time.monotonic() - started > 1.0:  # the one started may have met a dying one's lock
+            start_service(home)  # (a second start exits at once while one runs)
+            started = time.monotonic()
+        time.sleep(0.01)
 
 
 def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
     """Keep an input the service could not take: in the spool, which the service replays; or,
     cut to its first `head` bytes, apart in `spool/refused/`, since it can never go through."""
+    import os
+
     try:
         folder = (
             os.path.join(home, SPOOL_DIR, REFUSED_DIR) if head else os.path.join(home, SPOOL_DIR)
@@ -192,6 +242,8 @@ def _redactor() -> "Callable[[str], str]":
         from ..text.redact import redact
 
         return redact
+    import os
+
     loaded = sys.modules.get(f"{TEXT_PACKAGE}.redact")
     if loaded is None:
         import importlib
@@ -211,6 +263,17 @@ def _redactor() -> "Callable[[str], str]":
     return function
 
 
+def with_input_id(payload: bytes, input_id: str) -> bytes:
+    """`payload` with INPUT_ID set first in its JSON object (unchanged when it is not an object:
+    the service refuses it anyway). No JSON is parsed: the field is written in front."""
+    body = payload.lstrip()
+    if body[:1] != b"{":
+        return payload
+    empty = body[1:].lstrip()[:1] == b"}"
+    field = b'{"' + INPUT_ID.encode() + b'":"' + input_id.encode() + (b'"' if empty else b'",')
+    return field + body[1:]
+
+
 def main() -> int:
     home = data_home()
     try:
@@ -221,6 +284,7 @@ def main() -> int:
         reason = f"hook input is {len(payload):,} bytes; at most {MAX_INPUT:,} are taken"
         spool(home, payload, f"{reason} (its first {SPOOL_HEAD:,} bytes are kept)", SPOOL_HEAD)
         return 0
+    payload = with_input_id(payload, posix.urandom(12).hex())
     try:
         reply = answer(payload, home)
     except Exception as exc:  # fail open: the agent goes on, the input waits in the spool
@@ -228,7 +292,7 @@ def main() -> int:
         return 0
     if reply:
         try:  # noqa: SIM105 - contextlib is one import too many on this path
-            os.write(1, reply)
+            posix.write(1, reply)
         except OSError:
             pass
     return 0

@@ -1,8 +1,9 @@
 """The hook service: one per data home, started on demand by a hook, gone when idle.
 
 It listens on `<home>/run/hookd.sock` and answers hooks with a warm HookHandler: sessions at once,
-each session's hooks in order (daemon/_lanes.py). It holds an exclusive lock so it never runs twice
-for one data home, and exits after `ONLOOKER_HOOKD_IDLE` seconds (900) with no hook and no work.
+each session's hooks in order (daemon/_lanes.py), each hook on the thread that accepted it. It
+holds an exclusive lock so it never runs twice for one data home, and exits after
+`ONLOOKER_HOOKD_IDLE` seconds (900) with no hook and no work.
 """
 
 from __future__ import annotations
@@ -15,7 +16,9 @@ import os
 import signal
 import socket
 import sys
+import threading
 import time
+import traceback
 from pathlib import Path
 from types import FrameType
 
@@ -80,12 +83,12 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     listener.bind(SOCKET_NAME)
     os.chmod(SOCKET_NAME, 0o600)
     listener.listen(128)
-    listener.settimeout(min(idle_seconds, 1.0))
     stopping: list[int] = []
 
     def stop(signum: int, frame_: FrameType | None) -> None:
         stopping.append(signum)
-        listener.close()
+        with contextlib.suppress(OSError):
+            listener.shutdown(socket.SHUT_RDWR)  # wakes the threads waiting in accept
 
     signal.signal(signal.SIGTERM, stop)
     log.info("hook service %d listening for %s", os.getpid(), home)
@@ -95,37 +98,54 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     handler = HookHandler(
         store, reviewers=configured_reviewers(), review_budget=parallel_budget(), hosts=HOSTS
     )
-    lanes = Lanes(int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS)))
-    last = time.monotonic()
+    threads = int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS))
+    lanes = Lanes(threads)
+    last = [time.monotonic()]
+    for n in range(threads):
+        threading.Thread(
+            target=_accept, args=(listener, handler, lanes, last), name=f"onlooker-hook-{n}",
+            daemon=True,
+        ).start()  # fmt: skip
     drained = 0.0
     try:
         while not stopping:
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                now = time.monotonic()
-                if lanes.pending:
-                    last = now
-                elif now - last >= idle_seconds:
-                    log.info("idle for %ss: stopping", idle_seconds)
-                    break
-                elif now - drained >= SPOOL_EVERY:  # healthy and idle: replay what was spooled
-                    drained = now
-                    lanes.run(functools.partial(_drain_spool, handler, home, lanes))
-                continue
-            except OSError:
-                break  # closed by SIGTERM
-            last = time.monotonic()
-            lanes.run(functools.partial(_take, conn, handler, lanes))
+            time.sleep(min(idle_seconds, 1.0))
+            now = time.monotonic()
+            if lanes.pending:
+                last[0] = now
+            elif now - last[0] >= idle_seconds:
+                log.info("idle for %ss: stopping", idle_seconds)
+                break
+            elif now - last[0] >= 1.0 and now - drained >= SPOOL_EVERY:
+                drained = now  # healthy and idle for a second: replay what was spooled
+                lanes.run(functools.partial(_drain_spool, handler, home, lanes))
     finally:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(SOCKET_NAME)
+        with contextlib.suppress(OSError):
+            listener.shutdown(socket.SHUT_RDWR)
         listener.close()
         lanes.wait_idle(READ_TIMEOUT + parallel_budget() + HOOK_MARGIN)
         lanes.shutdown()
         handler.close()
         store.close()
     return 0
+
+
+def _accept(listener: socket.socket, handler: HookHandler, lanes: Lanes, last: list[float]) -> None:
+    """One of the service's threads: take a connection, answer it here when its session's lane
+    is free (no hand-off to another thread), and wait for the next. Each waits in a blocking
+    accept, so the kernel wakes one thread per connection."""
+    while True:
+        try:
+            conn, _ = listener.accept()
+        except OSError:
+            return  # the listener was shut down: the service is stopping
+        last[0] = time.monotonic()
+        try:
+            _take(conn, handler, lanes)
+        except Exception:
+            log.error("a hook connection failed: %s", traceback.format_exc())
 
 
 def _take(conn: socket.socket, handler: HookHandler, lanes: Lanes) -> None:

@@ -10,6 +10,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..core.assessment import Assessment, Finding
 from ..core.events import ToolCall
@@ -52,6 +53,9 @@ _FAILURE_COUNT = re.compile(r"\b(\d+) (?:failed|failures?|failing|errors?)\b", r
 @dataclass(frozen=True, slots=True)
 class ErrorCascadeObserver:
     """Warn on consecutive failures and on recurring similar errors; escalate with the streak."""
+
+    inline: ClassVar[bool] = True
+    """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
 
     window: int = 20
     """Recent tool calls examined for recurring errors."""

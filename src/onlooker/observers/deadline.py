@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..core.assessment import Assessment, Severity
 from ..core.observer import ObserverContext
@@ -12,6 +13,9 @@ from ..core.triggers import Trigger
 @dataclass(frozen=True, slots=True)
 class DeadlineObserver:
     """Report remaining time until the deadline; warn under `warning_threshold_seconds`."""
+
+    inline: ClassVar[bool] = True
+    """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
 
     warning_threshold_seconds: float = 120
     trigger: Trigger = field(default_factory=lambda: Trigger(every_n_seconds=30))

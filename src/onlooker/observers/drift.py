@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..core.assessment import Assessment, Finding, Severity
 from ..core.events import ToolCall, UserPrompt
@@ -26,6 +27,9 @@ after each of their calls, and every 10 calls for the rest (shell commands name 
 @dataclass(frozen=True, slots=True)
 class DriftObserver:
     """Note when recent calls that name files work away from the task's initial context."""
+
+    inline: ClassVar[bool] = True
+    """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
 
     window: int = 20
     """Recent tool calls that name paths, judged together."""

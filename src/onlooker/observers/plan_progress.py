@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from ..core.assessment import Assessment
 from ..core.observer import ObserverContext
@@ -13,6 +14,9 @@ from ..core.triggers import Trigger
 @dataclass(frozen=True, slots=True)
 class PlanProgressObserver:
     """Report progress after plan steps complete (triggered by the plan reducer's marker)."""
+
+    inline: ClassVar[bool] = True
+    """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
 
     trigger: Trigger = field(
         default_factory=lambda: Trigger.on(PLAN_PROGRESS_CHECK, "plan_updated")

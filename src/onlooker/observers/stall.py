@@ -10,7 +10,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Any
+from typing import Any, ClassVar
 
 from ..core.assessment import Assessment, Finding
 from ..core.events import ToolCall, UserPrompt
@@ -63,6 +63,9 @@ _NOISE: tuple[tuple[re.Pattern[str], str], ...] = (
 @dataclass(frozen=True, slots=True)
 class StallObserver:
     """Warn when the agent repeats itself without effect; escalate while it goes on."""
+
+    inline: ClassVar[bool] = True
+    """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
 
     window: int = 20
     """Recent tool calls examined."""

@@ -396,11 +396,17 @@ _NO_CONFIG = Loaded(Path("."), None, None)
 
 
 def _seen(warm: _Warm, event: Event) -> bool:
-    """A tool call the session already holds (the same call id): a hook sent again after its
-    client gave up, or a spooled input replayed. It is recorded once, and answered with nothing."""
+    """An input the session already holds: a hook sent again after its client gave up or saw
+    the connection reset, or a spooled input replayed. Told by the input's id (any event), or
+    a tool call's id. It is recorded once, and answered with nothing."""
+    session = warm.engine.session
+    if event.input_id and any(
+        held.input_id == event.input_id for held in session[type(event)].all()
+    ):
+        return True
     if not isinstance(event, ToolCall) or not event.call_id:
         return False
-    return any(call.call_id == event.call_id for call in warm.engine.session[ToolCall].all())
+    return any(call.call_id == event.call_id for call in session[ToolCall].all())
 
 
 def _project_name(loaded: Loaded, arrival: Arrival) -> str:

@@ -241,11 +241,16 @@ class Index(Database):
         session_id: str,
         journal: str,
         seq: int,
-        snapshot: dict[str, Any],
+        snapshot: dict[str, Any] | str,
         offset: int,
         at: datetime,
     ) -> None:
-        text = json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
+        """Keep a session's snapshot (its data, or that data already as JSON text)."""
+        text = (
+            snapshot
+            if isinstance(snapshot, str)
+            else json.dumps(snapshot, ensure_ascii=False, separators=(",", ":"))
+        )
         with self.transaction():
             self._conn.execute(
                 "INSERT INTO sessions (session_id, journal, seq, snapshot, journal_offset, "

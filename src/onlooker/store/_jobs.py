@@ -51,6 +51,10 @@ class Job:
     """Who holds (or last held) the claim, `host:pid`; empty until first claimed."""
 
 
+DIED = "the worker running it died each time"
+"""Why a job whose attempts ran out while running failed (it is never retried again)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Backlog:
     """Jobs waiting or running in a data home, and the age of the oldest (0 when none)."""
@@ -111,7 +115,7 @@ class JobQueue:
                     conn.execute(
                         "UPDATE jobs SET status = 'failed', finished_at = ?, error = ? "
                         "WHERE id = ?",
-                        (at, f"abandoned after {job.attempts} attempts", job.id),
+                        (at, f"abandoned after {job.attempts} attempts: {DIED}", job.id),
                     )
                     continue
                 conn.execute(

@@ -258,12 +258,13 @@ class Store:
         if not session.id:
             raise ValueError("a session needs an id to be saved")
         journal = self.journal(project, session.id)
+        # encoded before taking the write lock, so other sessions' writes do not wait on it
+        snapshot = json.dumps(session.snapshot(), ensure_ascii=False, separators=(",", ":"))
         with self.index.transaction():
             self._catch_up(journal)
             self.index.save_session(
-                session.id, journal.key, session.seq, session.snapshot(), journal.size(),
-                self.clock.now(),
-            )  # fmt: skip
+                session.id, journal.key, session.seq, snapshot, journal.size(), self.clock.now()
+            )
 
     def load_session(
         self,

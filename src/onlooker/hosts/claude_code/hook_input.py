@@ -6,6 +6,7 @@ the per-event fields); answers use `hookSpecificOutput.additionalContext`, cut a
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import math
 import os
@@ -26,6 +27,7 @@ from ...core.events import (
     UserPrompt,
 )
 from ...core.feedback import FEEDBACK_LIMIT
+from ...daemon.client import INPUT_ID
 from ...errors import HookInputError as HookInputError
 from ...errors import HookInputOverLimit
 from ...runtime import Arrival, subagent_session_id
@@ -123,7 +125,9 @@ def parse_hook_input(data: Mapping[str, Any], now: datetime) -> tuple[HookInput,
         agent_id=_text(data, "agent_id"),
         agent_type=_text(data, "agent_type"),
     )
-    return where, parser(data, where, now)
+    event = parser(data, where, now)
+    input_id = _text(data, INPUT_ID)[:64]
+    return where, dataclasses.replace(event, input_id=input_id) if input_id else event
 
 
 def hook_answer(
