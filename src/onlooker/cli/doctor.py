@@ -85,6 +85,9 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  jobs           {waiting}; {jobs['failed']} failed")
         for failure in jobs["latest_failures"]:
             line(f"    {failure['kind']}: {failure['error'][:200]}")
+    if store.get("memories_dropped"):
+        line(f"  memory         {store['memories_dropped']} extracted memories dropped by the "
+             "quality gate (numeric, too short, an echo, or a repeat)")  # fmt: skip
     spool = data["spool"]
     line(f"  spool          {len(spool)} hook input{'' if len(spool) == 1 else 's'} kept")
     for entry in spool[-5:]:

@@ -84,6 +84,8 @@ def recent_errors(home: Path, limit: int = RECENT_ERRORS) -> tuple[str, ...]:
 
 
 def store_health(home: Path) -> dict[str, Any]:
+    from ..memory import Memories
+
     try:
         with Store(home) as store:
             check = _quick_check(store.index.path)
@@ -94,6 +96,7 @@ def store_health(home: Path) -> dict[str, Any]:
                 "journals": sum(1 for _ in (home / "journals").rglob("*.jsonl")),
                 "migrations": store.index.migrations(),
                 "jobs": _jobs(store),
+                "memories_dropped": Memories(store).dropped(),
             }
     except Exception as exc:
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}

@@ -92,6 +92,8 @@ class Index(Database):
                 "last_seen_at = max(last_seen_at, ?) WHERE id = ?",
                 (at, change.finding_id),
             )
+            if change.severity is not None:
+                _update_episode(self._conn, change)
         elif isinstance(change, FindingAcknowledged):
             run(
                 "UPDATE findings SET status = 'acknowledged', acknowledged_at = ? "
@@ -272,6 +274,14 @@ class Index(Database):
         )
         return str(row[0]) if row else None
 
+    def project_keys(self) -> list[str]:
+        """The distinct projects of findings, memories, pending events and jobs."""
+        sql = " UNION ".join(
+            f"SELECT DISTINCT project FROM {table}"
+            for table in ("finding_counts", "memories", "pending_events", "jobs")
+        )
+        return sorted(str(row[0]) for row in self._rows(sql))
+
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
         for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
@@ -286,6 +296,21 @@ class Index(Database):
                  "memories": "id", "memory_files": "path, memory_id",
                  "memory_injections": "session_id, memory_id"}[table]  # fmt: skip
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
+
+
+def _update_episode(conn: sqlite3.Connection, change: FindingSeen) -> None:
+    """An episode's finding takes its newest report's severity, text and metadata."""
+    assert change.severity is not None
+    conn.execute(
+        "UPDATE findings SET severity = ?, severity_rank = ?, content = coalesce(?, content), "
+        "evidence = coalesce(?, evidence), metadata = coalesce(?, metadata) WHERE id = ?",
+        (
+            change.severity, severity_rank(change.severity), change.content, change.evidence,
+            None if change.metadata is None
+            else json.dumps(change.metadata, ensure_ascii=False, sort_keys=True),
+            change.finding_id,
+        ),
+    )  # fmt: skip
 
 
 def _observation(row: tuple[Any, ...]) -> Observation:

@@ -31,6 +31,7 @@ from ._jobs import JobQueue
 from ._runs import ObserverRuns, RunStatus
 from ._trajectory_findings import trajectory_findings
 from .changes import (
+    EPISODE_REF,
     Change,
     FindingAcknowledged,
     FindingCreated,
@@ -131,7 +132,7 @@ class Store:
                 )
                 same = self.index.unresolved_duplicate(project, content_hash(finding))
                 if same is not None:
-                    pending.add(FindingSeen(finding_id=same, session_id=session_id))
+                    pending.add(_seen(same, finding, session_id))
                     outcome.append((same, False))
                     continue
                 if self.index.has(finding.id):  # the same Finding value stored twice
@@ -200,6 +201,10 @@ class Store:
             FindingQuery(project=project, text=text, sort_by="created_at", limit=limit)
         )
         return list(page.observations)
+
+    def project_keys(self) -> list[str]:
+        """Every project key the index holds findings, memories or jobs of."""
+        return self.index.project_keys()
 
     def open_findings(self, project: str, observer: str) -> tuple[Finding, ...]:
         """An observer's unresolved findings in a project, most severe first."""
@@ -356,6 +361,16 @@ class JobContext(Protocol):
     def model(self, spec: str) -> Model:
         """The model for a model string (`openai:gpt-4o-mini`, `local:smollm2`), built once."""
         ...
+
+
+def _seen(finding_id: str, finding: Finding, session_id: str) -> FindingSeen:
+    """One more occurrence; an episode's finding also takes the new severity and text."""
+    if not (finding.source_ref or "").startswith(EPISODE_REF):
+        return FindingSeen(finding_id=finding_id, session_id=session_id)
+    return FindingSeen(
+        finding_id=finding_id, session_id=session_id, severity=finding.severity,
+        content=finding.content, evidence=finding.evidence, metadata=finding.metadata,
+    )  # fmt: skip
 
 
 def _plain(metadata: dict[str, Any]) -> dict[str, Any]:

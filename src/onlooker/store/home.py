@@ -11,6 +11,9 @@ import os
 import re
 from pathlib import Path
 
+from .identity import project_identity
+from .identity import project_root as project_root  # where callers have found it
+
 HOME_VARIABLE = "ONLOOKER_HOME"
 APP_NAME = "onlooker"
 INDEX_FILE = "onlooker.db"
@@ -22,7 +25,6 @@ JOURNALS = "journals"
 MANUAL_JOURNAL = "_manual"
 """Journal stem for changes made outside any session (CLI, a tool call with no session)."""
 
-PROJECT_MARKERS = (".onlooker", "onlooker.yaml", ".git")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -40,18 +42,9 @@ def data_home() -> Path:
 
 
 def project_for(cwd: str | os.PathLike[str]) -> str:
-    """The project a directory belongs to: the name of the nearest folder with a project marker
-    (.onlooker, onlooker.yaml, .git) at or above it, else the directory's own name."""
-    return project_root(cwd).name or "root"
-
-
-def project_root(cwd: str | os.PathLike[str]) -> Path:
-    """The nearest folder at or above `cwd` with a project marker, else `cwd` itself."""
-    start = Path(cwd).expanduser().absolute()
-    for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder
-    return start
+    """The store key of the project a directory belongs to (its canonical root's identity,
+    onlooker.store.identity): `<folder name>-<hash of the root>`."""
+    return project_identity(cwd).key
 
 
 def safe_name(name: str) -> str:
