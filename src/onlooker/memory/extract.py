@@ -124,10 +124,16 @@ def _handle(payload: Mapping[str, Any], ctx: JobContext, project: str, session_i
         if final and pending:  # too short to be useful, and nothing more will come
             memories.drop_pending([event.id for event in pending])
         return
+    try:
+        model = ctx.model(spec) if spec else None
+    except ModelError as exc:
+        raise ExtractionFailed(
+            f"memory extraction for session {session_id} cannot use its model {spec}: {exc}"
+        ) from exc
     vectors = memory_vectors(ctx.store)
     extract_session(
-        memories, ctx.model(spec) if spec else None, project=project, session_id=session_id,
-        final=final, embed=vectors.embed if vectors is not None else None,
+        memories, model, project=project, session_id=session_id, final=final,
+        embed=vectors.embed if vectors is not None else None,
     )  # fmt: skip
 
 
@@ -189,8 +195,9 @@ def extract_session(
             ) from exc
         known = [f"{m.title}: {m.content}" for m in memories.recent(
             MemoryFilter(projects=(project,)), KNOWN_MEMORIES)]  # fmt: skip
-        gated = gate(found, prompt="\n".join(m.content for m in messages), existing=known)
-        dropped += gated.dropped_count
+        asked = "\n".join(m.content for m in messages)
+        gated = gate(found, prompt=asked, existing=known, by_rule=model is None)
+        dropped += gated.dropped_count if model else 0
         kept = memories.remember(
             gated.kept,
             project=project,

@@ -33,16 +33,18 @@ class Gated:
         return sum(self.dropped.values())
 
 
-def gate(found: Sequence[Extracted], *, prompt: str, existing: Iterable[str] = ()) -> Gated:
+def gate(
+    found: Sequence[Extracted], *, prompt: str, existing: Iterable[str] = (), by_rule: bool = False
+) -> Gated:
     """Keep the memories worth a place in a later session's context. `prompt` is the text the
     model was given (its instructions and events); `existing` the texts of memories kept
-    already (`title: content`)."""
+    already (`title: content`). Memories made `by_rule` are only checked for repeats."""
     seen = {_key(text) for text in existing}
     echoes = {_key(line) for line in prompt.splitlines() if len(_key(line)) >= 12}
     kept: list[Extracted] = []
     dropped: dict[str, int] = {}
     for item in found:
-        reason = _reason(item, echoes, seen)
+        reason = _repeat(item, seen) if by_rule else _reason(item, echoes, seen)
         if reason:
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
@@ -62,7 +64,11 @@ def _reason(item: Extracted, echoes: set[str], seen: set[str]) -> str:
         return "echoes the schema"
     if _key(content) in echoes or _key(f"{title} {content}") in echoes:
         return "echoes the prompt"
-    if _key(f"{title}: {content}") in seen or _key(content) in seen:
+    return _repeat(item, seen)
+
+
+def _repeat(item: Extracted, seen: set[str]) -> str:
+    if _key(f"{item.title}: {item.content}") in seen or _key(item.content) in seen:
         return "repeats a memory"
     return ""
 
