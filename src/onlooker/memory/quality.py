@@ -13,7 +13,7 @@ from ._memories import Extracted
 
 MIN_TITLE = 4
 """Characters a title needs."""
-MIN_CONTENT_WORDS = 4
+MIN_CONTENT_WORDS = 3
 """Words a content needs."""
 SCHEMA_WORDS = frozenset({"title", "content", "memory", "memories", "...", "string", "none", "n/a"})
 """Texts that only repeat the answer's schema or a placeholder."""
