@@ -16,8 +16,14 @@ LLAMA_CMAKE_ARGS := -DGGML_NATIVE=OFF -DGGML_AVX=ON -DGGML_AVX2=ON -DGGML_FMA=ON
 # (@anthropic-ai/claude-code-linux-x64/claude), which needs no Node at run time.
 CLAUDE_CODE_VERSION := 2.1.328
 CLAUDE_CODE := .claude-code/.installed-$(CLAUDE_CODE_VERSION)
+# The real opencode (its native binary), the plugin API the shim is type-checked against, the
+# provider package and TypeScript, pinned and kept in .opencode-test/ (git-ignored), for the tests
+# in tests/opencode_cli/ and `tsc --noEmit` of hosts/opencode/plugin/onlooker.ts.
+OPENCODE_VERSION := 1.18.33
+OPENCODE := .opencode-test/.installed-$(OPENCODE_VERSION)
+OPENCODE_SHIM := src/onlooker/hosts/opencode/plugin
 
-.PHONY: demo test lint typecheck bench clean llama-wheel claude-code
+.PHONY: demo test lint typecheck bench clean llama-wheel claude-code chromium opencode shim-typecheck
 
 # The example plugin (an installed package with entry points) is what the plugin tests run.
 EXAMPLE_PLUGIN := tests/fixtures/plugins/onlooker-example-plugin
@@ -49,6 +55,31 @@ $(CLAUDE_CODE):
 	  '@anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION)'
 	touch $(CLAUDE_CODE)
 
+# The report's tests and benchmark open it in a real headless Chromium: Debian's package, installed
+# once when missing and we are root; otherwise say how. $ONLOOKER_CHROMIUM names another one.
+chromium:
+	@test -n "$$ONLOOKER_CHROMIUM" || command -v chromium >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing Debian's chromium for the report's browser tests (once)"; \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium; \
+	  else \
+	    echo "the report's tests need Chromium: sudo apt-get install -y chromium (Debian, Ubuntu)," \
+	      "or set ONLOOKER_CHROMIUM to a Chromium or Chrome executable"; exit 1; \
+	  fi; }
+
+opencode: $(OPENCODE)
+
+$(OPENCODE):
+	@command -v npm >/dev/null || { echo "npm is needed to install opencode $(OPENCODE_VERSION) for the tests"; exit 1; }
+	rm -rf .opencode-test
+	npm install --prefix .opencode-test --no-save --no-audit --no-fund --loglevel=error \
+	  'opencode-ai@$(OPENCODE_VERSION)' '@opencode-ai/plugin@$(OPENCODE_VERSION)' \
+	  'typescript@5' '@types/node@20'
+	touch $(OPENCODE)
+
+shim-typecheck: $(OPENCODE)
+	.opencode-test/node_modules/.bin/tsc --noEmit -p $(OPENCODE_SHIM)/tsconfig.json
+
 $(DEMO_STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
@@ -58,6 +89,7 @@ $(DEMO_STAMP): pyproject.toml
 demo: $(DEMO_STAMP)
 	$(BIN)/onlooker replay examples/transcripts/flaky-tests.jsonl --deadline 20
 	$(BIN)/python examples/review_demo.py $(VENV)/demo-home
+	$(BIN)/onlooker report examples/transcripts/flaky-tests.jsonl --deadline 20 --out $(VENV)/demo-report.html
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples
@@ -67,10 +99,10 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 # pytest exits 5 when it collects no test: make treats that as a failure, as it should.
-test: lint typecheck $(CLAUDE_CODE)
+test: lint typecheck shim-typecheck $(CLAUDE_CODE) $(OPENCODE) chromium
 	ONLOOKER_NO_SKIPS=1 $(BIN)/pytest -W error
 
-bench: $(STAMP) $(CLAUDE_CODE)
+bench: $(STAMP) $(CLAUDE_CODE) chromium
 	$(BIN)/python benchmarks/run.py
 
 clean:

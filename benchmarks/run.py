@@ -27,6 +27,8 @@ BENCHMARKS: dict[str, str] = {
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
     "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
+    "bench_improvement": "instruction files: apply and rollback latency vs a bare atomic write",
+    "bench_report": "report of 1,000 sessions and 100k findings: generation, size, Chromium load",
 }
 
 

@@ -27,10 +27,15 @@ LAYERS: dict[str, int] = {
     # 4 features
     "observers": 4,
     "memory": 4,
+    "side_effects": 4,
+    "compliance": 4,
     "reviewers": 4,
+    "improvement": 4,
+    "scoring": 4,
     # 5 settings and rendering
     "config": 5,
     "display": 5,
+    "report": 5,
     # 6 the runtime every host runs on
     "runtime": 6,
     # 7 edges

@@ -18,14 +18,20 @@ OnlookerError
 │   └── ProviderSetupError  a provider cannot be built (model string, package, API key)
 ├── ExtractionFailed        a memory batch's model call failed; its events stay pending
 ├── MemorySettingsError     a memory setting is wrong (also a ValueError)
+├── ScoringError            an observer command that cannot be carried out (also a ValueError)
 ├── SearchError             a memory search that cannot run (also a ValueError)
 ├── HookInputError          a hook input is not what Claude Code sends (also a ValueError)
 │   └── HookInputOverLimit  a hook input over a size, depth, count or number limit
 ├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
 ├── InstallError            a host's settings or plugin folder cannot be read or written
+├── ImprovementError        an instructions or prompt file cannot be changed (names the file)
+│   ├── LockTimeout         another process held the file's lock past the wait
+│   └── NothingToRollBack   no earlier version of the file is kept
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
+├── SideEffectError         a side effect refused a path (outside the project or the archive)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
+├── ChromiumMissing         no headless Chromium to check a page in (also a RuntimeError)
 └── AlreadyRunning          the hook service or worker already runs for this data home
 """
 
@@ -109,6 +115,11 @@ class MemorySettingsError(OnlookerError, ValueError):
     """A memory setting has the wrong type or value; the message names the key and the file."""
 
 
+class ScoringError(OnlookerError, ValueError):
+    """An observer command that cannot be carried out (scoring off, no such improvement or
+    session); the message says what to do instead."""
+
+
 class SearchError(OnlookerError, ValueError):
     """A search that cannot run: bad mode or limit, or vectors asked for without a vector side."""
 
@@ -137,6 +148,19 @@ class InstallError(OnlookerError):
     """A host's settings file or plugin folder cannot be read or written; names the file."""
 
 
+class ImprovementError(OnlookerError):
+    """An instructions or prompt file cannot be read, changed or rolled back; the message names
+    the file and the problem. The file is left as it was."""
+
+
+class LockTimeout(ImprovementError):
+    """Another process held the file's lock for longer than the wait; names the lock and holder."""
+
+
+class NothingToRollBack(ImprovementError):
+    """A rollback asked for more earlier versions than are kept for the file."""
+
+
 class AlreadyRunning(OnlookerError):
     """Another process holds this data home's single-instance lock of that name."""
 
@@ -145,5 +169,13 @@ class PluginError(OnlookerError):
     """Raised by a registry's `register` callback when a plugin registers something wrong."""
 
 
+class SideEffectError(OnlookerError):
+    """A side effect would read outside the project or write outside the session's archive."""
+
+
 class ClaudeCodeMissing(OnlookerError, RuntimeError):
     """No Claude Code CLI was found for the test harness; the message says where it looked."""
+
+
+class ChromiumMissing(OnlookerError, RuntimeError):
+    """No Chromium to run headless (or it did not start); the message says how to install one."""

@@ -1,4 +1,5 @@
-"""Plugins: installed packages that add observers, job handlers and commands by entry points.
+"""Plugins: installed packages that add observers, job handlers, side effects and commands by
+entry points.
 
 Each group is loaded once a process, when first asked for; a plugin that fails is logged and kept.
 """
@@ -18,9 +19,11 @@ OBSERVERS = "onlooker.observers"
 """Entry points called as `hook(register)`; `register(observer_or_factory, aliases=())`."""
 JOBS = "onlooker.jobs"
 """Entry points called as `hook(register)`; `register(kind, handler)`."""
+SIDE_EFFECTS = "onlooker.side_effects"
+"""Entry points called as `hook(register)`; `register(name, action)` (specs/side-effects.md)."""
 COMMANDS = "onlooker.commands"
 """Entry points called as `hook(cli)` with a click group to add commands to."""
-GROUPS = (OBSERVERS, JOBS, COMMANDS)
+GROUPS = (OBSERVERS, JOBS, SIDE_EFFECTS, COMMANDS)
 
 log = logging.getLogger("onlooker.plugins")
 log.addHandler(logging.NullHandler())

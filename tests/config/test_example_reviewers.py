@@ -20,7 +20,9 @@ from onlooker.store import FindingQuery, Store
 from onlooker.testing import ScriptedModel
 
 EXAMPLES = Path(__file__).parents[2] / "examples" / "config"
-PATTERNS = sorted(p for p in EXAMPLES.glob("*.yaml") if p.stem != "trajectory")
+PATTERNS = sorted(
+    p for p in EXAMPLES.glob("*.yaml") if p.stem not in ("trajectory", "side-effects")
+)
 PAID = ("anthropic:", "openai:")
 SOURCE = (
     "def find(db, name):\n    return db.execute(f\"SELECT * FROM users WHERE name = '{name}'\")\n"

@@ -85,6 +85,11 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  jobs           {waiting}; {jobs['failed']} failed")
         for failure in jobs["latest_failures"]:
             line(f"    {failure['kind']}: {failure['error'][:200]}")
+        if jobs.get("side_effects_failed"):
+            line(f"  side effects   {jobs['side_effects_failed']} failed for good "
+                 "(`onlooker side-effects` lists what was saved)")  # fmt: skip
+            for error in jobs["side_effect_failures"]:
+                line(f"    {error[:200]}")
     if store.get("memories_dropped"):
         line(f"  memory         {store['memories_dropped']} extracted memories dropped by the "
              "quality gate (numeric, too short, an echo, or a repeat)")  # fmt: skip

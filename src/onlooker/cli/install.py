@@ -30,6 +30,7 @@ from ..hosts.claude_code.mcp_registration import (
 )
 from ..hosts.claude_code.plugin import install_plugin, uninstall_plugin
 from ..store.home import data_home, project_root
+from .install_opencode import install_opencode, uninstall_opencode
 
 T = TypeVar("T")
 HOOKS_IN, HOOKS_OUT = "onlooker hooks installed in", "onlooker hooks removed from"
@@ -130,6 +131,9 @@ def install_claude_code(
             changes.append((SERVER_OUT, moved))
             notes.append(f"moved onlooker's MCP server out of {shared}, which teams commit")
     _show(changes, notes, "installed", dry_run, as_json, mcp_problem=problem)
+
+
+command.add_command(install_opencode)
 
 
 @click.group(name="uninstall")
@@ -278,3 +282,6 @@ def _file_dict(change: Change) -> dict[str, Any]:
         "removed": change.after is None and change.before is not None,
         "notes": list(change.notes),
     }
+
+
+uninstall_command.add_command(uninstall_opencode)

@@ -45,9 +45,10 @@ class _PluginCommands(click.Group):
 
 
 def report() -> list[dict[str, Any]]:
-    """Every installed plugin (all three groups loaded): what it adds, or why it failed."""
+    """Every installed plugin (every group loaded): what it adds, or why it failed."""
     from ..daemon.worker._handlers import plugin_handlers
     from ..observers import plugin_observers
+    from ..side_effects import plugin_actions
     from ._commands import COMMANDS
 
     added: dict[Plugin, list[str]] = {}
@@ -56,6 +57,8 @@ def report() -> list[dict[str, Any]]:
             added.setdefault(registered.plugin, []).append(" or ".join(registered.names()))
     for kind, (_, plugin) in plugin_handlers().items():
         added.setdefault(plugin, []).append(kind)
+    for name, (_, plugin) in plugin_actions().items():
+        added.setdefault(plugin, []).append(name)
     for name, (_, plugin) in plugin_commands(set(COMMANDS)).items():
         added.setdefault(plugin, []).append(name)
     found = []

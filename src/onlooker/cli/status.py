@@ -2,7 +2,7 @@
 
 Styles are the config's: progress_bar (default), table, compact; `--json` prints the counts and the
 unresolved observations instead. When observers ran (LLM reviewers), their runs, tokens and cost
-follow, per observer and in total.
+follow, per observer and in total; then the compliance verifier's verdicts.
 """
 
 from __future__ import annotations
@@ -10,10 +10,13 @@ from __future__ import annotations
 import click
 
 from ..display.observations import STYLES, render
-from ..store import UNRESOLVED, FindingQuery
+from ..store import UNRESOLVED, VERDICTS, ComplianceVerdict, FindingQuery
 from ..store._runs import ObserverCost
 from ..store.identity import display_name
 from .store_options import current_project, open_store, print_json, project_display
+
+VERDICTS_SHOWN = 10
+"""Latest compliance verdicts shown."""
 
 
 @click.command(name="status")
@@ -36,6 +39,8 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
         counts = store.query(FindingQuery(project=name, limit=0))
         rows = store.query(FindingQuery(project=name, statuses=UNRESOLVED, limit=limit))
         costs = store.runs.costs(name)
+        verdicts = store.effects.verdicts(name)[-VERDICTS_SHOWN:]
+        verdict_counts = store.effects.verdict_counts(name)
     if as_json:
         print_json(
             {
@@ -48,6 +53,10 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
                 "observations": [o.to_dict() for o in rows.observations],
                 "observer_runs": [_cost_data(c) for c in costs],
                 "observer_totals": _totals(costs),
+                "compliance": {
+                    "by_verdict": verdict_counts,
+                    "latest": [v.listing() for v in verdicts],
+                },
             }
         )
         return
@@ -59,6 +68,19 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
     )
     if costs:
         console.print(_cost_text(costs), markup=False)
+    if verdicts:
+        console.print(_verdict_text(verdict_counts, verdicts), markup=False)
+
+
+def _verdict_text(counts: dict[str, int], verdicts: list[ComplianceVerdict]) -> str:
+    """The compliance verifier's verdicts: counts, then the latest, one line each."""
+    total = ", ".join(f"{counts.get(v, 0)} {v}" for v in VERDICTS)
+    lines = [f"Compliance verdicts: {total}"]
+    for v in verdicts:
+        agent = v.agent_type + (f" {v.agent_id}" if v.agent_id else "")
+        lacking = f": missing {'; '.join(v.missing)}" if v.missing else ""
+        lines.append(f"  {v.verdict:<8} {agent} (stop {v.attempt}){lacking}")
+    return "\n".join(lines)
 
 
 def _cost_data(cost: ObserverCost) -> dict[str, object]:

@@ -7,17 +7,20 @@ per version of the file) until it is fixed: nothing runs with a config that did 
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 import os
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 from ..core.observer import Observer
 from ..errors import ConfigError
 from ..memory.settings import MemorySettings
 from ..reviewers.config import ReviewSetup
+from ..scoring.settings import ScoringSettings
 from ..store.home import project_root
 from .loading import CONFIG_FILES, load_config
 from .project import ProjectConfig
@@ -60,6 +63,11 @@ class Loaded:
         return self.config.memory if self.config.path is not None else None
 
     @property
+    def scoring(self) -> ScoringSettings:
+        """The project's scoring settings: off while the config is invalid or sets no model."""
+        return self.config.scoring if self.config else ScoringSettings(enabled=False)
+
+    @property
     def review_setup(self) -> ReviewSetup | None:
         """The reviewers to run: none while the config is invalid."""
         return self.config.review_setup if self.config else None
@@ -71,6 +79,9 @@ class ProjectConfigs:
 
     roots: OrderedDict[str, Path] = field(default_factory=OrderedDict)
     loaded: dict[Path, Loaded] = field(default_factory=dict)
+    overrides: dict[str, Any] = field(default_factory=dict)
+    """ProjectConfig fields set by the host rather than the file (an Amplifier module's own
+    hooks-observations config: its reviewers, hooks, execution, issue filing)."""
 
     def lookup(self, cwd: str) -> Loaded:
         """The config for `cwd` (the same object while its file is unchanged)."""
@@ -98,9 +109,12 @@ class ProjectConfigs:
 
     def _load(self, root: Path, key: FileKey | None) -> Loaded:
         if key is None:
-            return Loaded(root, None, ProjectConfig(root=root))
+            return Loaded(
+                root, None, dataclasses.replace(ProjectConfig(root=root), **self.overrides)
+            )
         try:
-            return Loaded(root, key, load_config(key[0], root))
+            config = load_config(key[0], root)
+            return Loaded(root, key, dataclasses.replace(config, **self.overrides))
         except ConfigError as exc:
             log.error("config %s did not validate; its observers are off until it does: %s",
                       key[0], str(exc).replace("\n", " "))  # fmt: skip

@@ -3,7 +3,8 @@
 The file has the schema of specs/config.md: `tools` and `behaviors` are module lists; the
 `hooks-observations` module holds hooks, execution, observers (LLM reviewers) and post-processing;
 the `hooks-observations-display` module holds the display options. onlooker adds two top-level
-sections: `trajectory`, for its trajectory observers (built-in or from plugins), and `memory`.
+sections: `trajectory`, for its trajectory observers (built-in or from plugins), `memory`, and
+`side_effects` and `compliance` (specs/side-effects.md).
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
+from ..compliance import ComplianceSettings
 from ..core.observer import Observer
 from ..core.triggers import Trigger
 from ..display.observations import DisplayOptions
@@ -22,6 +24,8 @@ from ..observers import builtin_observers
 from ..reviewers.config import ReviewerConfig, ReviewSetup
 from ..reviewers.execution import Execution
 from ..reviewers.watch import FilesTarget
+from ..scoring.settings import ScoringSettings
+from ..side_effects import SideEffectSettings
 
 #: The config's hook names -> the event kind that fires them.
 HOOK_EVENTS: dict[str, str] = {
@@ -114,6 +118,12 @@ class ProjectConfig:
     trajectory: TrajectoryOptions = field(default_factory=TrajectoryOptions)
     memory: MemorySettings = field(default_factory=MemorySettings)
     """The memory settings (the `memory` section)."""
+    scoring: ScoringSettings = field(default_factory=ScoringSettings)
+    """Session scoring (the `scoring` section); off without a model."""
+    side_effects: SideEffectSettings | None = None
+    """The side effects to run after tool calls (the `side_effects` section); None: none."""
+    compliance: ComplianceSettings | None = None
+    """What agents must have done when they stop (the `compliance` section); None: no checks."""
 
     @property
     def enabled_reviewers(self) -> tuple[ReviewerConfig, ...]:
@@ -148,6 +158,9 @@ class ProjectConfig:
             "display": _fields(self.display),
             "trajectory": self.trajectory.to_dict(),
             "memory": self.memory.to_dict(),
+            "scoring": self.scoring.to_dict(),
+            "side_effects": self.side_effects.to_dict() if self.side_effects else None,
+            "compliance": self.compliance.to_dict() if self.compliance else None,
         }
 
 

@@ -16,8 +16,10 @@ from ..reviewers.config import ReviewerConfig
 from ..reviewers.execution import Execution
 from ..reviewers.watch import ConversationTarget, FilesTarget, WatchTarget
 from .document import ConfigInvalid, Reader, did_you_mean
+from .effects import read_compliance, read_side_effects
 from .memory import read_memory
 from .project import HOOK_EVENTS, MARKER_HOOK, HookSpec, IssueFiling, Module, ProjectConfig
+from .scoring import read_scoring
 from .trajectory import read_trajectory
 
 if TYPE_CHECKING:
@@ -27,7 +29,7 @@ OBSERVATIONS = "hooks-observations"
 DISPLAY = "hooks-observations-display"
 TOOL_MODULES = ("tool-observations", "tool-issue")
 BEHAVIOR_MODULES = (OBSERVATIONS, DISPLAY)
-TOP_KEYS = ("tools", "behaviors", "trajectory", "memory")
+TOP_KEYS = ("tools", "behaviors", "trajectory", "memory", "scoring", "side_effects", "compliance")
 MODULE_KEYS = ("module", "source", "config")
 OBSERVATIONS_KEYS = ("hooks", "execution", "observers", "post_processing")
 HOOK_KEYS = ("trigger", "priority", "tools")
@@ -68,6 +70,18 @@ def read_document(
     return config
 
 
+def read_observations(node: yaml.Node | None, *, file: str, key: str) -> dict[str, Any]:
+    """The ProjectConfig fields a hooks-observations config sets (`hooks`, `execution`,
+    `reviewers`, `issues`) when a host module takes it as its own config; ConfigInvalid lists every
+    problem, under `key`."""
+    reader = Reader(file)
+    schema = _Schema(reader)
+    schema.observations(node, key)
+    if reader.problems:
+        raise ConfigInvalid(reader.problems)
+    return {k: v for k, v in schema.parts.items() if v is not None}
+
+
 class _Schema:
     """One read of a document; what it finds goes to the reader's problems."""
 
@@ -83,6 +97,14 @@ class _Schema:
             self.parts["trajectory"] = read_trajectory(self.r, top["trajectory"], "trajectory")
         if "memory" in top:
             self.parts["memory"] = read_memory(self.r, top["memory"], "memory", self.model)
+        if "scoring" in top:
+            self.parts["scoring"] = read_scoring(self.r, top["scoring"], "scoring", self.model)
+        if "side_effects" in top:
+            self.parts["side_effects"] = read_side_effects(
+                self.r, top["side_effects"], "side_effects"
+            )
+        if "compliance" in top:
+            self.parts["compliance"] = read_compliance(self.r, top["compliance"], "compliance")
         parts = {k: v for k, v in self.parts.items() if v is not None}
         return ProjectConfig(root=root, path=path, tools=tools, behaviors=behaviors, **parts)
 

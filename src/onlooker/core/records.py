@@ -18,6 +18,7 @@ from ..errors import RecordError
 from .clock import parse_time
 
 R = TypeVar("R", bound="Record")
+T = TypeVar("T")
 
 _KINDS: dict[str, type[Record]] = {}
 _HINTS: dict[type, dict[str, Any]] = {}
@@ -105,6 +106,12 @@ def decode_record(data: Any) -> Record:
         raise RecordError(f"unknown record kind {kind!r}; known: {', '.join(sorted(_KINDS))}")
     value = _decode_dataclass(cls, data)
     assert isinstance(value, Record)
+    return value
+
+
+def decode_as(cls: type[T], data: dict[str, Any]) -> T:
+    """A plain dataclass value (one without a `kind`) from the JSON data `encode` made of it."""
+    value: T = _decode_dataclass(cls, data)
     return value
 
 

@@ -15,6 +15,7 @@ from ..hosts.claude_code.hook import HookHandler
 from ..hosts.claude_code.install import installed_hooks, settings_path
 from ..hosts.claude_code.plugin import HOOKS_FILE, installed_plugins
 from ..hosts.claude_code.runnable import Problem, installed_problems
+from ..side_effects import JOB_KIND as SIDE_EFFECT_JOB
 from ..store import Store
 from .hookd import running_pid
 from .spool import SpoolEntry, replay, spool_entries
@@ -106,6 +107,7 @@ def _jobs(store: Store) -> dict[str, Any]:
     """The job queue: what waits and for how long, what failed for good and why."""
     backlog = store.jobs.backlog()
     failed, latest = store.jobs.failures()
+    effects, effect_errors = store.jobs.failures(kind=SIDE_EFFECT_JOB)
     return {
         "queued": backlog.queued,
         "running": backlog.running,
@@ -113,6 +115,8 @@ def _jobs(store: Store) -> dict[str, Any]:
         "stuck": backlog.oldest_seconds > STUCK_AFTER,
         "failed": failed,
         "latest_failures": [{"kind": kind, "error": error} for kind, error in latest],
+        "side_effects_failed": effects,
+        "side_effect_failures": [error for _, error in effect_errors],
     }
 
 

@@ -20,7 +20,9 @@ from pathlib import Path
 from types import FrameType
 
 from ..errors import AlreadyRunning
-from ..hosts.claude_code.hook import HookHandler
+from ..hosts.claude_code.hook import HookHandler, HostAnswer
+from ..hosts.opencode.hook_input import HOST as OPENCODE
+from ..hosts.opencode.hook_input import answer as opencode_answer
 from ..store import Store
 from ..store.home import data_home
 from ._lanes import Lanes
@@ -41,6 +43,10 @@ SPOOL_EVERY = 30.0
 """Seconds between replays of the spool while the service is idle (the first comes at once)."""
 HOOK_MARGIN = 3.0
 """Seconds of a hook's wait kept for the rest of its work (storing, answering) after reviewers."""
+
+
+HOSTS: dict[str, HostAnswer] = {OPENCODE: opencode_answer}
+"""Plugins of other hosts that forward their hooks here (`{"host": ...}` inputs)."""
 
 
 def parallel_budget() -> float:
@@ -86,7 +92,9 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     store = Store(home)
     from ..reviewers.handoff import configured_reviewers
 
-    handler = HookHandler(store, reviewers=configured_reviewers(), review_budget=parallel_budget())
+    handler = HookHandler(
+        store, reviewers=configured_reviewers(), review_budget=parallel_budget(), hosts=HOSTS
+    )
     lanes = Lanes(int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS)))
     last = time.monotonic()
     drained = 0.0

@@ -45,6 +45,8 @@ class Delivery:
     """A reason to stop the agent's step ('' for none), where the host allows blocking."""
     dispatch: Dispatch | None = None
     """The engine's result for the event (its assessments and failures)."""
+    notice: str = ""
+    """A message for the user, not the agent ('' for none): scores, improvements."""
 
 
 def subagent_session_id(session_id: str, agent_id: str) -> str:

@@ -35,7 +35,9 @@ from ..store import Store
 from ..store.identity import identity_of
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
+from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
+from ._scoring import ScoringSteps
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
 
@@ -111,6 +113,8 @@ class Runtime:
         """Guards the warm sessions and the config cache, never held while a session works."""
         self._models: Callable[[str], Model] | None = None
         self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
+        self._scoring = ScoringSteps(self.store, self.wake_worker) if self.store else None
+        self._effects = EffectSteps(self.store, self.wake_worker) if self.store else None
         if self.configs is None and self.store is not None:
             self.configs = ProjectConfigs()
 
@@ -191,10 +195,12 @@ class Runtime:
             if main and isinstance(arrival.event, SessionStarted):
                 self._step(self._memory.extract_abandoned, warm.memory, project=warm.project,
                            session_id=key)  # fmt: skip
+        block = self._effects_at(key, arrival, warm, event)
         warm.unsaved += 1
         if isinstance(event, CHECKPOINTS) or warm.unsaved >= SNAPSHOT_EVERY:
             self._save(key)
-        context, block = self._review(key, arrival, warm, event)
+        context, reviewed = self._review(key, arrival, warm, event)
+        block = joined(reviewed, block)
         if isinstance(event, SessionEnded):
             self._save(key, forget=True)
         if isinstance(event, SubagentStopped):
@@ -212,12 +218,25 @@ class Runtime:
                 )
                 or ""
             )
+        notice = ""
+        if self._scoring is not None and arrival.cwd:
+            notice = self._scored(arrival, warm, event, parts)
         text = joined(*parts)
         if not arrival.deliverable:
             warm.held, text = text, ""
         else:
             warm.held = ""
-        return Delivery(text, block, dispatch)
+        return Delivery(text, block, dispatch, notice)
+
+    def _scored(self, arrival: Arrival, warm: _Warm, event: Event, parts: list[str]) -> str:
+        """Queue a score when something ended; the compaction context into `parts`; the notice."""
+        assert self._scoring is not None
+        steps, project = self._scoring, warm.project
+        root = warm.loaded.root
+        self._step(steps.score_later, arrival, event, warm.loaded.scoring, project=project,
+                   root=root)  # fmt: skip
+        parts.append(self._step(steps.after_compaction, event, project=project) or "")
+        return self._step(steps.notice, event, project=project) or ""
 
     def _recorded(self, warm: _Warm, dispatch: Dispatch) -> None:
         if self.store is not None:
@@ -266,6 +285,18 @@ class Runtime:
                 log.error("filing issues failed: %s", traceback.format_exc())
         return answer.context, answer.block
 
+    def _effects_at(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> str:
+        """Queue a tool call's side effects; at a stop, the compliance verifier's block reason."""
+        config = warm.loaded.config
+        if self._effects is None or config is None or not arrival.cwd:
+            return ""
+        reason = self._step(
+            self._effects.at, event, config, main=key == arrival.session_id,
+            session_id=arrival.session_id, session=warm.engine.session, project=warm.project,
+            root=warm.loaded.root, engine=self.engine,
+        )  # fmt: skip
+        return reason or ""
+
     def _model_cache(self) -> Callable[[str], Model]:
         if self._models is None:
             from ..reviewers._run import ModelCache
@@ -274,11 +305,12 @@ class Runtime:
         return self._models
 
     def _step(self, step: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
-        """Run a memory step; a failure is logged and costs the agent nothing else."""
+        """Run a memory, side-effect or compliance step; a failure is logged and costs the agent
+        nothing else."""
         try:
             return step(*args, **kwargs)
         except Exception:
-            log.error("memory step %s failed: %s", step.__name__, traceback.format_exc())
+            log.error("step %s failed: %s", step.__name__, traceback.format_exc())
             return None
 
     # -- sessions ---------------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from .changes import (
     content_hash,
     normalized,
 )
+from .effect_records import VERDICTS, ComplianceVerdict, SideEffectSaved, VerdictKind
 from .home import data_home, journal_path, project_for
 from .journal import Journal, JournalRead, SkippedLine
 from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
@@ -28,7 +29,9 @@ from .tool import ObservationsTool
 __all__ = [
     "STATUSES",
     "UNRESOLVED",
+    "VERDICTS",
     "Change",
+    "ComplianceVerdict",
     "Created",
     "FindingAcknowledged",
     "FindingCreated",
@@ -44,11 +47,13 @@ __all__ = [
     "LifecycleError",
     "Observation",
     "ObservationsTool",
+    "SideEffectSaved",
     "SkippedLine",
     "Store",
     "StoreError",
     "SummaryDelivered",
     "UnknownFinding",
+    "VerdictKind",
     "content_hash",
     "data_home",
     "journal_path",

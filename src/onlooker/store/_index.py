@@ -15,7 +15,9 @@ from typing import Any
 from ..core.assessment import Finding, severity_rank
 from ..core.clock import parse_time
 from ._database import Database, stamp
+from ._effects_index import EFFECT_TABLES, apply_effect_change
 from ._memory_index import MEMORY_TABLES, apply_memory_change
+from ._score_index import SCORE_TABLES, apply_score_change
 from .changes import (
     Change,
     FindingAcknowledged,
@@ -68,7 +70,11 @@ class Index(Database):
             )
 
     def _apply(self, change: Change) -> None:
-        if apply_memory_change(self._conn, change):
+        if (
+            apply_memory_change(self._conn, change)
+            or apply_score_change(self._conn, change)
+            or apply_effect_change(self._conn, change)
+        ):
             return
         run = self._conn.execute
         at = stamp(change.at)
@@ -285,7 +291,7 @@ class Index(Database):
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
         for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
-                      *MEMORY_TABLES):  # fmt: skip
+                      *MEMORY_TABLES, *SCORE_TABLES, *EFFECT_TABLES):  # fmt: skip
             self._conn.execute(f"DELETE FROM {table}")
         if sessions:
             self._conn.execute("DELETE FROM sessions")
@@ -294,7 +300,10 @@ class Index(Database):
         """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
         order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id",
                  "memories": "id", "memory_files": "path, memory_id",
-                 "memory_injections": "session_id, memory_id"}[table]  # fmt: skip
+                 "memory_injections": "session_id, memory_id", "scores": "project, session_id",
+                 "improvements": "id", "rejections": "project, pattern",
+                 "observer_settings": "project, name", "side_effects": "key, path",
+                 "compliance_verdicts": "n"}[table]  # fmt: skip
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
 
 

@@ -75,14 +75,17 @@ class JobQueue:
         project: str,
         session_id: str = "",
         max_attempts: int = MAX_ATTEMPTS,
+        delay: float = 0.0,
     ) -> int:
+        """Queue a job; it is claimed no sooner than `delay` seconds from now."""
         text = json.dumps(payload, ensure_ascii=False, sort_keys=True)
-        now = stamp(self.clock.now())
+        when = self.clock.now()
+        now, due = stamp(when), stamp(when + timedelta(seconds=delay))
         with self.db.transaction():
             cursor = self.db._conn.execute(
                 "INSERT INTO jobs (kind, project, session_id, payload, status, max_attempts, "
                 "created_at, available_at) VALUES (?, ?, ?, ?, 'queued', ?, ?, ?)",
-                (kind, project, session_id, text, max_attempts, now, now),
+                (kind, project, session_id, text, max_attempts, now, due),
             )
             return int(cursor.lastrowid or 0)
 
@@ -139,14 +142,17 @@ class JobQueue:
         waited = (self.clock.now() - oldest).total_seconds() if oldest else 0.0
         return Backlog(queued=int(row[0]), running=int(row[1]), oldest_seconds=waited)
 
-    def failures(self, limit: int = 3) -> tuple[int, list[tuple[str, str]]]:
-        """How many jobs failed for good, and the (kind, error) of the latest `limit` of them."""
+    def failures(self, limit: int = 3, kind: str = "") -> tuple[int, list[tuple[str, str]]]:
+        """How many jobs (of `kind`, when given) failed for good, and the (kind, error) of the
+        latest `limit` of them."""
+        where = "status = 'failed'" + (" AND kind = ?" if kind else "")
+        params: tuple[str, ...] = (kind,) if kind else ()
 
         def read(c: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
-            count = c.execute("SELECT count(*) FROM jobs WHERE status = 'failed'").fetchone()[0]
+            count = c.execute(f"SELECT count(*) FROM jobs WHERE {where}", params).fetchone()[0]
             rows = c.execute(
-                "SELECT kind, error FROM jobs WHERE status = 'failed' ORDER BY id DESC LIMIT ?",
-                (limit,),
+                f"SELECT kind, error FROM jobs WHERE {where} ORDER BY id DESC LIMIT ?",
+                (*params, limit),
             ).fetchall()
             return int(count), [(str(kind), str(error or "")) for kind, error in rows]
 

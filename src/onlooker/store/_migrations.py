@@ -7,6 +7,7 @@ embedding vectors; `vector_versions` counts rows added and removed so cached mat
 reload.
 m005 holds memory (specs/memory.md): pending events, memories with full-text search, the files they
 name, and what each session was shown.
+m007 holds what side effects saved and the compliance verifier's verdicts (specs/side-effects.md).
 """
 
 from __future__ import annotations
@@ -242,6 +243,77 @@ CREATE TRIGGER vectors_changed AFTER UPDATE ON vectors BEGIN
 END;
 """
 
+M007_SCORES = """
+-- session scores (specs/scoring.md): kept whole as JSON beside their lookup columns
+CREATE TABLE scores (
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    agent_name TEXT NOT NULL,
+    agent_type TEXT NOT NULL,
+    score REAL NOT NULL,
+    timestamp INTEGER NOT NULL,
+    data TEXT NOT NULL,
+    serial INTEGER NOT NULL,
+    PRIMARY KEY (project, session_id)
+);
+CREATE INDEX scores_by_time ON scores (project, timestamp);
+CREATE TABLE improvements (
+    id TEXT PRIMARY KEY,
+    project TEXT NOT NULL,
+    status TEXT NOT NULL,
+    data TEXT NOT NULL,
+    serial INTEGER NOT NULL
+);
+CREATE INDEX improvements_by_project ON improvements (project, serial);
+CREATE TABLE rejections (
+    project TEXT NOT NULL,
+    pattern TEXT NOT NULL,
+    serial INTEGER NOT NULL,
+    PRIMARY KEY (project, pattern)
+);
+CREATE TABLE observer_settings (
+    project TEXT NOT NULL,
+    name TEXT NOT NULL,
+    value TEXT NOT NULL,
+    PRIMARY KEY (project, name)
+);
+"""
+
+M008_SIDE_EFFECTS = """
+CREATE TABLE side_effects (
+    n INTEGER PRIMARY KEY,
+    key TEXT NOT NULL,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    action TEXT NOT NULL,
+    tool TEXT NOT NULL,
+    call_id TEXT NOT NULL,
+    path TEXT NOT NULL,
+    source TEXT NOT NULL,
+    sha256 TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    note TEXT NOT NULL,
+    at TEXT NOT NULL,
+    serial INTEGER NOT NULL,
+    UNIQUE (key, path)
+);
+CREATE INDEX side_effects_by_session ON side_effects (project, session_id, n);
+CREATE TABLE compliance_verdicts (
+    n INTEGER PRIMARY KEY,
+    project TEXT NOT NULL,
+    session_id TEXT NOT NULL,
+    agent_id TEXT NOT NULL,
+    agent_type TEXT NOT NULL,
+    verdict TEXT NOT NULL,
+    missing TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    at TEXT NOT NULL,
+    serial INTEGER NOT NULL
+);
+CREATE INDEX compliance_by_agent ON compliance_verdicts (session_id, agent_id, n);
+CREATE INDEX compliance_by_project ON compliance_verdicts (project, n);
+"""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -250,4 +322,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m004_jobs", M004_JOBS),
     ("m005_memory", M005_MEMORY),
     ("m006_vectors", M006_VECTORS),
+    ("m007_scores", M007_SCORES),
+    ("m008_side_effects", M008_SIDE_EFFECTS),
 )

@@ -8,6 +8,7 @@ it, once.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any, Literal
 
 from ..core.clock import Clock
@@ -71,9 +72,20 @@ class ObserverRuns:
             )
         return [str(r[1]) for r in rows]
 
-    def costs(self, project: str | None = None) -> list[ObserverCost]:
-        """Per observer: runs by status, tokens, cost and time, most expensive first."""
-        where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
+    def costs(
+        self, project: str | None = None, since: datetime | None = None
+    ) -> list[ObserverCost]:
+        """Per observer: runs by status, tokens, cost and time, most expensive first (only runs
+        started at or after `since`, when given)."""
+        clauses: list[str] = []
+        params: list[str] = []
+        if project is not None:
+            clauses.append("project = ?")
+            params.append(project)
+        if since is not None:
+            clauses.append("started_at >= ?")
+            params.append(stamp(since))
+        where = "WHERE " + " AND ".join(clauses) if clauses else ""
         rows = self.db._read(
             lambda c: c.execute(
                 "SELECT observer, status, count(*), sum(input_tokens), sum(output_tokens), "

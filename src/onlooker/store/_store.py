@@ -26,8 +26,10 @@ from ..core.session import Session
 from ..core.slices import Reducer
 from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
+from ._effects_index import EffectsIndex
 from ._index import Index
 from ._jobs import JobQueue
+from ._overview import Overview
 from ._runs import ObserverRuns, RunStatus
 from ._trajectory_findings import trajectory_findings
 from .changes import (
@@ -86,6 +88,10 @@ class Store:
         """Work for the detached worker: enqueue, claim, complete, fail."""
         self.runs = ObserverRuns(self.index, self.clock)
         """Observer runs: status, usage and cost, and background reports to deliver."""
+        self.overview = Overview(self.index)
+        """Counts for reports: findings over time, per session; memory counts."""
+        self.effects = EffectsIndex(self.index)
+        """What side effects saved, and the compliance verifier's verdicts."""
 
     def close(self) -> None:
         self.index.close()
@@ -274,6 +280,15 @@ class Store:
         found = list(self.home.glob(f"{JOURNALS}/*/{safe_name(session_id)}.jsonl"))
         return found[0].relative_to(self.home).as_posix() if len(found) == 1 else None
 
+    def record_changes(
+        self, changes: Sequence[Change], *, project: str, session_id: str = ""
+    ) -> None:
+        """Journal changes of other features (side effects saved, compliance verdicts) in the
+        session's journal and apply them to the index, numbered like the findings' own."""
+        with self._changing(project, session_id) as pending:
+            for change in changes:
+                pending.add(change)
+
     def mark_delivered(self, session_id: str, digest: str, *, project: str) -> bool:
         """Remember that a text with `digest` reached the session; False if it was the last one
         (the digest '' stands for nothing delivered)."""
@@ -288,10 +303,17 @@ class Store:
     # -- jobs and observer runs ------------------------------------------------------------------
 
     def enqueue(
-        self, kind: str, payload: dict[str, Any], *, project: str, session_id: str = ""
+        self,
+        kind: str,
+        payload: dict[str, Any],
+        *,
+        project: str,
+        session_id: str = "",
+        delay: float = 0.0,
     ) -> int:
-        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one); its id."""
-        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id)
+        """Queue a job for the worker (`daemon.worker.ensure_worker` starts one), to run no
+        sooner than `delay` seconds from now; its id."""
+        return self.jobs.enqueue(kind, payload, project=project, session_id=session_id, delay=delay)
 
     def record_observer_run(
         self,

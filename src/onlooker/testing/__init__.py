@@ -5,6 +5,9 @@ of the request), records every request, and can wait a fixed latency, so reviewe
 is tested without a network. For a real local model, see `onlooker.llm` (`local:` and
 `openai-compatible:` providers).
 
+`HeadlessChromium` drives the system's Chromium over the DevTools protocol, to check a page
+(the report) as a browser shows it.
+
 `AnthropicEndpoint` is a scripted Anthropic Messages API on 127.0.0.1 and `ClaudeCode` runs the
 real Claude Code CLI headless against it, so observers are tested inside Claude Code, offline.
 """
@@ -20,9 +23,10 @@ from typing import Any
 from ..errors import InvalidOutput, ModelTimeout
 from ..llm.model import Completion, Message, Usage
 from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, ToolUse
+from .browser import HeadlessChromium, PageLoad, find_chromium
 from .claude_cli import ClaudeCode, ClaudeCodeMissing, HeadlessRun, find_claude
 from .messages_request import MessagesRequest
-from .openai_endpoint import ScriptedEndpoint
+from .openai_endpoint import FunctionCall, ScriptedEndpoint
 
 Reply = str | dict[str, Any] | list[Any] | BaseException | Callable[["ScriptedRequest"], Any]
 """One scripted answer: text, data (returned as JSON), an exception to raise, or a function."""
@@ -33,14 +37,18 @@ __all__ = [
     "ClaudeCode",
     "ClaudeCodeMissing",
     "Failure",
+    "FunctionCall",
+    "HeadlessChromium",
     "HeadlessRun",
     "MessagesRequest",
+    "PageLoad",
     "Reply",
     "ScriptedEndpoint",
     "ScriptedModel",
     "ScriptedRequest",
     "Text",
     "ToolUse",
+    "find_chromium",
     "find_claude",
 ]
 

@@ -3,7 +3,9 @@
 It stands in for a paid remote API over real HTTP, so the real `openai-compatible:` provider (the
 `openai` SDK) is exercised end to end: `ScriptedEndpoint(latency=0.5)` answers every chat
 completion after half a second; a reply can also be an HTTP status, a body that is not a
-completion, or JSON cut short. Standard library only; it serves on a loopback port in a thread.
+completion, JSON cut short, or a `FunctionCall` the model makes. A request with `"stream": true`
+is answered as server-sent chunks, as agents (opencode) ask for. Standard library only; it serves
+on a loopback port in a thread.
 """
 
 from __future__ import annotations
@@ -16,9 +18,22 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
-EndpointReply = str | dict[str, Any] | tuple[int, str] | Callable[[dict[str, Any]], Any]
-"""The completion's text, JSON data (sent as its text), (HTTP status, raw body), or a function of
-the request body giving one of those."""
+
+@dataclass(frozen=True, slots=True)
+class FunctionCall:
+    """A reply that calls a tool (`tool_calls` with finish_reason `tool_calls`)."""
+
+    name: str
+    arguments: dict[str, Any] = field(default_factory=dict)
+    id: str = ""
+    """The call's id; default `call_<n>`, n counting the endpoint's requests."""
+
+
+EndpointReply = (
+    str | dict[str, Any] | tuple[int, str] | FunctionCall | Callable[[dict[str, Any]], Any]
+)
+"""The completion's text, JSON data (sent as its text), (HTTP status, raw body), a tool call, or
+a function of the request body giving one of those."""
 
 
 @dataclass
@@ -58,10 +73,13 @@ class ScriptedEndpoint:
                 if endpoint.latency:
                     time.sleep(endpoint.latency)
                 status, text = endpoint._answer(body)
-                data = text.encode()
+                streamed = status == 200 and body.get("stream") is True
+                data = (_events(json.loads(text)) if streamed else text).encode()
                 try:
                     self.send_response(status)
-                    self.send_header("Content-Type", "application/json")
+                    self.send_header(
+                        "Content-Type", "text/event-stream" if streamed else "application/json"
+                    )
                     self.send_header("Content-Length", str(len(data)))
                     self.end_headers()
                     self.wfile.write(data)
@@ -93,6 +111,15 @@ class ScriptedEndpoint:
             reply = reply(body)
         if isinstance(reply, tuple):
             return int(reply[0]), str(reply[1])
+        if isinstance(reply, FunctionCall):
+            answer = completion("", body, self.model)
+            choice = answer["choices"][0]
+            choice["finish_reason"] = "tool_calls"
+            choice["message"] = {"role": "assistant", "content": None, "tool_calls": [{
+                "id": reply.id or f"call_{len(self.requests)}", "type": "function",
+                "function": {"name": reply.name, "arguments": json.dumps(reply.arguments)},
+            }]}  # fmt: skip
+            return 200, json.dumps(answer)
         text = reply if isinstance(reply, str) else json.dumps(reply)
         return 200, json.dumps(completion(text, body, self.model))
 
@@ -102,6 +129,23 @@ class _Server(ThreadingHTTPServer):
     request_queue_size = 128
     """The listen backlog: the default 5 drops the SYNs of a burst of parallel callers, which
     then wait a second to retry."""
+
+
+def _events(answer: dict[str, Any]) -> str:
+    """A completion as a streamed one: server-sent chunks (its message as one delta, then the
+    finish reason with the usage), then `[DONE]`."""
+    choice = answer["choices"][0]
+    message = dict(choice["message"])
+    calls = message.pop("tool_calls", None)
+    if calls:
+        message["tool_calls"] = [{"index": i, **call} for i, call in enumerate(calls)]
+    head = {k: answer[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": message, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
+         "usage": answer["usage"]},
+    ]  # fmt: skip
+    return "".join(f"data: {json.dumps(chunk)}\n\n" for chunk in chunks) + "data: [DONE]\n\n"
 
 
 def completion(text: str, request: dict[str, Any], model: str) -> dict[str, Any]:

@@ -12,10 +12,11 @@ import os
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ...config import ProjectConfigs
 from ...core.clock import Clock, SystemClock
@@ -39,6 +40,10 @@ log.addHandler(logging.NullHandler())  # the service configures real handlers
 SPOOL_AT_ONCE = 256 * 1024
 """Bytes of input spooled before the hook answers; a larger input is spooled in the background."""
 
+HostAnswer = Callable[[Mapping[str, Any], Runtime, datetime], dict[str, Any]]
+"""Another host's translator behind the same service: (its input, the Runtime, now) -> the JSON
+answer its plugin reads. Chosen by the input's `host` field."""
+
 
 @dataclass
 class HookHandler:
@@ -59,6 +64,8 @@ class HookHandler:
     memory: MemorySettings = field(default_factory=MemorySettings)
     wake_worker: Callable[[Path], None] | None = None
     """Starts the worker for queued jobs; default `onlooker.daemon.worker.ensure_worker`."""
+    hosts: Mapping[str, HostAnswer] = field(default_factory=dict)
+    """Translators of other hosts' plugins that forward to this service (`{"host": name}`)."""
 
     def __post_init__(self) -> None:
         if self.wake_worker is None:
@@ -97,7 +104,11 @@ class HookHandler:
     def _answer(self, raw: bytes) -> tuple[bytes, str, bool]:
         """(what to print, why it failed or '', whether that failure is for good)."""
         try:
-            where, event = parse_hook_input(read_hook_input(raw), self.clock.now())
+            data = read_hook_input(raw)
+            host = data.get("host")
+            if host is not None:
+                return self._answer_host(host, data)
+            where, event = parse_hook_input(data, self.clock.now())
         except HookInputError as exc:
             return b"", str(exc), True
         try:
@@ -105,8 +116,26 @@ class HookHandler:
         except Exception as exc:
             log.error("hook %s failed: %s", where.event_name, traceback.format_exc())
             return b"", f"{type(exc).__name__}: {exc}", False
-        answer = hook_answer(where.event_name, delivery.context, block_reason=delivery.block)
+        answer = hook_answer(
+            where.event_name, delivery.context, block_reason=delivery.block,
+            notice=delivery.notice,
+        )  # fmt: skip
         return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
+
+    def _answer_host(self, host: Any, data: Mapping[str, Any]) -> tuple[bytes, str, bool]:
+        translate = self.hosts.get(host) if isinstance(host, str) else None
+        if translate is None:
+            raise HookInputError(
+                f"hook input names host {host!r}, which this service does not take"
+            )
+        try:
+            answer = translate(data, self.runtime, self.clock.now())
+        except HookInputError:
+            raise
+        except Exception as exc:
+            log.error("%s hook %s failed: %s", host, data.get("hook"), traceback.format_exc())
+            return b"", f"{type(exc).__name__}: {exc}", False
+        return json.dumps(answer, ensure_ascii=False).encode(), "", False
 
     def _spool_quietly(self, raw: bytes, reason: str, *, refused: bool = False) -> None:
         """Spool in the background when the input is large (redacting it takes a while), so the

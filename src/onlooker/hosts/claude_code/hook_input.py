@@ -126,11 +126,16 @@ def parse_hook_input(data: Mapping[str, Any], now: datetime) -> tuple[HookInput,
     return where, parser(data, where, now)
 
 
-def hook_answer(event_name: str, context: str = "", *, block_reason: str = "") -> dict[str, Any]:
-    """The JSON to print: additionalContext for events that take it, a block where allowed."""
+def hook_answer(
+    event_name: str, context: str = "", *, block_reason: str = "", notice: str = ""
+) -> dict[str, Any]:
+    """The JSON to print: additionalContext for events that take it, a block where allowed, and
+    a notice for the user (`systemMessage`, which Claude Code shows the user at every event)."""
     answer: dict[str, Any] = {}
     if block_reason and event_name in BLOCK_EVENTS:
         answer = {"decision": "block", "reason": block_reason[:FEEDBACK_LIMIT]}
+    if notice:
+        answer["systemMessage"] = notice[:FEEDBACK_LIMIT]
     if not context or event_name not in CONTEXT_EVENTS:
         return answer
     answer["hookSpecificOutput"] = {

@@ -14,7 +14,7 @@ from typing import Any
 
 from ...core.assessment import Assessment, ObserverFailure, is_warning
 from ...core.clock import ReplayClock
-from ...core.engine import Engine, ObserverSpec
+from ...core.engine import Dispatch, Engine, ObserverSpec
 from ...core.events import AssistantMessage, SessionStarted, ToolCall
 from ...core.observer import Observer
 from ...core.session import Session
@@ -132,12 +132,14 @@ def replay_session(
     observers: ObserverFactory | None = None,
     *,
     deadline_minutes: float | None = None,
+    on_dispatch: Callable[[Dispatch], None] | None = None,
 ) -> SessionReplay:
     """Dispatch one transcript's events (not its subagents) through a fresh engine.
 
     The clock follows the events' timestamps (never backwards); `deadline_minutes` sets a deadline
     that many minutes after the session started. Assistant messages go into the session without a
     dispatch: no Claude Code hook fires on them, so nothing could be delivered there.
+    `on_dispatch` sees each dispatched event with its assessments and failures, in order.
     """
     make = observers or observers_named()
     clock = ReplayClock()
@@ -156,6 +158,8 @@ def replay_session(
                 session.append(event)  # observers see it; nothing is delivered at this point
                 continue
             outcome = engine.dispatch(event)
+            if on_dispatch is not None:
+                on_dispatch(outcome)
             if outcome.assessments:
                 assessments.extend(outcome.assessments)
             if outcome.failures:

@@ -1,0 +1,82 @@
+"""`onlooker install opencode` and `onlooker uninstall opencode`: onlooker's plugin file in or out
+of opencode's plugin folder (hosts/opencode/install.py)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import click
+
+from ..errors import InstallError
+from ..hosts.claude_code.config_files import Change
+from ..hosts.opencode.install import SCOPES, install, plugin_path, uninstall
+from ..store.home import data_home
+
+_scope = click.option(
+    "--scope",
+    type=click.Choice(SCOPES),
+    default="project",
+    show_default=True,
+    help="project: this project's .opencode/plugins/; user: every project "
+    "(~/.config/opencode/plugins/, or $XDG_CONFIG_HOME/opencode/plugins/).",
+)
+_project = click.option(
+    "--project",
+    type=click.Path(file_okay=False, path_type=Path),
+    default=".",
+    show_default=True,
+    help="The project folder (for project scope).",
+)
+_dry_run = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
+_json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
+
+
+@click.command(name="opencode")
+@_scope
+@_project
+@_dry_run
+@_json
+def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) -> None:
+    """Write onlooker's plugin into opencode's plugin folder.
+
+    The plugin forwards opencode's hooks to onlooker's hook service: a stalled tool loop shows up
+    in the tool's output, and a compaction keeps onlooker's open observations. It names this
+    machine's Python; running it again changes nothing; a file it replaces is backed up in the
+    data home. `onlooker uninstall opencode` removes it.
+    """
+    path = plugin_path(scope, project.resolve())
+    _show(_run(lambda: install(path, data_home(), dry_run=dry_run)), "installed", dry_run, as_json)
+
+
+@click.command(name="opencode")
+@_scope
+@_project
+@_dry_run
+@_json
+def uninstall_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) -> None:
+    """Remove onlooker's plugin from opencode's plugin folder (a file it replaced comes back)."""
+    path = plugin_path(scope, project.resolve())
+    _show(_run(lambda: uninstall(path, data_home(), dry_run=dry_run)), "removed", dry_run, as_json)
+
+
+def _run(action: Callable[[], Change]) -> Change:
+    try:
+        return action()
+    except InstallError as exc:
+        raise click.ClickException(str(exc)) from None
+
+
+def _show(change: Change, verb: str, dry_run: bool, as_json: bool) -> None:
+    if as_json:
+        data = {**change.to_dict(), "plugin": str(change.path), "dry_run": dry_run}
+        click.echo(json.dumps(data, indent=2))
+        return
+    if not change.changed:
+        click.echo(f"nothing to change: {change.path} ({'; '.join(change.notes) or 'up to date'})")
+        return
+    would = "would be " if dry_run else ""
+    click.echo(f"onlooker plugin for opencode {would}{verb}: {change.path}")
+    for note in change.notes:
+        click.echo(f"  {note}")

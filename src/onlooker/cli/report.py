@@ -1,0 +1,190 @@
+"""`onlooker report [PATH...]`: one self-contained HTML page of what observers saw.
+
+Without PATH it reads the store (every project, or --project); with PATHs it replays those
+recorded sessions first, as `onlooker replay` does. Prints the path written, or `--json`.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import webbrowser
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+import click
+
+from ..core.clock import SystemClock, parse_time
+from ..errors import ConfigError, TranscriptError
+from .store_options import fail, open_store, print_json
+
+_RELATIVE = re.compile(r"^(\d+)([hdw])$")
+
+
+@click.command(name="report")
+@click.argument("paths", nargs=-1, metavar="[PATH...]")
+@click.option("--project", default=None, metavar="NAME", help="Only this project.")
+@click.option(
+    "--since",
+    metavar="DATE",
+    help="Only what happened from DATE on: 2026-03-01, 2026-03-01T12:00, or 7d, 12h, 2w ago.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=Path("onlooker-report.html"),
+    show_default=True,
+    help="The HTML file to write.",
+)
+@click.option("--open", "open_it", is_flag=True, help="Open the report in the web browser.")
+@click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
+@click.option(
+    "--timelines",
+    type=click.IntRange(min=0),
+    default=25,
+    show_default=True,
+    help="Sessions per project shown with their timeline (the most recent).",
+)
+@click.option(
+    "--scores",
+    "scores_path",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    metavar="FILE",
+    help="A JSON list of session scores to chart: {session_id, agent_name, timestamp, "
+    "overall_score, markers: [{kind: applied|rolled_back|delta, label, delta}]}.",
+)
+@click.option(
+    "--deadline",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="MINUTES",
+    help="With PATHs: give each replayed session a deadline this many minutes after it started.",
+)
+@click.option(
+    "--observer",
+    "observer_names",
+    multiple=True,
+    metavar="NAME",
+    help="With PATHs: replay only this observer (repeatable).",
+)
+def command(
+    paths: Sequence[str],
+    project: str | None,
+    since: str | None,
+    out: Path,
+    open_it: bool,
+    as_json: bool,
+    timelines: int,
+    scores_path: Path | None,
+    deadline: float | None,
+    observer_names: Sequence[str],
+) -> None:
+    """Write one self-contained HTML report: per project, tool calls, warnings and findings over
+    time by observer and severity, open findings with their evidence, session timelines,
+    reviewer runs with tokens and cost, memory counts, and session scores when there are any.
+
+    Without PATH, reads the store ($ONLOOKER_HOME). With PATHs (Claude Code transcripts, OpenAI
+    message files, or folders of them), replays them through the observers first. The page needs
+    no network: open it anywhere, attach it to an issue.
+    """
+    from ..report import render_html
+
+    start = parse_since(since) if since else None
+    scores = read_scores(scores_path) if scores_path is not None else []
+    if paths:
+        report = _from_transcripts(paths, project, start, timelines, scores, deadline,
+                                   observer_names)  # fmt: skip
+    else:
+        if deadline is not None or observer_names:
+            fail("--deadline and --observer apply to replayed PATHs only")
+        from ..report import report_from_store
+
+        with open_store() as store:
+            report = report_from_store(store, project=project, since=start, detailed=timelines,
+                                       scores=scores)  # fmt: skip
+    html = render_html(report)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_text(html, encoding="utf-8")
+    except OSError as exc:
+        fail(f"{out}: cannot write the report ({exc.strerror or exc})")
+    if as_json:
+        print_json(
+            {
+                "out": str(out.resolve()),
+                "bytes": len(html.encode()),
+                "projects": [
+                    {
+                        "name": p.name,
+                        "sessions": len(p.sessions),
+                        "tool_calls": p.tool_calls,
+                        "warnings": p.warnings,
+                        "findings": p.findings_total,
+                        "open_findings": p.open_total,
+                    }
+                    for p in report.projects
+                ],
+            }
+        )
+    else:
+        sessions = sum(len(p.sessions) for p in report.projects)
+        click.echo(f"report of {len(report.projects)} project(s), {sessions} session(s): "
+                   f"{out.resolve()}")  # fmt: skip
+    if open_it:
+        webbrowser.open(out.resolve().as_uri())
+
+
+def _from_transcripts(
+    paths: Sequence[str],
+    project: str | None,
+    since: datetime | None,
+    timelines: int,
+    scores: list[Any],
+    deadline: float | None,
+    observer_names: Sequence[str],
+) -> Any:
+    from ..hosts.recorded.replay import observers_named
+    from ..hosts.recorded.report import report_from_transcripts
+    from ..hosts.recorded.transcripts import transcript_paths
+
+    try:
+        observers = observers_named(observer_names)
+        files = [file for path in paths for file in transcript_paths(path)]
+        return report_from_transcripts(files, observers, deadline_minutes=deadline,
+                                       project=project, since=since, detailed=timelines,
+                                       scores=scores)  # fmt: skip
+    except (ConfigError, TranscriptError) as exc:
+        fail(str(exc))
+
+
+def parse_since(text: str, now: datetime | None = None) -> datetime:
+    """--since as a time: an ISO date or date-time (UTC unless it says), or 12h, 7d, 2w ago."""
+    relative = _RELATIVE.match(text.strip())
+    if relative:
+        amount, unit = int(relative[1]), relative[2]
+        hours = amount * {"h": 1, "d": 24, "w": 168}[unit]
+        return (now or SystemClock().now()) - timedelta(hours=hours)
+    try:
+        return parse_time(text.strip())
+    except ValueError:
+        fail(f"--since: {text!r} is not a date (2026-03-01, 2026-03-01T12:00) or 12h, 7d, 2w")
+
+
+def read_scores(path: Path) -> list[Any]:
+    """The score rows of a JSON file (a list of objects), checked as the report reads them."""
+    from ..report import scores_section
+
+    try:
+        rows = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        fail(f"{path}: cannot read the scores ({exc})")
+    if not isinstance(rows, list) or not all(isinstance(r, dict) for r in rows):
+        fail(f"{path}: scores must be a JSON list of objects")
+    for number, row in enumerate(rows, start=1):
+        try:
+            scores_section([row])
+        except (KeyError, ValueError, TypeError) as exc:
+            fail(f"{path}: score {number}: field {exc} is missing or not valid "
+                 "(session_id, timestamp and overall_score are required)")  # fmt: skip
+    return list(rows)

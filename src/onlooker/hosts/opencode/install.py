@@ -1,0 +1,92 @@
+"""Put onlooker's plugin into opencode's plugin folder, or take it out.
+
+The plugin is one file, `onlooker.ts`, written from `plugin/onlooker.ts` with this machine's
+Python and hook client filled in: `.opencode/plugins/` of the project (project scope) or
+`~/.config/opencode/plugins/` (user scope; `$XDG_CONFIG_HOME/opencode/plugins/` when set).
+Install is idempotent and backs up a file it replaces; uninstall removes exactly that file,
+putting back what was there before. A file of that name that is not onlooker's is never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+
+from ...errors import InstallError
+from ..claude_code.config_files import (
+    Change,
+    forget,
+    manifest,
+    original_text,
+    read_text,
+    remember_original,
+    write_text,
+)
+
+__all__ = ["PLUGIN_FILE", "SCOPES", "install", "plugin_path", "plugin_text", "uninstall"]
+
+SCOPES = ("project", "user")
+PLUGIN_FILE = "onlooker.ts"
+SOURCE = Path(__file__).with_name("plugin") / PLUGIN_FILE
+SETTINGS_LINE = 'const SETTINGS = { python: "", client: "" } // onlooker:settings'
+"""The shim's line install fills in; what marks a plugin file as onlooker's."""
+MARK = "// onlooker:settings"
+
+
+def plugin_path(scope: str, project: Path) -> Path:
+    """Where the plugin file of a scope goes."""
+    if scope == "project":
+        return project / ".opencode" / "plugins" / PLUGIN_FILE
+    if scope == "user":
+        xdg = os.environ.get("XDG_CONFIG_HOME", "")
+        config = Path(xdg) if os.path.isabs(xdg) else Path.home() / ".config"
+        return config / "opencode" / "plugins" / PLUGIN_FILE
+    raise InstallError(f"scope {scope!r} is not one of: {', '.join(SCOPES)}")
+
+
+def client_file() -> Path:
+    """The hook client the plugin runs when no service listens (it starts one)."""
+    return Path(__file__).resolve().parents[2] / "daemon" / "entry.py"
+
+
+def plugin_text(python: str | None = None) -> str:
+    """The plugin file for this machine: the shim with its Python and hook client filled in."""
+    source = SOURCE.read_text(encoding="utf-8")
+    if SETTINGS_LINE not in source:
+        raise InstallError(f"{SOURCE} has no settings line; the package is damaged")
+    settings = json.dumps({"python": python or sys.executable, "client": str(client_file())})
+    return source.replace(SETTINGS_LINE, f"const SETTINGS = {settings} {MARK}")
+
+
+def install(path: Path, home: Path, *, python: str | None = None, dry_run: bool = False) -> Change:
+    """Write the plugin file at `path` (a file of onlooker's there is replaced)."""
+    before = read_text(path)
+    if before is not None and MARK not in before:
+        raise InstallError(f"{path} exists and is not onlooker's plugin; move it, then install")
+    after = plugin_text(python)
+    changed = after != before
+    backup = None
+    if changed and not dry_run:
+        backup = remember_original(path, before, home)
+        write_text(path, after)
+    return Change(path, before, after, ("opencode plugin",), backup, changed)
+
+
+def uninstall(path: Path, home: Path, *, dry_run: bool = False) -> Change:
+    """Remove the plugin file at `path`, putting back the file it replaced if there was one."""
+    before = read_text(path)
+    if before is None:
+        return Change(path, None, None, notes=("no onlooker plugin there",))
+    if MARK not in before:
+        return Change(path, before, before, notes=("the file there is not onlooker's: kept",))
+    original = original_text(manifest(home).get(str(path)))
+    notes = ("restored the file as it was before install",) if original is not None else ()
+    if not dry_run:
+        if original is None:
+            path.unlink()
+        else:
+            write_text(path, original)
+        forget(home, path)
+    return Change(path, before, original, ("opencode plugin",), changed=True, notes=notes)

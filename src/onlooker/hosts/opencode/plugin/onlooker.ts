@@ -1,0 +1,185 @@
+// onlooker for opencode: forwards opencode's hooks to onlooker's hook service and applies its
+// answers (feedback after a tool's output, context for a compaction). Written by
+// `onlooker install opencode`; `onlooker uninstall opencode` removes it.
+//
+// It speaks the hook client's protocol: a 4-byte big-endian length, then the JSON input, over
+// <data home>/run/hookd.sock; the answer comes back framed the same way. When no service listens
+// it runs onlooker's hook client (python -I -S .../daemon/entry.py), which starts one. It fails
+// open: whatever goes wrong, opencode goes on; a missing onlooker is logged once.
+import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin"
+import { spawn } from "node:child_process"
+import { existsSync } from "node:fs"
+import { createConnection } from "node:net"
+import { homedir, platform } from "node:os"
+import { join } from "node:path"
+
+const SETTINGS = { python: "", client: "" } // onlooker:settings
+
+const ANSWER_MS = 20_000
+const CLIENT_MS = 45_000
+const MAX_SOCKET_PATH = 100
+const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
+
+type Answer = { append?: string; context?: string[]; output?: string }
+
+function dataHome(): string {
+  const chosen = process.env.ONLOOKER_HOME
+  if (chosen) return chosen.startsWith("~") ? join(homedir(), chosen.slice(1)) : chosen
+  const xdg = process.env.XDG_DATA_HOME ?? ""
+  if (platform() === "win32") {
+    const local = process.env.LOCALAPPDATA ?? join(homedir(), "AppData", "Local")
+    return join(local, "onlooker")
+  }
+  if (xdg.startsWith("/")) return join(xdg, "onlooker")
+  if (platform() === "darwin") return join(homedir(), "Library", "Application Support", "onlooker")
+  return join(homedir(), ".local", "share", "onlooker")
+}
+
+function frame(payload: Buffer): Buffer {
+  const header = Buffer.alloc(4)
+  header.writeUInt32BE(payload.length, 0)
+  return Buffer.concat([header, payload])
+}
+
+function parse(raw: Buffer): Answer {
+  if (raw.length === 0) return {}
+  const value: unknown = JSON.parse(raw.toString("utf8"))
+  return value !== null && typeof value === "object" ? (value as Answer) : {}
+}
+
+/** The service's answer over its socket; rejects when no service listens. */
+function askSocket(socketPath: string, payload: Buffer): Promise<Answer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    const socket = createConnection({ path: socketPath })
+    socket.setTimeout(ANSWER_MS, () => socket.destroy(new Error("no answer in time")))
+    socket.on("connect", () => socket.write(frame(payload)))
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk))
+    socket.on("error", reject)
+    socket.on("close", () => {
+      const all = Buffer.concat(chunks)
+      if (all.length < 4) return reject(new Error("the service closed without an answer"))
+      const size = all.readUInt32BE(0)
+      if (all.length < 4 + size) return reject(new Error("the answer was cut short"))
+      try {
+        resolve(parse(all.subarray(4, 4 + size)))
+      } catch (error) {
+        reject(error)
+      }
+    })
+  })
+}
+
+/** The hook client's answer: it starts the service if needed, and spools what it cannot send. */
+function askClient(payload: Buffer): Promise<Answer> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    const child = spawn(SETTINGS.python, ["-I", "-S", SETTINGS.client], {
+      stdio: ["pipe", "pipe", "ignore"],
+      env: process.env,
+    })
+    const timer = setTimeout(() => child.kill(), CLIENT_MS)
+    child.stdout.on("data", (chunk: Buffer) => chunks.push(chunk))
+    child.on("error", () => resolve({}))
+    child.on("close", () => {
+      clearTimeout(timer)
+      try {
+        resolve(parse(Buffer.concat(chunks)))
+      } catch {
+        resolve({})
+      }
+    })
+    child.stdin.on("error", () => undefined)
+    child.stdin.end(payload)
+  })
+}
+
+export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks> => {
+  let warned = false
+  const missing = !SETTINGS.python || !existsSync(SETTINGS.python) || !existsSync(SETTINGS.client)
+
+  async function warnOnce(message: string): Promise<void> {
+    if (warned) return
+    warned = true
+    try {
+      await input.client.app.log({ body: { service: "onlooker", level: "warn", message } })
+    } catch {
+      // logging is a courtesy: never let it fail a hook
+    }
+  }
+
+  async function forward(hook: string, sessionID: string, data: object, out: object = {}): Promise<Answer> {
+    if (missing) {
+      await warnOnce(`onlooker is not installed at ${SETTINGS.python}; its plugin does nothing (run onlooker install opencode again)`)
+      return {}
+    }
+    const body = { host: "opencode", hook, session_id: sessionID, cwd: input.directory, input: data, output: out }
+    const payload = Buffer.from(JSON.stringify(body), "utf8")
+    const socketPath = join(dataHome(), "run", "hookd.sock")
+    try {
+      if (socketPath.length <= MAX_SOCKET_PATH && existsSync(socketPath)) {
+        return await askSocket(socketPath, payload)
+      }
+    } catch {
+      // not listening (or stopping): the client starts the service and asks again
+    }
+    try {
+      return await askClient(payload)
+    } catch (error) {
+      await warnOnce(`onlooker did not answer: ${String(error)}`)
+      return {}
+    }
+  }
+
+  const hooks: Hooks = {
+    event: async ({ event }) => {
+      if (!EVENTS.has(event.type)) return
+      const properties = event.properties as { sessionID?: string; info?: { id?: string } }
+      const sessionID = properties.sessionID ?? properties.info?.id ?? ""
+      if (sessionID) await forward("event", sessionID, event)
+    },
+    "chat.message": async (hookInput, output) => {
+      const text = output.parts
+        .map((part) => (part.type === "text" && !part.synthetic ? part.text : ""))
+        .filter((part) => part)
+        .join("\n")
+      await forward("chat.message", hookInput.sessionID, hookInput, { text })
+    },
+    "tool.execute.after": async (hookInput, output) => {
+      const answer = await forward("tool.execute.after", hookInput.sessionID, hookInput, {
+        title: output.title,
+        output: output.output,
+        metadata: output.metadata,
+      })
+      if (answer.append) output.output = output.output ? `${output.output}\n\n${answer.append}` : answer.append
+    },
+    "experimental.session.compacting": async (hookInput, output) => {
+      const answer = await forward("experimental.session.compacting", hookInput.sessionID, hookInput)
+      for (const text of answer.context ?? []) output.context.push(text)
+    },
+  }
+  try {
+    const { tool } = await import("@opencode-ai/plugin")
+    hooks.tool = {
+      observations: tool({
+        description:
+          "onlooker's observations of this project (findings its observers recorded): list them, " +
+          "acknowledge one, resolve one with a note, or clear the resolved ones.",
+        args: {
+          operation: tool.schema.enum(["list", "get", "acknowledge", "resolve", "clear_resolved"]),
+          observation_id: tool.schema.string().optional(),
+          resolution_note: tool.schema.string().optional(),
+          status: tool.schema.enum(["open", "acknowledged", "resolved"]).optional(),
+          severity: tool.schema.string().optional(),
+        },
+        async execute(args, context) {
+          const answer = await forward("tool", context.sessionID, { name: "observations", args })
+          return answer.output ?? JSON.stringify({ status: "error", error: "onlooker did not answer" })
+        },
+      }),
+    }
+  } catch {
+    // @opencode-ai/plugin is not installed beside this file: no custom tool, the hooks still run
+  }
+  return hooks
+}

@@ -1,0 +1,37 @@
+"""Reversible changes to a project's instructions file and its agents' prompt files.
+
+Only the managed section (`## Observer Inferred Instructions`) changes; each write is locked
+across processes, backed up first, and atomic. See specs/improvement.md.
+"""
+
+from ._apply import (
+    BACKUP_MAX_VERSIONS,
+    LockSettings,
+    apply_instructions,
+    current_text,
+    history,
+    managed_lines,
+    rollback,
+    rollback_depth,
+)
+from ._change import AppliedChange
+from ._lock import STALE_AFTER
+from ._section import MANAGED_BY, SECTION
+from ._target import HOSTS, InstructionTarget
+
+__all__ = [
+    "BACKUP_MAX_VERSIONS",
+    "HOSTS",
+    "MANAGED_BY",
+    "SECTION",
+    "STALE_AFTER",
+    "AppliedChange",
+    "InstructionTarget",
+    "LockSettings",
+    "apply_instructions",
+    "current_text",
+    "history",
+    "managed_lines",
+    "rollback",
+    "rollback_depth",
+]

@@ -1,0 +1,349 @@
+"""The observer commands (specs/scoring.md), one function each, shared by the command line
+(`onlooker observer …`), the MCP tools (`observer_*`) and Claude Code's slash commands: each
+answers with text for a person and the same facts as data (`--json`, structured tool output).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from ..core.events import Event
+from ..core.records import encode
+from ..errors import ScoringError
+from ..llm.model import Model
+from ..store import Journal, Store
+from ..store.score_records import Improvement, SessionScore
+from ._files import InstructionFiles, instruction_files
+from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores
+from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
+from .improve import apply, pending, propose, rollback, target_of
+from .run import score_session
+from .settings import HOW_TO_TURN_ON, ScoringSettings
+
+HELP = """onlooker observer — session scores and instruction improvements
+
+  status [agent]          aggregate stats, top weaknesses, recent sessions, trend, deltas
+  score [agent|session]   score the current session, show an agent's latest, or score a session
+  suggest [agent]         pending improvements (rejected patterns left out)
+  apply                   apply the next pending improvement
+  accept N                apply pending improvement N
+  rollback [agent]        restore the previous AGENTS.md (or the agent's prompt)
+  history [agent]         every score with its breakdown, and each improvement's delta
+  config                  the scoring settings, toggles and guidance
+  auto [prompts] on|off   apply improvements without asking (AGENTS.md, or agent prompts)
+  steer [text|reset]      guidance the judge reads; no text shows it, reset clears it
+  reject N|pattern        reject an improvement; its weakness is never suggested again
+  rejections              the rejected patterns
+  unreject pattern        take a rejection back
+  help                    this list
+
+Scores: instruction_following, completeness, proactiveness, code_quality, communication (0-1).
+🟢 80% and above · 🟡 60% and above · 🔴 below 60%"""
+
+EventsFor = Callable[[str], "Sequence[Event] | None"]
+"""A session id -> its events from a transcript (a session the journals do not hold)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class ObserverCommands:
+    """The observer commands for one project."""
+
+    store: Store
+    project: str
+    root: Path
+    settings: ScoringSettings
+    model_for: Callable[[str], Model] | None = None
+    events_for: EventsFor | None = None
+    files: InstructionFiles | None = None
+
+    def __post_init__(self) -> None:
+        self.scores = Scores(self.store)
+
+    # -- reading ----------------------------------------------------------------------------------
+
+    def status(self, agent: str = "") -> Answer:
+        found = self.scores.all(self.project, agent or None)
+        summary = aggregate(found)
+        values = [s.score for s in found]
+        deltas = improvement_deltas(self.scores.improvements(self.project))
+        recent = [_score_row(s) for s in found[-5:]][::-1]
+        data: dict[str, Any] = {
+            "project": self.project,
+            "scoring": self.settings.active,
+            "aggregate": summary.to_dict(),
+            "trend": {"sparkline": sparkline(values), "arrow": trend_arrow(values)},
+            "recent": recent,
+            "improvements": deltas.to_dict(),
+            "pending": len(pending(self.scores, self.project)),
+        }
+        lines = [] if self.settings.active else [HOW_TO_TURN_ON, ""]
+        who = f" — agent {agent}" if agent else ""
+        lines.append(
+            f"Observer{who}: {summary.total_sessions} sessions, average "
+            f"{percent(summary.avg_score)}  {sparkline(values)} {trend_arrow(values)}"
+        )
+        lines += [f"  weakness ×{p.count}: {p.pattern}" for p in summary.top_weaknesses]
+        for name, one in summary.by_agent.items():
+            lines.append(f"  agent {name}: {one.total_sessions} sessions, {percent(one.avg_score)}")
+        if deltas.measured:
+            lines.append(
+                f"  improvements: average delta {deltas.avg_delta:+.1%}, {deltas.helped} helped, "
+                f"{deltas.hurt} hurt"
+            )
+        lines += [f"  {r['session_id']}: {percent(r['score'])} {r['title']}" for r in recent]
+        if data["pending"]:
+            lines.append(f"{data['pending']} improvement(s) pending: `onlooker observer suggest`.")
+        return Answer("\n".join(lines), data)
+
+    def history(self, agent: str = "") -> Answer:
+        found = self.scores.all(self.project, agent or None)
+        improvements = [
+            i for i in self.scores.improvements(self.project) if not agent or i.agent_name == agent
+        ]
+        data = {
+            "sessions": [_score_row(s, full=True) for s in found],
+            "improvements": [_improvement_row(i) for i in improvements],
+        }
+        lines = [f"{len(found)} scored sessions"]
+        for s in found:
+            c = s.card.categories
+            lines.append(
+                f"  {s.session_id} [{s.agent_name or '-'}] {percent(s.score)}  "
+                f"if {c.instruction_following:.2f} co {c.completeness:.2f} "
+                f"pr {c.proactiveness:.2f} cq {c.code_quality:.2f} cm {c.communication:.2f}"
+            )
+        for i in improvements:
+            delta = (
+                f" [score {i.outcome_score_delta:+.1%}]"
+                if i.outcome_score_delta is not None
+                else ""
+            )
+            lines.append(f"  improvement {i.status}: {i.text}{delta}")
+        return Answer("\n".join(lines), data)
+
+    def config(self) -> Answer:
+        toggles = self.scores.settings(self.project)
+        data: dict[str, Any] = {
+            "settings": self.settings.to_dict(),
+            "active": self.settings.active,
+            "auto_update_agents_md": _toggle(
+                toggles, AUTO_AGENTS_MD, self.settings.auto_update_agents_md
+            ),
+            "auto_update_agent_prompts": _toggle(
+                toggles, AUTO_AGENT_PROMPTS, self.settings.auto_update_agent_prompts
+            ),
+            "guidance": toggles.get(STEERING, ""),
+        }
+        lines = [f"{k}: {v}" for k, v in data["settings"].items()]
+        lines += [f"auto (AGENTS.md): {'on' if data['auto_update_agents_md'] else 'off'}"]
+        lines += [f"auto (agent prompts): {'on' if data['auto_update_agent_prompts'] else 'off'}"]
+        lines += [f"guidance: {data['guidance'] or '(none)'}"]
+        if not self.settings.active:
+            lines.insert(0, HOW_TO_TURN_ON)
+        return Answer("\n".join(lines), data)
+
+    def help(self) -> Answer:
+        return Answer(HELP, {"help": HELP})
+
+    def suggest(self, agent: str = "") -> Answer:
+        propose(self.scores, self.project, self.settings, self.store.clock.now())
+        waiting = [
+            i for i in pending(self.scores, self.project) if not agent or i.agent_name == agent
+        ]
+        lines = [f"{n}. [{_label(i)}] {i.text}  ({i.reason})" for n, i in enumerate(waiting, 1)]
+        if not lines:
+            lines = ["No pending improvements."]
+        return Answer("\n".join(lines), {"pending": [_improvement_row(i) for i in waiting]})
+
+    # -- scoring ----------------------------------------------------------------------------------
+
+    def score(self, which: str = "") -> Answer:
+        """An agent name shows its latest score; a session id (or none: the latest session)
+        is scored now."""
+        agents = {s.agent_name for s in self.scores.all(self.project)}
+        if which and which in agents:
+            latest = self.scores.all(self.project, which)[-1]
+            return Answer(_card_text(latest), {"score": _score_row(latest, full=True)})
+        if not self.settings.active or self.model_for is None:
+            raise ScoringError(HOW_TO_TURN_ON)
+        session_id = which or self._latest_session()
+        events = None
+        if not self._journaled(session_id) and self.events_for is not None:
+            events = self.events_for(session_id)
+            if events is None:
+                raise ScoringError(f"no session {session_id!r} in the journals or transcripts")
+        done = score_session(
+            self.store, self.model_for(self.settings.model), project=self.project,
+            session_id=session_id, root=self.root, settings=self.settings, events=events,
+            files=self.files,
+        )  # fmt: skip
+        if done.score is None:
+            raise ScoringError(done.skipped)
+        text = "\n".join([_card_text(done.score), *done.notices[1:]])
+        return Answer(
+            text, {"score": _score_row(done.score, full=True), "notices": list(done.notices)}
+        )
+
+    # -- improving --------------------------------------------------------------------------------
+
+    def apply(self) -> Answer:
+        return self.accept(1)
+
+    def accept(self, number: int) -> Answer:
+        chosen = self._pending(number)
+        done = apply(
+            self.scores, chosen, root=self.root, settings=self.settings,
+            now=self.store.clock.now(), files=self._files(),
+        )  # fmt: skip
+        what = "AGENTS.md" if chosen.target == "agents_md" else f"{chosen.agent_name} prompt"
+        return Answer(
+            f"{what} updated with new instructions: {chosen.text}",
+            {"applied": _improvement_row(done.improvement)},
+        )
+
+    def rollback(self, agent: str = "", steps: int = 1) -> Answer:
+        change, undone = rollback(
+            self.scores, self.project, root=self.root, settings=self.settings, agent_name=agent,
+            steps=steps, files=self._files(),
+        )  # fmt: skip
+        what = f"{agent} prompt" if agent else "AGENTS.md"
+        return Answer(
+            f"{what} rolled back.",
+            {
+                "rolled_back": [_improvement_row(i) for i in undone],
+                "path": str(getattr(change, "path", "")),
+            },
+        )
+
+    def backups(self, agent: str = "") -> list[Any]:
+        probe = Improvement(
+            id="", project=self.project, target="agent_prompt" if agent else "agents_md",
+            pattern="", text="", agent_name=agent,
+        )  # fmt: skip
+        files = self._files()
+        return files.history(target_of(files, probe, self.root, self.settings))
+
+    def auto(self, value: str, prompts: bool = False) -> Answer:
+        if value not in ("on", "off"):
+            raise ScoringError(f"auto takes on or off, not {value!r}")
+        name = AUTO_AGENT_PROMPTS if prompts else AUTO_AGENTS_MD
+        self.scores.set(self.project, name, value)
+        what = "agent prompts" if prompts else "AGENTS.md"
+        return Answer(f"Automatic updates of {what}: {value}.", {name: value == "on"})
+
+    def steer(self, text: str = "") -> Answer:
+        if text.strip().lower() == "reset":
+            self.scores.set(self.project, STEERING, "")
+            return Answer("Guidance cleared.", {"guidance": ""})
+        if text.strip():
+            self.scores.set(self.project, STEERING, text.strip())
+        current = self.scores.settings(self.project).get(STEERING, "")
+        return Answer(f"Guidance: {current or '(none)'}", {"guidance": current})
+
+    def reject(self, which: str) -> Answer:
+        """Reject pending improvement N, or a weakness pattern."""
+        if which.strip().isdigit():
+            chosen = self._pending(int(which))
+            pattern = chosen.pattern
+        else:
+            pattern = which.strip()
+            if not pattern:
+                raise ScoringError("reject needs an improvement number or a weakness pattern")
+        self.scores.reject(self.project, pattern)
+        for improvement in pending(self.scores, self.project):
+            if similar(improvement.pattern, pattern):
+                self.scores.save(dataclasses.replace(improvement, status="rejected"))
+        return Answer(f"Rejected: {pattern}", {"rejected": pattern})
+
+    def rejections(self) -> Answer:
+        found = self.scores.rejections(self.project)
+        text = "\n".join(f"- {p}" for p in found) or "No rejected patterns."
+        return Answer(text, {"rejections": found})
+
+    def unreject(self, pattern: str) -> Answer:
+        found = [p for p in self.scores.rejections(self.project) if similar(p, pattern)]
+        if not found:
+            raise ScoringError(f"no rejected pattern matches {pattern!r}")
+        for p in found:
+            self.scores.reject(self.project, p, rejected=False)
+        return Answer(f"Restored: {'; '.join(found)}", {"restored": found})
+
+    # -- internals --------------------------------------------------------------------------------
+
+    def _pending(self, number: int) -> Improvement:
+        waiting = pending(self.scores, self.project)
+        if not waiting:
+            raise ScoringError("no pending improvements (`onlooker observer suggest` looks again)")
+        if not 1 <= number <= len(waiting):
+            raise ScoringError(
+                f"improvement {number} does not exist: 1 to {len(waiting)} are pending"
+            )
+        return waiting[number - 1]
+
+    def _files(self) -> InstructionFiles:
+        return self.files or instruction_files()
+
+    def _journaled(self, session_id: str) -> bool:
+        return self.store.journal(self.project, session_id).path.exists()
+
+    def _latest_session(self) -> str:
+        journals = [
+            p for p in self.store.journal(self.project, "x").path.parent.glob("*.jsonl")
+            if not p.name.startswith("_")
+        ]  # fmt: skip
+        if not journals:
+            raise ScoringError(f"no recorded session in project {self.project!r}; name one by id")
+        latest = max(journals, key=lambda p: p.stat().st_mtime)
+        for entry in Journal(latest, latest.name).read().entries:
+            if isinstance(entry.record, Event) and entry.record.session_id:
+                return entry.record.session_id
+        raise ScoringError(f"{latest}: holds no session events")
+
+
+def _toggle(toggles: dict[str, str], name: str, default: bool) -> bool:
+    return toggles.get(name, "on" if default else "off") == "on"
+
+
+def _label(improvement: Improvement) -> str:
+    return "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
+
+
+def _score_row(score: SessionScore, *, full: bool = False) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "session_id": score.session_id,
+        "score": score.score,
+        "agent_name": score.agent_name,
+        "agent_type": score.agent_type,
+        "parent_session_id": score.parent_session_id,
+        "title": score.title,
+        "timestamp": score.card.timestamp,
+    }
+    if full:
+        row["score_card"] = score.card.to_dict()
+        row["model"] = score.model
+    return row
+
+
+def _improvement_row(improvement: Improvement) -> dict[str, Any]:
+    data: dict[str, Any] = encode(improvement)
+    return data
+
+
+def _card_text(score: SessionScore) -> str:
+    card = score.card
+    lines = [
+        f"Session {score.session_id} [{score.agent_name or '-'}]: {percent(card.overall_score)}"
+    ]
+    lines += [f"  {k}: {v:.2f}" for k, v in encode(card.categories).items()]
+    lines += [f"  + {s}" for s in card.strengths] + [f"  - {w}" for w in card.weaknesses]
+    return "\n".join(lines)

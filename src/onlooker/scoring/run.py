@@ -1,0 +1,217 @@
+"""Scoring one session (specs/scoring.md): the job the worker runs when a turn or a session ends
+(`score.session`), and the same work on demand. The automatic run keeps the first-run guard (a
+session onlooker did not see begin is not scored) and the debounce (a session is scored again only
+when new messages arrived since its last score); on demand, any session is scored.
+
+After a score: the cost is recorded as an observer run, applied improvements get their delta,
+repeated weaknesses become pending improvements (applied at once when auto-update is on), and the
+user is told (a notice for the next hook of the project).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from ..core.events import Event
+from ..llm.model import Model
+from ..store import Store
+from ..store._jobs import Job
+from ..store._store import JobContext
+from ..store.score_records import Improvement, SessionScore
+from ._files import InstructionFiles, agent_prompt_path, instructions_path, read_text
+from ._scores import STEERING, Scores
+from .aggregate import percent, score_emoji
+from .improve import apply, auto_applies, close_deltas, propose
+from .judge import Verdict, judge
+from .material import facts, scorer_input, session_events
+from .settings import DETAIL_LEVELS, ScoringSettings
+
+JOB_KIND = "score.session"
+OBSERVER = "scoring"
+"""The observer name scoring runs are recorded under (cost, status, model)."""
+TURN_DELAY = 30.0
+"""Seconds a score waits after a turn ends: the turns that follow within it are scored together."""
+LOW_SCORE = 0.4
+NOTICE = "notice"
+
+
+@dataclass(frozen=True, slots=True)
+class Scored:
+    """What scoring a session did ('skipped' says why nothing was judged)."""
+
+    score: SessionScore | None = None
+    verdict: Verdict | None = None
+    proposed: tuple[Improvement, ...] = ()
+    applied: tuple[Improvement, ...] = ()
+    skipped: str = ""
+    notices: tuple[str, ...] = ()
+
+
+def score_job(
+    project: str, session_id: str, root: Path | None, settings: ScoringSettings
+) -> dict[str, Any]:
+    """The payload of a `score.session` job."""
+    return {
+        "project": project,
+        "session_id": session_id,
+        "root": str(root) if root is not None else "",
+        "settings": settings.to_dict(),
+    }
+
+
+def settings_from(data: dict[str, Any]) -> ScoringSettings:
+    known = {f.name for f in dataclasses.fields(ScoringSettings)}
+    values = {k: v for k, v in data.items() if k in known}
+    for name in ("sections_managed", "agents_observed"):
+        if name in values:
+            values[name] = tuple(values[name])
+    if values.get("detail_level") not in DETAIL_LEVELS:
+        values.pop("detail_level", None)
+    return ScoringSettings(**values)
+
+
+def handle(job: Job, ctx: JobContext) -> None:
+    """Worker handler for `score.session`: score the session if it is due."""
+    payload = job.payload
+    settings = settings_from(dict(payload.get("settings") or {}))
+    if not settings.active:
+        return
+    root = Path(payload["root"]) if payload.get("root") else None
+    score_session(
+        ctx.store, ctx.model(settings.model), project=str(payload["project"]),
+        session_id=str(payload["session_id"]), root=root, settings=settings, automatic=True,
+    )  # fmt: skip
+
+
+def score_session(
+    store: Store,
+    model: Model,
+    *,
+    project: str,
+    session_id: str,
+    root: Path | None,
+    settings: ScoringSettings,
+    automatic: bool = False,
+    events: Sequence[Event] | None = None,
+    files: InstructionFiles | None = None,
+) -> Scored:
+    """Judge a session and keep what follows from its score. `events` stand in for the journal
+    (a past session read from its transcript)."""
+    scores = Scores(store)
+    events = list(events) if events is not None else session_events(store, project, session_id)
+    about = facts(session_id, events)
+    if not events:
+        return Scored(skipped=f"no events recorded for session {session_id}")
+    if automatic:
+        if not about.seen_start:
+            return Scored(skipped="started before onlooker observed it (first-run guard)")
+        if not settings.observes(about.agent_name):
+            return Scored(skipped=f"agent {about.agent_name} is not observed")
+        earlier = scores.of(project, session_id)
+        if about.last_message_seq == 0 or (earlier and earlier.seen_seq >= about.last_message_seq):
+            return Scored(skipped="no new messages since the last score")
+    parent = (
+        session_events(store, project, about.parent_session_id) if about.parent_session_id else []
+    )
+    prompt = agent_prompt_path(root, about.agent_name) if root is not None else None
+    given = scorer_input(
+        session_id, events, parent_events=parent,
+        agents_md=read_text(instructions_path(root, settings.instructions_file)) if root else None,
+        agent_prompt=read_text(prompt[0]) if prompt else None, agent_name=about.agent_name,
+        guidance=scores.settings(project).get(STEERING, ""),
+    )  # fmt: skip
+    now = store.clock.now()
+    verdict = asyncio.run(
+        judge(
+            model,
+            given,
+            detail_level=settings.detail_level,
+            retries=settings.retries,
+            timeout=settings.timeout,
+            now_ms=int(now.timestamp() * 1000),
+        )
+    )
+    score = SessionScore(
+        card=verdict.card, project=project, agent_name=about.agent_name,
+        agent_type=about.agent_type, parent_session_id=about.parent_session_id,
+        title=about.title, seen_seq=about.last_seq, model=verdict.model,
+        failed=bool(verdict.error),
+    )  # fmt: skip
+    scores.record(score, max_history=settings.max_history)
+    _record_run(store, verdict, project, session_id)
+    close_deltas(scores, score)
+    proposed = propose(scores, project, settings, now) if not verdict.error else []
+    applied = []
+    toggles = scores.settings(project)
+    for improvement in proposed:
+        if root is not None and auto_applies(improvement, settings, toggles):
+            applied.append(
+                apply(scores, improvement, root=root, settings=settings, now=now, files=files)
+            )
+    notices = _notices(score, verdict, proposed, [a.improvement for a in applied])
+    if notices and automatic:
+        add_notice(scores, project, notices)
+    return Scored(
+        score, verdict, tuple(proposed), tuple(a.improvement for a in applied),
+        notices=tuple(notices),
+    )  # fmt: skip
+
+
+def add_notice(scores: Scores, project: str, lines: Sequence[str]) -> None:
+    """Keep lines for the user, shown at the project's next hook that can show them."""
+    waiting = scores.settings(project).get(NOTICE, "")
+    scores.set(project, NOTICE, "\n".join(p for p in (waiting, *lines) if p))
+
+
+def take_notice(scores: Scores, project: str) -> str:
+    """The waiting notice ('' for none), once."""
+    waiting = scores.settings(project).get(NOTICE, "")
+    if waiting:
+        scores.set(project, NOTICE, "")
+    return waiting
+
+
+def _notices(
+    score: SessionScore, verdict: Verdict, proposed: Sequence[Improvement],
+    applied: Sequence[Improvement],
+) -> list[str]:  # fmt: skip
+    who = f" ({score.agent_name})" if score.agent_name else ""
+    lines = []
+    if verdict.error:
+        lines.append(f"onlooker: scoring session {score.session_id}{who} failed: {verdict.error}")
+    elif score.score < LOW_SCORE:
+        lines.append(f"onlooker: ⚠ low adherence score {percent(score.score)}{who}")
+    else:
+        lines.append(f"onlooker: {score_emoji(score.score)} adherence {percent(score.score)}{who}")
+    if any(i.status == "pending" for i in proposed if i not in applied) and len(applied) < len(
+        proposed
+    ):
+        lines.append("Improvement suggestion available. /onlooker:apply to review.")
+    for improvement in applied:
+        what = (
+            "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
+        )
+        lines.append(f"{what} updated with new instructions.")
+    return lines
+
+
+def _record_run(store: Store, verdict: Verdict, project: str, session_id: str) -> None:
+    from ..reviewers._run import estimated_cost
+
+    store.record_observer_run(
+        OBSERVER, session_id=session_id, project=project,
+        status="error" if verdict.error else "ok", error=verdict.error or None,
+        duration=verdict.duration, model=verdict.model,
+        input_tokens=verdict.usage.input_tokens, output_tokens=verdict.usage.output_tokens,
+        cost_usd=estimated_cost(verdict.model, verdict.usage),
+    )  # fmt: skip
+
+
+def utc_now() -> datetime:
+    return datetime.now(UTC)

@@ -1,0 +1,194 @@
+"""The Amplifier hook module on the real amplifier-core: its test coordinator, a real
+AmplifierSession run to completion (modules from tests/fixtures/amplifier/), and the
+`amplifier-core validate hook` command."""
+
+from __future__ import annotations
+
+import asyncio
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from amplifier_core import AmplifierSession
+from amplifier_core.testing import create_test_coordinator
+
+from onlooker.config.document import ConfigInvalid
+from onlooker.hosts.amplifier import EVENTS, module_settings, mount
+from onlooker.store import Store
+from onlooker.store.query import FindingQuery
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "amplifier"
+MODULE = Path(__file__).parents[2] / "src" / "amplifier_module_hooks_onlooker"
+FAILING = {"success": False, "output": "FAILED tests/test_app.py::test_login", "error": None}
+BUNDLE_CONFIG: dict[str, Any] = {
+    "hooks": [{"trigger": "response:complete", "priority": 5}],
+    "execution": {"mode": "parallel_sync", "max_concurrent": 10, "timeout_per_observer": 30},
+    "observers": [
+        {
+            "name": "Code Reviewer",
+            "role": "Reviews code for quality and correctness",
+            "focus": "Syntax errors, code smells, best practice violations",
+            "model": "claude-3-5-sonnet",
+            "watch": [{"type": "files", "paths": ["src/**/*.py"]}],
+        }
+    ],
+}
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A project folder without memory (nothing queued for a worker)."""
+    root = tmp_path / "project"
+    (root / ".onlooker").mkdir(parents=True)
+    (root / ".onlooker" / "no-memory").touch()
+    return root
+
+
+def test_a_loop_of_failing_tool_calls_is_answered_with_the_stall_assessment(
+    project: Path, onlooker_home: Path
+) -> None:
+    async def run() -> list[Any]:
+        coordinator = create_test_coordinator()
+        coordinator.register_capability("session.working_dir", str(project))
+        cleanup = await mount(coordinator, {})
+        assert sorted(coordinator.hooks.list_handlers()) == sorted(EVENTS)
+        hooks = coordinator.hooks
+        results = [await hooks.emit("session:start", {"session_id": "amp-1"})]
+        results.append(await hooks.emit("prompt:submit", {"prompt": "make the tests pass"}))
+        for _ in range(4):
+            results.append(
+                await hooks.emit(
+                    "tool:post",
+                    {
+                        "session_id": "amp-1",
+                        "tool_name": "bash",
+                        "tool_input": {"command": "pytest tests/test_app.py"},
+                        "result": FAILING,
+                    },
+                )
+            )
+        results.append(await hooks.emit("orchestrator:complete", {"status": "success"}))
+        results.append(await hooks.emit("session:end", {"status": "completed"}))
+        cleanup()
+        return results
+
+    results = asyncio.run(run())
+    actions = [r.action for r in results]
+    assert actions[:5] == ["continue"] * 5  # the stall is not there until the fourth failure
+    stalled = results[5]
+    assert stalled.action == "inject_context"
+    assert stalled.context_injection_role == "system"
+    assert stalled.ephemeral is False
+    text = stalled.context_injection
+    assert text.startswith('<system-reminder source="observers">\n')
+    assert text.endswith("\n</system-reminder>")
+    assert "Stall" in text and "pytest tests/test_app.py" in text
+    with Store(onlooker_home) as store:
+        found = store.query(FindingQuery(project="project", observers=("Stall",)))
+        assert [o.finding.severity for o in found.observations] == ["medium"]
+        assert store.load_session("amp-1") is not None
+
+
+def test_a_failed_tool_is_recorded_and_its_feedback_held_for_the_next_delivery(
+    project: Path,
+) -> None:
+    async def run() -> list[Any]:
+        coordinator = create_test_coordinator()
+        coordinator.register_capability("session.working_dir", str(project))
+        cleanup = await mount(coordinator, {"ephemeral": True})
+        hooks = coordinator.hooks
+        answers = []
+        for _ in range(4):  # orchestrators do not process tool:error results: hold them
+            answers.append(
+                await hooks.emit(
+                    "tool:error",
+                    {
+                        "tool_name": "bash",
+                        "tool_input": {"command": "make"},
+                        "error": {"type": "RuntimeError", "msg": "make: *** [all] Error 2"},
+                    },
+                )
+            )
+        answers.append(await hooks.emit("prompt:submit", {"prompt": "go on"}))
+        cleanup()
+        return answers
+
+    answers = asyncio.run(run())
+    assert [a.action for a in answers[:4]] == ["continue"] * 4
+    assert answers[4].action == "inject_context" and answers[4].ephemeral is True
+    assert "Stall" in answers[4].context_injection and "make" in answers[4].context_injection
+
+
+def test_the_bundle_config_is_the_module_config_and_bad_fields_are_named() -> None:
+    settings = module_settings(BUNDLE_CONFIG)
+    (reviewer,) = settings.overrides["reviewers"]
+    assert reviewer.name == "Code Reviewer"
+    assert settings.overrides["execution"].mode == "parallel"
+    with pytest.raises(ConfigInvalid) as bad:
+        module_settings({"execution": {"mode": "sometimes"}, "ephemeral": "yes", "colour": 1})
+    message = str(bad.value)
+    assert "config.execution.mode" in message and "config.ephemeral" in message
+    assert "colour" in message
+
+
+@pytest.fixture
+def amplifier_modules(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[list[dict[str, Any]]]]:
+    """The test's modules importable as Amplifier finds them (`amplifier_module_<id>`)."""
+    monkeypatch.syspath_prepend(str(FIXTURES))
+    from amplifier_module_provider_scripted import REQUESTS  # type: ignore[import-not-found]
+
+    REQUESTS.clear()
+    yield REQUESTS
+    for name in [n for n in sys.modules if n.startswith("amplifier_module_")]:
+        if "scripted" in name or "failing" in name:
+            del sys.modules[name]
+
+
+def test_a_real_session_puts_the_stall_into_what_the_model_receives_next(
+    project: Path, onlooker_home: Path, amplifier_modules: list[list[dict[str, Any]]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.chdir(project)
+    call = {"tool": "bash", "arguments": {"command": "pytest tests/test_app.py"}}
+    script = [{"tool_calls": [{**call, "id": f"call-{i}"}]} for i in range(5)]
+    plan = {
+        "session": {"orchestrator": "loop-scripted", "context": "context-scripted"},
+        "providers": [
+            {"module": "provider-scripted", "config": {"script": [*script, {"text": "I give up."}]}}
+        ],
+        "tools": [{"module": "tool-failing"}],
+        "hooks": [{"module": "hooks-onlooker", "config": {}}],  # found by its entry point
+    }
+
+    async def run() -> str:
+        async with AmplifierSession(plan, session_id="amp-real") as session:
+            return await session.execute("make the tests pass")
+
+    assert asyncio.run(run()) == "I give up."
+    requests = amplifier_modules
+    assert len(requests) == 6
+    seen = [
+        "\n".join(str(m.get("content", "")) for m in r if m["role"] == "system") for r in requests
+    ]
+    assert not any("Stall" in s for s in seen[:4])
+    assert "Stall" in seen[4] and '<system-reminder source="observers">' in seen[4]
+    with Store(onlooker_home) as store:
+        session = store.load_session("amp-real")
+        assert session is not None
+    journal = next((onlooker_home).rglob("amp-real*.jsonl")).read_text()
+    for kind in ("session_started", "user_prompt", "tool_call", "turn_ended", "session_ended"):
+        assert f'"kind": "{kind}"' in journal or f'"kind":"{kind}"' in journal
+
+
+def test_amplifier_core_validates_the_module() -> None:
+    done = subprocess.run(
+        [str(Path(sys.executable).with_name("amplifier-core")), "validate", "hook", str(MODULE)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "protocol_compliance" in done.stdout and "✗" not in done.stdout

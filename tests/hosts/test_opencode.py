@@ -1,0 +1,94 @@
+"""opencode's side in onlooker: the plugin file install writes and takes out again, and the hook
+service's translation of what the plugin forwards (through the real HookHandler)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from onlooker import FixedClock
+from onlooker.errors import InstallError
+from onlooker.hosts.claude_code.hook import HookHandler
+from onlooker.hosts.opencode import HOST, answer, install, plugin_path, uninstall
+from onlooker.store import Store
+
+
+def test_install_is_idempotent_and_uninstall_puts_back_what_was_there(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    path = plugin_path("project", tmp_path)
+    assert path == tmp_path / ".opencode" / "plugins" / "onlooker.ts"
+    first = install(path, onlooker_home, python="/usr/bin/python3")
+    assert first.changed and '"python": "/usr/bin/python3"' in path.read_text()
+    assert "daemon/entry.py" in path.read_text()
+    assert not install(path, onlooker_home, python="/usr/bin/python3").changed
+    moved = install(path, onlooker_home, python="/opt/venv/bin/python")  # a new venv: replaced
+    assert moved.changed and moved.backup is not None
+    removed = uninstall(path, onlooker_home)
+    assert removed.changed and not path.exists()
+    assert not uninstall(path, onlooker_home).changed
+
+
+def test_a_plugin_file_that_is_not_onlookers_is_never_touched(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    path = plugin_path("project", tmp_path)
+    path.parent.mkdir(parents=True)
+    path.write_text("export const Mine = async () => ({})\n")
+    with pytest.raises(InstallError, match="not onlooker's plugin"):
+        install(path, onlooker_home)
+    assert not uninstall(path, onlooker_home).changed
+    assert path.read_text() == "export const Mine = async () => ({})\n"
+
+
+def test_user_scope_follows_xdg_config_home(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    assert plugin_path("user", tmp_path) == tmp_path / "config/opencode/plugins/onlooker.ts"
+
+
+def forwarded(hook: str, session: str, cwd: Path, data: dict, out: dict | None = None) -> bytes:
+    body = {"host": HOST, "hook": hook, "session_id": session, "cwd": str(cwd),
+            "input": data, "output": out or {}}  # fmt: skip
+    return json.dumps(body).encode()
+
+
+def test_the_service_answers_the_plugin_in_opencodes_terms(
+    tmp_path: Path, onlooker_home: Path, clock: FixedClock
+) -> None:
+    project = tmp_path / "shop"
+    (project / ".onlooker").mkdir(parents=True)
+    (project / ".onlooker" / "no-memory").touch()
+    with Store(onlooker_home) as store:
+        handler = HookHandler(store, clock=clock, hosts={HOST: answer}, wake_worker=lambda _: None)
+        created = {"type": "session.created",
+                   "properties": {"info": {"id": "ses_1", "directory": str(project)}}}  # fmt: skip
+        assert json.loads(handler.handle(forwarded("event", "ses_1", project, created))) == {}
+        said = []
+        for i in range(4):
+            call = {"tool": "bash", "sessionID": "ses_1", "callID": f"c{i}",
+                    "args": {"command": "cat tests/test_app.py"}}  # fmt: skip
+            out = {"title": "", "output": "cat: tests/test_app.py: No such file or directory",
+                   "metadata": {"exit": 1}}  # fmt: skip
+            said.append(
+                json.loads(
+                    handler.handle(forwarded("tool.execute.after", "ses_1", project, call, out))
+                )
+            )
+        assert said[:3] == [{}, {}, {}]
+        assert "[Trajectory Assessment - Stall]" in said[3]["append"]
+        compacting = json.loads(
+            handler.handle(forwarded("experimental.session.compacting", "ses_1", project, {}))
+        )
+        assert any("Active Observations" in text for text in compacting["context"])
+        listed = json.loads(handler.handle(forwarded(
+            "tool", "ses_1", project, {"name": "observations", "args": {"operation": "list", "status": "open"}}
+        )))  # fmt: skip
+        assert json.loads(listed["output"])["count"] >= 1
+        unknown = handler.handle(json.dumps({"host": "elsewhere", "session_id": "x"}).encode())
+        assert unknown == b""
+        handler.close()
+    assert list((onlooker_home / "spool" / "refused").glob("*.hook"))  # refused, kept apart

@@ -1,0 +1,81 @@
+"""The report of a real data home: counts, timelines, reviewer costs, filters, and HTML that keeps
+agent text as text."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from report_data import HOSTILE, SCORES, START
+
+from onlooker.report import render_html, report_from_store, scores_section
+from onlooker.store import Store
+
+
+def test_a_project_s_sessions_findings_and_reviewer_runs_are_counted(filled_store: Store) -> None:
+    report = report_from_store(filled_store)
+    (shop,) = report.projects
+    assert shop.name == "shop"
+    assert [s.session_id for s in shop.sessions] == ["s-new", "s-old"]  # newest first
+    new = shop.sessions[0]
+    assert (new.tool_calls, new.failed_calls, new.assessments, new.warnings) == (6, 2, 1, 1)
+    assert new.agent == "coder" and new.findings == 2
+    assert shop.findings_total == 4 and shop.open_total == 4
+    assert shop.findings_by_severity == {"high": 2, "low": 2}
+    (reviewer,) = shop.reviewers
+    assert (reviewer.observer, reviewer.runs, reviewer.input_tokens) == (
+        "Security Reviewer",
+        1,
+        1200,
+    )
+    assert reviewer.cost_usd == pytest.approx(0.0003)
+    assert sum(shop.activity.tool_calls) == 10 and sum(shop.activity.warnings) == 2
+    assert sum(map(sum, shop.activity.findings_by_observer.values())) == 4
+
+
+def test_the_timeline_says_where_each_assessment_was_delivered(filled_store: Store) -> None:
+    (shop,) = report_from_store(filled_store).projects
+    labels = [(e.kind, e.label) for e in shop.sessions[0].timeline]
+    assert ("tool", "call 3 · Bash failed") in labels
+    assert ("assessment", "stall · after call 6 · Bash") in labels
+    assert ("report", "Security Reviewer · ok, not delivered yet") in labels
+    stall = next(e for e in shop.sessions[0].timeline if e.kind == "assessment")
+    assert stall.text.startswith("[Trajectory Assessment - stall]") and stall.severity == "high"
+    assert len(shop.sessions[0].tool_times) == 6
+
+
+def test_since_and_project_narrow_the_report(filled_store: Store) -> None:
+    (shop,) = report_from_store(filled_store, since=START + timedelta(hours=12)).projects
+    assert [s.session_id for s in shop.sessions] == ["s-new"]
+    assert shop.findings_total == 2
+    assert report_from_store(filled_store, project="elsewhere").projects == ()
+
+
+def test_only_the_newest_sessions_keep_a_timeline(filled_store: Store) -> None:
+    report = report_from_store(filled_store, detailed=1)
+    (shop,) = report.projects
+    assert shop.sessions[0].timeline and not shop.sessions[1].timeline
+    assert any("timelines of the 1 most recently active sessions of 2" in n for n in report.notes)
+
+
+def test_agent_text_stays_text_in_the_page(filled_store: Store) -> None:
+    html = render_html(report_from_store(filled_store, scores=SCORES))
+    assert HOSTILE not in html
+    assert "&lt;script&gt;console.error(&#34;xss&#34;)&lt;/script&gt;" in html
+    assert html.count("<script>") == 1  # the page's own, allowed by its hash in the CSP
+    assert "default-src 'none'" in html and "http://" not in html.replace("&#34;http://", "")
+
+
+def test_scores_render_per_agent_or_say_there_are_none(filled_store: Store) -> None:
+    assert "No scores yet." in render_html(report_from_store(filled_store))
+    section = scores_section(SCORES)
+    assert [a.agent for a in section.agents] == ["coder", "reviewer"]
+    assert [m.kind for m in section.agents[0].points[1].markers] == ["applied", "delta"]
+    html = render_html(report_from_store(filled_store, scores=SCORES))
+    assert "No scores yet." not in html and 'data-chart="scores"' in html and "▲" in html
+
+
+def test_a_score_with_an_unknown_marker_kind_is_refused_naming_the_field() -> None:
+    bad = {**SCORES[0], "markers": [{"kind": "improved"}]}
+    with pytest.raises(ValueError, match=r"markers.kind 'improved'"):
+        scores_section([bad])
