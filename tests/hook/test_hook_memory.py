@@ -86,12 +86,12 @@ def test_a_project_opts_out_with_a_marker_file(tmp_path: Path, onlooker_home: Pa
     (quiet / ".onlooker" / "no-memory").touch()
     with Store(onlooker_home) as store:
         Memories(store).remember(
-            [Extracted("t", "c", store.clock.now())], project="quiet", session_id="old"
+            [Extracted("t", "c", store.clock.now())], project=project_for(quiet), session_id="old"
         )
     assert context(hook("SessionStart", quiet, "q1", source="startup")) == ""
     tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
     with Store(onlooker_home) as store:
-        assert Memories(store).pending("quiet", "q1") == []
+        assert Memories(store).pending(project_for(quiet), "q1") == []
 
 
 def test_the_project_config_switches_memory_off_and_sets_its_budget(
@@ -101,11 +101,11 @@ def test_the_project_config_switches_memory_off_and_sets_its_budget(
     (quiet / "onlooker.yaml").write_text("memory:\n  enabled: false\n")
     (terse / "onlooker.yaml").write_text("memory:\n  maxObservations: 1\n")
     with Store(onlooker_home) as store:
-        for name in ("quiet", "terse"):
+        for root in (quiet, terse):
             Memories(store).remember(
-                [Extracted(f"{name} first", "c", store.clock.now()),
-                 Extracted(f"{name} second", "c", store.clock.now())],
-                project=name, session_id="old",
+                [Extracted(f"{root.name} first", "c", store.clock.now()),
+                 Extracted(f"{root.name} second", "c", store.clock.now())],
+                project=project_for(root), session_id="old",
             )  # fmt: skip
     assert context(hook("SessionStart", quiet, "q1", source="startup")) == ""
     tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
@@ -113,8 +113,8 @@ def test_the_project_config_switches_memory_off_and_sets_its_budget(
     assert digest.count("\n- ") == 1
     tool(terse, "t1", "Read", {"file_path": f"{terse}/a.py"})
     with Store(onlooker_home) as store:
-        assert Memories(store).pending("quiet", "q1") == []
-        assert len(Memories(store).pending("terse", "t1")) == 1
+        assert Memories(store).pending(project_for(quiet), "q1") == []
+        assert len(Memories(store).pending(project_for(terse), "t1")) == 1
 
 
 def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
@@ -125,7 +125,7 @@ def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
     shop = project(tmp_path, "shop")
     with Store(onlooker_home, clock=FixedClock()) as store:  # pending since 2026-01-01
         for n in range(12):
-            Memories(store).add_pending(session_id="old", project="shop", tool_name="Edit",
+            Memories(store).add_pending(session_id="old", project=project_for(shop), tool_name="Edit",
                                         compressed=f"Edited {shop}/m{n}.py: a → b", files=[],
                                         at=store.clock.now())  # fmt: skip
     reply = '{"memories": [{"title": "Modules m0-m11 were edited", "content": "a became b."}]}'
@@ -176,7 +176,7 @@ def test_an_abandoned_session_is_queued_once(
     shop = project(tmp_path, "shop")
     with Store(onlooker_home, clock=FixedClock()) as store:
         for n in range(5):
-            Memories(store).add_pending(session_id="old", project="shop", tool_name="Edit",
+            Memories(store).add_pending(session_id="old", project=project_for(shop), tool_name="Edit",
                                         compressed=f"Edited m{n}.py", files=[],
                                         at=store.clock.now())  # fmt: skip
     with Store(onlooker_home) as store:
