@@ -45,6 +45,7 @@ from .changes import (
     content_hash,
 )
 from .home import INDEX_FILE, JOURNALS, data_home, journal_path, safe_name
+from .identity import display_name
 from .journal import Journal
 from .query import UNRESOLVED, FindingPage, FindingQuery
 
@@ -197,7 +198,7 @@ class Store:
         matches = self.index.ids_with_prefix(prefix, project) if len(prefix) >= 4 else []
         if len(matches) == 1:
             return matches[0]
-        where = f" in project {project!r}" if project is not None else ""
+        where = f" in project {display_name(project)!r}" if project is not None else ""
         kind = "matches several observations" if matches else "matches no observation"
         raise UnknownFinding(f"{prefix!r} {kind}{where}")
 
