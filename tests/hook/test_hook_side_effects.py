@@ -148,6 +148,7 @@ def test_doctor_reports_side_effect_jobs_that_failed_for_good(onlooker_home: Pat
         assert job is not None
         store.jobs.fail(job, "SideEffectError: a side-effect job holds a user_prompt", retry=False)
     done = subprocess.run([ONLOOKER, "doctor", "--json"], capture_output=True, text=True)
+    assert done.returncode == 1 and json.loads(done.stdout)["healthy"] is False
     jobs = json.loads(done.stdout)["store"]["jobs"]
     assert jobs["side_effects_failed"] == 1
     assert jobs["side_effect_failures"] == [
@@ -155,3 +156,4 @@ def test_doctor_reports_side_effect_jobs_that_failed_for_good(onlooker_home: Pat
     ]
     text = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True).stdout
     assert "side effects   1 failed for good" in text
+    assert text.startswith("onlooker doctor: needs attention")

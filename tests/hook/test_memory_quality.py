@@ -132,6 +132,7 @@ def test_an_extraction_whose_model_cannot_be_built_shows_in_doctor(
     done = subprocess.run(
         [ONLOOKER, "doctor", "--json"], capture_output=True, text=True, timeout=60
     )
+    assert done.returncode == 1 and json.loads(done.stdout)["healthy"] is False
     failures = json.loads(done.stdout)["store"]["jobs"]["latest_failures"]
     assert failures and failures[0]["kind"] == "memory.extract", failures
     message = failures[0]["error"]
