@@ -288,6 +288,17 @@ class Index(Database):
         )
         return sorted(str(row[0]) for row in self._rows(sql))
 
+    def upgrade_due(self, name: str) -> bool:
+        """Whether the named upgrade (a row of `upgrades`) has not been done yet."""
+        row = self._read(
+            lambda c: c.execute("SELECT done_at FROM upgrades WHERE name = ?", (name,)).fetchone()
+        )
+        return row is not None and row[0] is None
+
+    def upgrade_done(self, name: str, at: datetime) -> None:
+        """Record the named upgrade as done (inside `transaction()`)."""
+        self._conn.execute("UPDATE upgrades SET done_at = ? WHERE name = ?", (stamp(at), name))
+
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
         for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
