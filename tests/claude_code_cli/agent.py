@@ -16,7 +16,7 @@ from typing import Any
 
 from onlooker.daemon.hookd import running_pid
 from onlooker.daemon.worker import worker_pid
-from onlooker.store.home import journal_path
+from onlooker.store.home import journal_path, project_for
 from onlooker.testing import AnthropicEndpoint, ClaudeCode, HeadlessRun
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
@@ -28,6 +28,11 @@ class Agent:
     project: Path
     home: Path
     onlooker_home: Path
+
+    @property
+    def key(self) -> str:
+        """The store's key of the project (`shop-<hash of its root>`)."""
+        return project_for(self.project)
 
     def cli(self, endpoint: AnthropicEndpoint, **env: str) -> ClaudeCode:
         return ClaudeCode(endpoint, self.home, executable=self.claude, env=env)
@@ -69,7 +74,7 @@ class Agent:
 
     def journal(self, session_id: str) -> list[dict[str, Any]]:
         """The records onlooker journaled for a session of this project."""
-        path = journal_path(self.onlooker_home, self.project.name, session_id)
+        path = journal_path(self.onlooker_home, self.key, session_id)
         return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
 
     def write(self, relative: str, text: str) -> Path:

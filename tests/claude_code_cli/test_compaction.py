@@ -19,7 +19,7 @@ HEADER = "# [shop] recent context (conversation-memory)"
 def remember(agent: Agent, title: str, content: str) -> None:
     with Store(agent.onlooker_home) as store:
         found = Extracted(title, content, datetime.now(UTC))
-        Memories(store).remember([found], project="shop", session_id="an-earlier-session")
+        Memories(store).remember([found], project=agent.key, session_id="an-earlier-session")
 
 
 @pytest.mark.slow

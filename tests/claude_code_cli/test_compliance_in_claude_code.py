@@ -70,7 +70,7 @@ def test_a_subagent_that_forgets_its_report_is_told_why_and_writes_it(agent: Age
     assert report.read_text() == REPORT
 
     with Store(agent.onlooker_home) as store:
-        verdicts = store.effects.verdicts(agent.project.name, run.session_id)
+        verdicts = store.effects.verdicts(agent.key, run.session_id)
     assert [(v.agent_type, v.verdict, v.attempt) for v in verdicts] == [
         ("report-writer", "retry", 1),
         ("report-writer", "pass", 2),
@@ -78,7 +78,7 @@ def test_a_subagent_that_forgets_its_report_is_told_why_and_writes_it(agent: Age
     status = json.loads(agent.onlooker("status", "--json").stdout)
     assert status["compliance"]["by_verdict"] == {"retry": 1, "pass": 1}
 
-    folder = Archive(agent.onlooker_home / "archive", "shop", run.session_id, Limits()).folder
+    folder = Archive(agent.onlooker_home / "archive", agent.key, run.session_id, Limits()).folder
     archived = folder / "files" / "work_products" / "q3.txt"
     wait_for(archived.exists, 60, "the report to be archived")
     assert archived.read_text() == REPORT

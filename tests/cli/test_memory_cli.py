@@ -13,7 +13,8 @@ from click.testing import CliRunner, Result
 
 from onlooker.cli import build_group
 from onlooker.memory._memories import Extracted, Memories
-from onlooker.store import Store
+from onlooker.store import Store, project_for
+from onlooker.store.identity import display_name
 
 
 @pytest.fixture
@@ -27,9 +28,9 @@ def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, onlooker_home: Path
                                      datetime(2026, 5, 1, tzinfo=UTC), ("/shop/auth.py",)),
                            Extracted("Use make test", "make test runs lint and tests.",
                                      datetime(2026, 5, 3, tzinfo=UTC))],
-                          project="shop", session_id="s1")  # fmt: skip
+                          project=project_for(root), session_id="s1")  # fmt: skip
         memories.remember([Extracted("Blog login page", "The blog has no login.", datetime(2026, 5, 2, tzinfo=UTC))],
-                          project="blog", session_id="s2")  # fmt: skip
+                          project=project_for(tmp_path / "blog"), session_id="s2")  # fmt: skip
     return root
 
 
@@ -48,7 +49,11 @@ def test_search_defaults_to_the_current_project(project: Path) -> None:
     assert [m["title"] for m in found] == ["Login needs a fresh token"]
     assert set(found[0]) == {"id", "title", "project", "timestamp"}
     every = as_json("memory", "search", "login", "--mode", "text", "--all-projects")["memories"]
-    assert {m["project"] for m in every} == {"shop", "blog"}
+    assert {display_name(m["project"]) for m in every} == {"shop", "blog"}
+    assert {m["project"] for m in every} == {
+        project_for(project),
+        project_for(project.parent / "blog"),
+    }
     assert (
         as_json("memory", "search", "login", "--mode", "text", "--after", "2026-05-02")["memories"]
         == []

@@ -13,6 +13,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from onlooker.cli import build_group
+from onlooker.store import project_for
 
 ONLOOKER = Path(sys.executable).with_name("onlooker")
 
@@ -61,7 +62,7 @@ def test_call_speaks_the_tool_protocol(project: Path) -> None:
         }
     )
     assert created["status"] == "created" and created["by_severity"] == {"critical": 1}
-    assert created["observations"][0]["project"] == "shop"  # from the current directory
+    assert created["observations"][0]["project"] == project_for(project)  # the current directory's
     listed = call({"operation": "list", "filters": {"status": "open"}})
     assert listed["count"] == 1 and listed["by_observer"] == {"Security Reviewer": 1}
     assert call({"operation": "list"}, "--project", "elsewhere")["count"] == 0
@@ -137,7 +138,8 @@ def test_status_in_each_style(project: Path) -> None:
     assert "SQL injection in query builder" in table.stdout
     assert "Hardcoded token" not in table.stdout  # resolved ones only count
     data = json.loads(run("status", "--json").stdout)
-    assert data["project"] == "shop" and data["by_status"] == {"open": 1, "resolved": 1}
+    assert data["project"] == project_for(project) and data["project_name"] == "shop"
+    assert data["by_status"] == {"open": 1, "resolved": 1}
     bad = run("status", "--style", "fancy")
     assert bad.exit_code == 2 and "'fancy' is not one of" in bad.stderr
 
@@ -187,11 +189,15 @@ def test_status_shows_observer_runs_and_cost(project: Path) -> None:
     with Store() as store:
         for status, cost in (("ok", 0.012), ("timeout", None), ("ok", 0.003)):
             store.record_observer_run(
-                "Security Reviewer", session_id="s", project="shop", status=status,  # type: ignore[arg-type]
+                "Security Reviewer", session_id="s", project=project_for(project), status=status,  # type: ignore[arg-type]
                 model="openai:gpt-4o-mini", input_tokens=1000, output_tokens=50, cost_usd=cost,
             )  # fmt: skip
         store.record_observer_run(
-            "Logic Checker", session_id="s", project="shop", status="skipped", model="local:smollm2"
+            "Logic Checker",
+            session_id="s",
+            project=project_for(project),
+            status="skipped",
+            model="local:smollm2",
         )
     text = run("status", "--style", "compact").stdout
     assert "Observer runs and cost" in text

@@ -159,6 +159,7 @@ def test_the_job_queue_shows_its_backlog_failures_and_a_stuck_queue(
         assert job is not None
         store.jobs.fail(job, "ProviderSetupError: pip install 'onlooker[local]'", retry=False)
     code, report = doctor()
+    assert code == 1 and report["healthy"] is False  # a job failed for good
     jobs = report["store"]["jobs"]  # type: ignore[index]
     assert (jobs["queued"], jobs["failed"]) == (1, 1)  # type: ignore[index]
     assert "onlooker[local]" in jobs["latest_failures"][0]["error"]  # type: ignore[index]
@@ -195,3 +196,20 @@ def test_the_service_replays_the_spool_when_idle_and_records_each_call_once(
         session = store.load_session("s-spool")
     assert session is not None
     assert [c.call_id for c in session[ToolCall].all()] == ["toolu_1", "toolu_2"]
+
+
+def test_a_scoring_run_that_failed_makes_doctor_need_attention(tmp_path: Path) -> None:
+    from onlooker.store import Store
+
+    with Store() as store:
+        store.record_observer_run(
+            "Session Scorer", session_id="s1", project="app", status="error",
+            error="ConfigError: no model for scoring",
+        )  # fmt: skip
+    code, report = doctor()
+    assert code == 1 and report["healthy"] is False
+    runs = report["store"]["run_errors"]  # type: ignore[index]
+    assert runs["recent"] == 1 and runs["latest"][0]["observer"] == "Session Scorer"
+    text = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True, timeout=60)
+    assert text.stdout.startswith("onlooker doctor: needs attention")
+    assert "Session Scorer: ConfigError: no model for scoring" in text.stdout

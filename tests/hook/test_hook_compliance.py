@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 from hook_runner import ONLOOKER, answer, make_project
 
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 
 pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 
@@ -70,7 +70,9 @@ def test_a_subagent_is_sent_back_until_it_writes_its_report(
     assert stop(app, "a1", again=True) == {}  # passes
 
     with Store(onlooker_home) as store:
-        verdicts = [(v.agent_id, v.verdict, v.attempt) for v in store.effects.verdicts("app")]
+        verdicts = [
+            (v.agent_id, v.verdict, v.attempt) for v in store.effects.verdicts(project_for(app))
+        ]
     assert verdicts == [("a1", "retry", 1), ("a1", "retry", 2), ("a1", "pass", 3)]
 
 

@@ -13,7 +13,7 @@ from hook_runner import answer
 from onlooker import FixedClock
 from onlooker.memory import search
 from onlooker.memory._memories import Extracted, Memories
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 
@@ -50,7 +50,7 @@ def test_tool_events_are_queued_compressed(tmp_path: Path, onlooker_home: Path) 
     hook("PostToolUseFailure", shop, "s1", tool_name="Bash", tool_input={"command": "pytest -q"},
          tool_use_id="toolu_f", error="Exit code 1\nFAILED tests/test_api.py::test_login - assert 401 == 200")  # fmt: skip
     with Store(onlooker_home) as store:
-        lines = [p.compressed for p in Memories(store).pending("shop", "s1")]
+        lines = [p.compressed for p in Memories(store).pending(project_for(shop), "s1")]
     assert lines == [
         f"Read {shop}/api.py (12 lines)",
         "Ran `export TOKEN=[REDACTED:github_token] && make` → exit 0",
@@ -66,7 +66,7 @@ def test_session_start_injects_once_per_session(
     with Store(onlooker_home) as store:
         Memories(store).remember(
             [Extracted("Login needs a fresh token", "Refresh before calling /login.", store.clock.now())],
-            project="shop", session_id="old",
+            project=project_for(shop), session_id="old",
         )  # fmt: skip
     first = context(hook("SessionStart", shop, "s2", source="startup"))
     assert (
@@ -86,12 +86,12 @@ def test_a_project_opts_out_with_a_marker_file(tmp_path: Path, onlooker_home: Pa
     (quiet / ".onlooker" / "no-memory").touch()
     with Store(onlooker_home) as store:
         Memories(store).remember(
-            [Extracted("t", "c", store.clock.now())], project="quiet", session_id="old"
+            [Extracted("t", "c", store.clock.now())], project=project_for(quiet), session_id="old"
         )
     assert context(hook("SessionStart", quiet, "q1", source="startup")) == ""
     tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
     with Store(onlooker_home) as store:
-        assert Memories(store).pending("quiet", "q1") == []
+        assert Memories(store).pending(project_for(quiet), "q1") == []
 
 
 def test_the_project_config_switches_memory_off_and_sets_its_budget(
@@ -101,11 +101,11 @@ def test_the_project_config_switches_memory_off_and_sets_its_budget(
     (quiet / "onlooker.yaml").write_text("memory:\n  enabled: false\n")
     (terse / "onlooker.yaml").write_text("memory:\n  maxObservations: 1\n")
     with Store(onlooker_home) as store:
-        for name in ("quiet", "terse"):
+        for root in (quiet, terse):
             Memories(store).remember(
-                [Extracted(f"{name} first", "c", store.clock.now()),
-                 Extracted(f"{name} second", "c", store.clock.now())],
-                project=name, session_id="old",
+                [Extracted(f"{root.name} first", "c", store.clock.now()),
+                 Extracted(f"{root.name} second", "c", store.clock.now())],
+                project=project_for(root), session_id="old",
             )  # fmt: skip
     assert context(hook("SessionStart", quiet, "q1", source="startup")) == ""
     tool(quiet, "q1", "Read", {"file_path": f"{quiet}/a.py"})
@@ -113,8 +113,8 @@ def test_the_project_config_switches_memory_off_and_sets_its_budget(
     assert digest.count("\n- ") == 1
     tool(terse, "t1", "Read", {"file_path": f"{terse}/a.py"})
     with Store(onlooker_home) as store:
-        assert Memories(store).pending("quiet", "q1") == []
-        assert len(Memories(store).pending("terse", "t1")) == 1
+        assert Memories(store).pending(project_for(quiet), "q1") == []
+        assert len(Memories(store).pending(project_for(terse), "t1")) == 1
 
 
 def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
@@ -125,7 +125,7 @@ def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
     shop = project(tmp_path, "shop")
     with Store(onlooker_home, clock=FixedClock()) as store:  # pending since 2026-01-01
         for n in range(12):
-            Memories(store).add_pending(session_id="old", project="shop", tool_name="Edit",
+            Memories(store).add_pending(session_id="old", project=project_for(shop), tool_name="Edit",
                                         compressed=f"Edited {shop}/m{n}.py: a → b", files=[],
                                         at=store.clock.now())  # fmt: skip
     reply = '{"memories": [{"title": "Modules m0-m11 were edited", "content": "a became b."}]}'
@@ -135,10 +135,10 @@ def test_a_session_that_never_ended_is_extracted_when_the_next_one_starts(
         hook("SessionStart", shop, "new", source="startup")
         deadline = time.monotonic() + 60
         with Store(onlooker_home) as store:
-            while Memories(store).pending("shop", "old") and time.monotonic() < deadline:
+            while Memories(store).pending(project_for(shop), "old") and time.monotonic() < deadline:
                 time.sleep(0.1)
-            assert Memories(store).pending("shop", "old") == []
-            found = search(store, "modules edited", "text", projects=["shop"])
+            assert Memories(store).pending(project_for(shop), "old") == []
+            found = search(store, "modules edited", "text", projects=[project_for(shop)])
             assert [m.title for m in found] == ["Modules m0-m11 were edited"]
         assert len(endpoint.requests) == 1
 
@@ -160,7 +160,7 @@ def test_a_secret_across_the_clip_of_a_long_output_is_not_stored(
     stored = "".join(p.read_text() for p in onlooker_home.rglob("*.jsonl"))
     assert "ghp_" in command and stored and token[:10] not in stored and token[-10:] not in stored
     with Store(onlooker_home) as store:
-        (pending,) = Memories(store).pending("shop", "s1")
+        (pending,) = Memories(store).pending(project_for(shop), "s1")
         assert token[:10] not in pending.compressed
 
 
@@ -176,7 +176,7 @@ def test_an_abandoned_session_is_queued_once(
     shop = project(tmp_path, "shop")
     with Store(onlooker_home, clock=FixedClock()) as store:
         for n in range(5):
-            Memories(store).add_pending(session_id="old", project="shop", tool_name="Edit",
+            Memories(store).add_pending(session_id="old", project=project_for(shop), tool_name="Edit",
                                         compressed=f"Edited m{n}.py", files=[],
                                         at=store.clock.now())  # fmt: skip
     with Store(onlooker_home) as store:

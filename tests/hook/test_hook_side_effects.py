@@ -21,7 +21,7 @@ from hook_runner import ONLOOKER, make_project, stop_service
 import onlooker
 from onlooker.daemon.worker import worker_pid
 from onlooker.side_effects import JOB_KIND, Archive, Limits
-from onlooker.store import SideEffectSaved, Store
+from onlooker.store import SideEffectSaved, Store, project_for
 
 ENTRY = Path(onlooker.__file__).parent / "daemon" / "entry.py"
 COMMAND = f"{shlex.quote(sys.executable)} -I -S {shlex.quote(str(ENTRY))}"
@@ -56,12 +56,12 @@ def hook(app: Path, event: str, **fields: Any) -> dict[str, Any]:
     return json.loads(done.stdout) if done.stdout.strip() else {}
 
 
-def settled(home: Path, count: int, timeout: float = 60) -> list[SideEffectSaved]:
-    """What side effects recorded, once there are `count` records and no job waits."""
+def settled(home: Path, app: Path, count: int, timeout: float = 60) -> list[SideEffectSaved]:
+    """What side effects recorded for `app`, once there are `count` records and no job waits."""
     deadline = time.monotonic() + timeout
     while True:
         with Store(home) as store:
-            saved = store.effects.saved("app", "s-fx")
+            saved = store.effects.saved(project_for(app), "s-fx")
             backlog = store.jobs.backlog()
         if len(saved) >= count and backlog.queued == backlog.running == 0:
             return saved
@@ -86,11 +86,11 @@ def test_a_write_is_archived_once_even_when_its_hook_comes_again(
     hook(app, "PostToolUse", tool_name="Write", tool_use_id="toolu_w2",
          tool_input={"file_path": f"{app}/notes.md", "content": "x"})  # fmt: skip
 
-    saved = settled(onlooker_home, 1)
+    saved = settled(onlooker_home, app, 1)
     assert [(s.action, s.path, s.call_id) for s in saved] == [
         ("save_work_product", "files/work_products/report.md", "toolu_w1")
     ]
-    folder = Archive(onlooker_home / "archive", "app", "s-fx", Limits()).folder
+    folder = Archive(onlooker_home / "archive", project_for(app), "s-fx", Limits()).folder
     assert (folder / "files/work_products/report.md").read_text() == "# Q3\n"
     assert sorted(p.name for p in (folder / "files/work_products").iterdir()) == ["report.md"]
     with Store(onlooker_home) as store:
@@ -123,8 +123,8 @@ def test_search_summary_and_activity_log_are_redacted_and_nothing_leaves_the_pro
     hook(app, "PostToolUse", tool_name="Write", tool_use_id="toolu_l1",
          tool_input={"file_path": f"{app}/work_products/link.md", "content": "x"})  # fmt: skip
 
-    saved = {s.action: s for s in settled(onlooker_home, 3)}
-    folder = Archive(onlooker_home / "archive", "app", "s-fx", Limits()).folder
+    saved = {s.action: s for s in settled(onlooker_home, app, 3)}
+    folder = Archive(onlooker_home / "archive", project_for(app), "s-fx", Limits()).folder
     summary = (folder / saved["summarize_search"].path).read_text()
     assert saved["summarize_search"].path.startswith("search_results/summary_")
     assert "# mcp__search__web: q3 revenue" in summary
@@ -148,6 +148,7 @@ def test_doctor_reports_side_effect_jobs_that_failed_for_good(onlooker_home: Pat
         assert job is not None
         store.jobs.fail(job, "SideEffectError: a side-effect job holds a user_prompt", retry=False)
     done = subprocess.run([ONLOOKER, "doctor", "--json"], capture_output=True, text=True)
+    assert done.returncode == 1 and json.loads(done.stdout)["healthy"] is False
     jobs = json.loads(done.stdout)["store"]["jobs"]
     assert jobs["side_effects_failed"] == 1
     assert jobs["side_effect_failures"] == [
@@ -155,3 +156,4 @@ def test_doctor_reports_side_effect_jobs_that_failed_for_good(onlooker_home: Pat
     ]
     text = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True).stdout
     assert "side effects   1 failed for good" in text
+    assert text.startswith("onlooker doctor: needs attention")

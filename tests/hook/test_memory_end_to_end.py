@@ -20,7 +20,7 @@ from hook_runner import answer
 
 from onlooker.daemon.worker import worker_pid
 from onlooker.memory._memories import Memories
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 
@@ -56,7 +56,10 @@ def settled(
         with Store(home) as store:
             found = Memories(store)
             titles = [m.title for m in found.latest_of_session(session, 100)]
-            if len(titles) >= memories and len(found.pending("app", session)) == pending:
+            if (
+                len(titles) >= memories
+                and len(found.pending(project_for(home.parent / "app"), session)) == pending
+            ):
                 return titles
         if time.monotonic() > deadline:
             log = home / "logs" / "worker.log"

@@ -17,7 +17,7 @@ from onlooker.reviewers.config import ReviewerConfig, ReviewSetup
 from onlooker.reviewers.execution import Execution
 from onlooker.reviewers.handoff import configured_reviewers, no_reviewers
 from onlooker.reviewers.watch import FilesTarget
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 from onlooker.testing import ScriptedModel
 
 ISSUE = {"content": "Password compared with ==", "severity": "high", "source_ref": "src/a.py:1"}
@@ -83,9 +83,9 @@ def test_parallel_reviewers_answer_in_the_same_hook_and_skip_unchanged_files(
         (root / "src" / "a.py").write_text("ok = hmac.compare_digest(password, given)\n")
         assert context(answer(made, post_tool_use(root, 3))) == ""  # same finding: no news
         assert model.calls == 2
-        (cost,) = store.runs.costs(root.name)
+        (cost,) = store.runs.costs(project_for(root))
         assert cost.by_status == {"ok": 2, "skipped": 1}
-        (stored,) = store.open_findings(root.name, "Security")
+        (stored,) = store.open_findings(project_for(root), "Security")
         assert stored.content == ISSUE["content"]
 
 
@@ -111,7 +111,7 @@ def test_a_timed_out_reviewer_blocks_only_under_fail(
             handler(store, root, slow, execution, timeout=0.2),
             hook("Stop", root, stop_hook_active=False),
         )
-        (cost,) = store.runs.costs(root.name)
+        (cost,) = store.runs.costs(project_for(root))
         assert cost.by_status == {"timeout": 1, "skipped": 1}
     if blocked:
         assert found["decision"] == "block" and "Security timed out" in found["reason"]
@@ -126,7 +126,11 @@ def test_background_reports_are_delivered_once_at_the_next_delivery_point(tmp_pa
     with Store(tmp_path / "home") as store:
         made = handler(store, root, ScriptedModel(["{}"]), Execution(mode="parallel"))
         store.record_observer_run(
-            "Security", session_id="s1", project=root.name, status="ok", report="[late report]"
+            "Security",
+            session_id="s1",
+            project=project_for(root),
+            status="ok",
+            report="[late report]",
         )
         assert context(answer(made, hook("Stop", root, stop_hook_active=False))) == ""
         assert "[late report]" in context(answer(made, hook("UserPromptSubmit", root, prompt="go")))
@@ -142,7 +146,11 @@ def test_a_failing_review_step_leaves_waiting_reports_for_the_next_hook(
     with Store(tmp_path / "home") as store:
         made = handler(store, root, ScriptedModel(["{}"]), Execution(mode="parallel"))
         store.record_observer_run(
-            "Security", session_id="s1", project=root.name, status="ok", report="[late report]"
+            "Security",
+            session_id="s1",
+            project=project_for(root),
+            status="ok",
+            report="[late report]",
         )
 
         def broken(*args: object) -> object:

@@ -17,7 +17,7 @@ from amplifier_core.testing import create_test_coordinator
 
 from onlooker.config.document import ConfigInvalid
 from onlooker.hosts.amplifier import EVENTS, module_settings, mount
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 from onlooker.store.query import FindingQuery
 
 FIXTURES = Path(__file__).parents[1] / "fixtures" / "amplifier"
@@ -87,7 +87,7 @@ def test_a_loop_of_failing_tool_calls_is_answered_with_the_stall_assessment(
     assert text.endswith("\n</system-reminder>")
     assert "Stall" in text and "pytest tests/test_app.py" in text
     with Store(onlooker_home) as store:
-        found = store.query(FindingQuery(project="project", observers=("Stall",)))
+        found = store.query(FindingQuery(project=project_for(project), observers=("Stall",)))
         assert [o.finding.severity for o in found.observations] == ["medium"]
         assert store.load_session("amp-1") is not None
 

@@ -119,12 +119,13 @@ def test_output_is_bounded_and_junk_items_dropped(clock: FixedClock, tmp_path: P
     with Store(tmp_path / "h", clock=clock) as store:
         memories = Memories(store)
         queue(memories, 5, clock)
-        items = [{"title": "t" * 500, "content": "c" * 5000}, {"title": 3}, "junk",
-                 *({"title": f"m{n}", "content": "ok"} for n in range(10))]  # fmt: skip
+        items = [{"title": "Token hash " * 50, "content": "sha512 now. " * 500}, {"title": 3},
+                 "junk", *({"title": f"m{n}", "content": "ok"} for n in range(10))]  # fmt: skip
         report = extract_session(
             memories, ScriptedModel([{"memories": items}]), project="shop", session_id="s1"
         )
-        assert len(report.memories) == 3  # 5 items looked at, 2 of them junk
+        assert len(report.memories) == 1  # 5 items looked at: 2 malformed, 2 too short
+        assert report.dropped == 2 and memories.dropped() == 2
         assert len(report.memories[0].title) == 120 and len(report.memories[0].content) == 600
 
 

@@ -7,10 +7,11 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
-from report_data import HOSTILE, START
+from report_data import HOSTILE, START, session
 
+from onlooker import FixedClock
 from onlooker.report import MemoryCounts, render_html, report_from_store, scores_section
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 
 
 def test_a_project_s_sessions_findings_and_reviewer_runs_are_counted(filled_store: Store) -> None:
@@ -110,3 +111,14 @@ def test_a_score_with_an_unknown_marker_kind_is_refused_naming_the_field() -> No
            "markers": [{"kind": "improved"}]}  # fmt: skip
     with pytest.raises(ValueError, match=r"markers.kind 'improved'"):
         scores_section([bad])
+
+
+def test_two_folders_of_one_name_are_two_projects_shown_by_their_name(tmp_path: Path) -> None:
+    store = Store(tmp_path / "home", clock=FixedClock(START + timedelta(days=2)))
+    keys = [project_for(tmp_path / where / "api") for where in ("a", "b")]
+    for n, key in enumerate(keys):
+        store.append(session(f"s{n}", START, 2, set()), project=key, session_id=f"s{n}")
+    report = report_from_store(store)
+    assert sorted(p.key for p in report.projects) == sorted(keys)
+    assert [p.name for p in report.projects] == ["api", "api"]
+    assert all(p.key in render_html(report) for p in report.projects)

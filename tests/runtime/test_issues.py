@@ -18,7 +18,7 @@ from onlooker.core.assessment import Finding
 from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers.watch import FilesTarget
 from onlooker.runtime.issues import MARK, OPENING, PENDING, file_at_hook, file_project_issues
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 
 PROJECT = "app"
 ONLOOKER = Path(sys.executable).with_name("onlooker")
@@ -70,10 +70,10 @@ sys.stdin.read()
 """
 
 
-def add(store: Store, content: str, severity: str) -> str:
+def add(store: Store, content: str, severity: str, project: str = PROJECT) -> str:
     finding = Finding(content=content, observer="Security Reviewer", severity=severity,  # type: ignore[arg-type]
                       source_type="file", source_ref="src/db.py:45")  # fmt: skip
-    [created] = store.create([finding], project=PROJECT)
+    [created] = store.create([finding], project=project)
     return created.observation.id
 
 
@@ -185,7 +185,7 @@ def test_without_gh_entries_wait_until_it_is_installed(
 def test_the_issues_command_with_pattern_5_and_concurrent_runs(store: Store, root: Path) -> None:
     (root / "onlooker.yaml").write_text((EXAMPLES / "pattern5-issues.yaml").read_text())
     for place in ("login", "search", "upload", "export", "admin"):
-        add(store, f"Injection risk in {place}()", "high")
+        add(store, f"Injection risk in {place}()", "high", project_for(root))  # as the CLI keys it
     runs = [
         subprocess.Popen(
             [ONLOOKER, "issues", "--json"], cwd=root, stdout=subprocess.PIPE, text=True
@@ -233,7 +233,8 @@ def test_entries_are_filed_while_gh_runs_and_each_opened_once(
     (root / "onlooker.yaml").write_text(
         (EXAMPLES / "pattern5-issues.yaml").read_text().replace("github: false", "github: true")
     )
-    first = add(store, "SQL built by string formatting", "critical")
+    key = project_for(root)  # as the CLI keys the project
+    first = add(store, "SQL built by string formatting", "critical", key)
     slow_gh = tmp_path / "bin" / "gh"
     logged = 'echo "---" >> "$GH_LOG/call-$$.args"\n'
     slow_gh.write_text(FAKE_GH.replace(logged, logged + "sleep 3\n", 1))
@@ -245,16 +246,16 @@ def test_entries_are_filed_while_gh_runs_and_each_opened_once(
     while not list(gh_log.iterdir()):  # gh is running for the first entry
         assert time.monotonic() < give_up, "gh was not started"
         time.sleep(0.02)
-    second = add(store, "Hardcoded API token", "high")
+    second = add(store, "Hardcoded API token", "high", key)
     started = time.monotonic()
     config = load_project(root)
-    done = file_project_issues(store, config, PROJECT, github=False, wait=False)
+    done = file_project_issues(store, config, key, github=False, wait=False)
     assert time.monotonic() - started < 2.0
     assert done is not None and done.added == (second,)
     assert OPENING.format(pid=opening.pid) in issues.read_text()
     report = json.loads(opening.communicate(timeout=60)[0])
     assert list(report["opened"]) == [first]
-    later = file_project_issues(store, config, PROJECT)
+    later = file_project_issues(store, config, key)
     assert later is not None and list(later.opened) == [second]
     assert len(calls(gh_log)) == 2 and PENDING not in issues.read_text()
     assert "opening" not in issues.read_text()

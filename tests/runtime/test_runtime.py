@@ -27,7 +27,7 @@ from onlooker.hosts.sdk.openai_chat import tool_message
 from onlooker.memory import Memories
 from onlooker.observers import builtin_observers
 from onlooker.runtime import Arrival, Runtime
-from onlooker.store import Store
+from onlooker.store import Journal, Store, project_for
 
 
 @pytest.fixture
@@ -51,8 +51,10 @@ def failing(n: int) -> ToolCall:
 
 
 def journal_kinds(store: Store, session_id: str) -> list[str]:
+    """The record kinds of the session's journal, whichever project keeps it."""
+    paths = sorted((store.home / "journals").glob(f"*/{session_id}.jsonl"))
     return [
-        r.kind for r in store.journal("shop", session_id).read().records if isinstance(r, Record)
+        r.kind for p in paths for r in Journal(p, p.name).read().records if isinstance(r, Record)
     ]
 
 
@@ -120,8 +122,8 @@ def test_tool_calls_are_captured_for_memory_and_secrets_never_reach_the_store(
     call = ToolCall(call_id="c1", tool="Bash", input={"command": f"deploy --key {secret}"},
                     output="deployed", ok=True)  # fmt: skip
     runtime.handle(Arrival(call, "s1", cwd=str(project)))
-    assert Memories(store).pending_count("shop", "s1") == 1
-    journal = store.journal("shop", "s1").path.read_text()
+    assert Memories(store).pending_count(project_for(project), "s1") == 1
+    journal = store.journal(project_for(project), "s1").path.read_text()
     assert "deploy --key" in journal and secret not in journal
 
 
@@ -161,4 +163,4 @@ def test_a_tool_call_sent_twice_is_recorded_once(
     fresh = Runtime(store, clock=clock)  # a new service after a crash: the journal still knows
     fresh.handle(Arrival(failing(1), "s1", cwd=str(project)))
     assert journal_kinds(store, "s1").count("tool_call") == 1
-    assert Memories(store).pending_count("shop", "s1") == 1
+    assert Memories(store).pending_count(project_for(project), "s1") == 1

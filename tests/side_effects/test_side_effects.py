@@ -25,7 +25,7 @@ from onlooker.side_effects import (
     run_side_effects,
     side_effect,
 )
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 
 AT = datetime(2026, 1, 6, 12, 0, tzinfo=UTC)
 
@@ -84,9 +84,9 @@ def test_a_host_without_a_worker_runs_side_effects_on_a_thread_of_its_own(
         call = ToolCall(at=AT, call_id="toolu_7", tool="Read", input={"file_path": "a"}, output="")
         runtime.handle(Arrival(call, "s-in", cwd=str(root)))
         deadline = time.monotonic() + 30
-        while not store.effects.saved("app", "s-in") and time.monotonic() < deadline:
+        while not store.effects.saved(project_for(root), "s-in") and time.monotonic() < deadline:
             time.sleep(0.02)
-        assert [(s.action, s.path) for s in store.effects.saved("app", "s-in")] == [
+        assert [(s.action, s.path) for s in store.effects.saved(project_for(root), "s-in")] == [
             ("note_tool", "notes/toolu_7.txt")
         ]
         assert store.jobs.counts() == {}

@@ -16,6 +16,7 @@ import pytest
 from onlooker.daemon import client
 from onlooker.store import data_home, journal_path, project_for
 from onlooker.store.home import safe_name
+from onlooker.store.identity import display_name, project_identity
 
 
 def test_onlooker_home_wins(onlooker_home: Path) -> None:
@@ -82,11 +83,12 @@ def test_the_project_is_the_nearest_folder_with_a_marker(tmp_path: Path) -> None
     root = tmp_path / "shop"
     (root / ".git").mkdir(parents=True)
     (root / "src" / "api").mkdir(parents=True)
-    assert project_for(root / "src" / "api") == "shop"
-    assert project_for(root) == "shop"
+    key = project_for(root / "src" / "api")
+    assert key == project_for(root) and display_name(key) == "shop" and key != "shop"
+    assert project_identity(root / "src").root == root.resolve()
     loose = tmp_path / "scratch" / "notes"
     loose.mkdir(parents=True)
-    assert project_for(loose) in {"notes", tmp_path.name}  # tmp may sit inside a checkout
+    assert display_name(project_for(loose)) in {"notes", tmp_path.name}  # tmp may be in a checkout
 
 
 def test_journal_paths_are_safe_and_do_not_collide(tmp_path: Path) -> None:

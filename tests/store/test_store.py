@@ -215,7 +215,7 @@ def test_the_engine_reads_open_findings_and_dispatches_are_stored(clock: FixedCl
         assert len(stored) == 1 and stored[0].occurrences == 2
         assert stored[0].finding.observer == "loops"
         assert stored[0].finding.severity == "high"
-        assert stored[0].finding.metadata["call_index"] == 1
+        assert stored[0].finding.metadata["call_index"] == 2  # the episode's latest report
         journal = store.home / "journals" / "demo" / "s1.jsonl"
         assert kinds(journal) == [
             "tool_call", "assessment", "finding_created", "tool_call", "assessment", "finding_seen",

@@ -28,7 +28,7 @@ def test_an_assessment_without_findings_stores_its_summary() -> None:
     )
     assert (stored.source_type, stored.source_ref, stored.session_id) == (
         "conversation",
-        None,
+        "episode s1/deadline",  # the session's episode: its later reports update this finding
         "s1",
     )
     assert stored.created_at == AT

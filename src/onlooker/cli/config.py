@@ -13,6 +13,7 @@ import click
 from ..config import ConfigInvalid, ProjectConfig, find_config, load_config, load_project
 from ..config import project_root as root_of
 from ..errors import ConfigError
+from ..memory.settings import NO_MODEL, extraction_model
 from ..observers import BUILTIN
 
 
@@ -57,7 +58,8 @@ def validate(path: Path | None, as_json: bool) -> None:
 @click.argument("path", required=False, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the config as JSON.")
 def show(path: Path | None, as_json: bool) -> None:
-    """Print the config in effect (the project's file with every default filled in)."""
+    """Print the config in effect (the project's file with every default filled in), with the
+    memory extraction model actually used (`memory.modelInEffect`)."""
     file = _config_file(path)
     try:
         config = load_config(file) if file else load_project(path or ".")
@@ -65,6 +67,8 @@ def show(path: Path | None, as_json: bool) -> None:
         click.echo(str(exc), err=True)
         raise SystemExit(1) from None
     data = config.to_dict()
+    in_effect = extraction_model(config.memory.model)
+    data["memory"] = {**data.get("memory", {}), "modelInEffect": in_effect or NO_MODEL}
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return

@@ -90,6 +90,14 @@ def _print(data: dict[str, Any]) -> None:
                  "(`onlooker side-effects` lists what was saved)")  # fmt: skip
             for error in jobs["side_effect_failures"]:
                 line(f"    {error[:200]}")
+    runs = store.get("run_errors") or {}
+    if runs.get("recent"):
+        line(f"  observer runs  {runs['recent']} ended in an error in the last {runs['days']} days")
+        for failure in runs["latest"]:
+            line(f"    {failure['observer']}: {failure['error'][:200]}")
+    if store.get("memories_dropped"):
+        line(f"  memory         {store['memories_dropped']} extracted memories dropped by the "
+             "quality gate (numeric, too short, an echo, or a repeat)")  # fmt: skip
     spool = data["spool"]
     line(f"  spool          {len(spool)} hook input{'' if len(spool) == 1 else 's'} kept")
     for entry in spool[-5:]:

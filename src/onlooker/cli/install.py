@@ -29,7 +29,7 @@ from ..hosts.claude_code.mcp_registration import (
     uninstall_mcp,
 )
 from ..hosts.claude_code.plugin import install_plugin, uninstall_plugin
-from ..store.home import data_home
+from ..store.home import data_home, project_root
 from .install_opencode import install_opencode, uninstall_opencode
 
 T = TypeVar("T")
@@ -51,7 +51,8 @@ _project = click.option(
     type=click.Path(file_okay=False, path_type=Path),
     default=".",
     show_default=True,
-    help="The project folder (for project and local scope).",
+    help="A folder of the project (for project and local scope): settings go to its root, the "
+    "nearest folder at or above it with .git, .onlooker or onlooker.yaml, as the store uses.",
 )
 _dry_run = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
 _json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -102,7 +103,7 @@ def install_claude_code(
         )
         _show_plugin(plugin, written, [server_note] if server_note else [], dry_run, as_json)
         return
-    root = project.absolute()
+    root = project_root(project)
     target = hooks_file(scope, root)
     changes = [(HOOKS_IN, _run(lambda: install(target, home, dry_run=dry_run)))]
     notes: list[str] = []
@@ -158,7 +159,7 @@ def uninstall_claude_code(
         removed = _run(lambda: uninstall_plugin(plugin, home, dry_run=dry_run))
         _show_plugin(plugin, removed, [], dry_run, as_json)
         return
-    root = project.absolute()
+    root = project_root(project)
     files = [hooks_file(scope, root)]
     if scope != "user" and installed_hooks(settings_path("project", root)):
         files.append(settings_path("project", root))

@@ -12,6 +12,7 @@ from ..errors import SearchError
 from ..memory import MODES, Memory, get_memories, search
 from ..memory._memories import Memories
 from ..memory.search import Mode
+from ..store.identity import display_name
 from .store_options import current_project, fail, open_store, print_json
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -55,7 +56,11 @@ def search_(
     as_json: bool,
 ) -> None:
     """Find memories matching QUERY, best first (compact: id, title, project, timestamp)."""
-    chosen = None if all_projects else (list(projects) or [current_project(None)])
+    chosen = (
+        None
+        if all_projects
+        else ([current_project(p) for p in projects] or [current_project(None)])
+    )
     with open_store() as store:
         try:
             found = search(
@@ -127,7 +132,7 @@ def forget(ids: Sequence[int], yes: bool, as_json: bool) -> None:
 
 def _line(memory: Memory) -> str:
     when = memory.timestamp.strftime("%Y-%m-%d %H:%M")
-    return f"#{memory.id}  {when}  [{memory.project}]  {memory.title}"
+    return f"#{memory.id}  {when}  [{display_name(memory.project)}]  {memory.title}"
 
 
 def _utc(when: datetime | None) -> datetime | None:

@@ -13,6 +13,7 @@ import click
 
 from ..core.assessment import SEVERITIES
 from ..store import STATUSES, Created, FindingQuery, Observation, ObservationsTool, Store
+from ..store.identity import display_name
 from .store_options import (
     current_project,
     fail,
@@ -95,7 +96,7 @@ def list_(
         name = current_project(project)
         page = store.query(FindingQuery(project=name, limit=0))
         rows = store.get([o["id"] for o in response["observations"]], name)
-        _console().print(render("table", name, page, rows))
+        _console().print(render("table", display_name(name), page, rows))
 
 
 @command.command(name="show")
@@ -232,7 +233,7 @@ def search(text: str, limit: int, as_json: bool, project: str | None, session_id
         from ..display.observations import render
 
         page = store.query(FindingQuery(project=name, limit=0))
-    _console().print(render("table", name, page, found))
+    _console().print(render("table", display_name(name), page, found))
 
 
 def _tool(store: Store, project: str | None, session_id: str) -> ObservationsTool:

@@ -17,7 +17,7 @@ import click
 
 from ..core.clock import SystemClock, parse_time
 from ..errors import ConfigError, TranscriptError
-from .store_options import fail, open_store, print_json
+from .store_options import current_project, fail, open_store, print_json
 
 _RELATIVE = re.compile(r"^(\d+)([hdw])$")
 
@@ -89,8 +89,9 @@ def command(
             fail("--deadline and --observer apply to replayed PATHs only")
         from ..report import report_from_store
 
+        key = current_project(project) if project else None
         with open_store() as store:
-            report = report_from_store(store, project=project, since=start, detailed=timelines)
+            report = report_from_store(store, project=key, since=start, detailed=timelines)
     html = render_html(report)
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
@@ -106,6 +107,7 @@ def command(
                 "projects": [
                     {
                         "name": p.name,
+                        "key": p.key,
                         "sessions": len(p.sessions),
                         "tool_calls": p.tool_calls,
                         "warnings": p.warnings,

@@ -12,6 +12,7 @@ import click
 from ..display.observations import STYLES, render
 from ..store import UNRESOLVED, VERDICTS, ComplianceVerdict, FindingQuery
 from ..store._runs import ObserverCost
+from ..store.identity import display_name
 from .store_options import current_project, open_store, print_json, project_display
 
 VERDICTS_SHOWN = 10
@@ -44,6 +45,7 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
         print_json(
             {
                 "project": name,
+                "project_name": display_name(name),
                 "count": counts.count,
                 "by_status": counts.by("status"),
                 "by_severity": counts.by("severity"),
@@ -61,7 +63,9 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
     from rich.console import Console
 
     console = Console(highlight=False)
-    console.print(render(style or project_display().style, name, counts, rows.observations))
+    console.print(
+        render(style or project_display().style, display_name(name), counts, rows.observations)
+    )
     if costs:
         console.print(_cost_text(costs), markup=False)
     if verdicts:

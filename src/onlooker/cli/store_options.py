@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from ..store import Store, StoreError, data_home, project_for
+from ..store.identity import matching_keys
 
 if TYPE_CHECKING:
     from ..display.observations import DisplayOptions
@@ -36,13 +37,26 @@ def project_options(function: F) -> F:
         "--project",
         default=None,
         metavar="NAME",
-        help="Project whose observations to use; default: the project of the current directory "
-        "(the nearest folder with .git, .onlooker or onlooker.yaml).",
+        help="Project whose observations to use: its folder name (when only one project has it) "
+        "or its key (`onlooker status --json` shows it); default: the project of the current "
+        "directory (the nearest folder with .git, .onlooker or onlooker.yaml).",
     )(function)
 
 
 def current_project(project: str | None) -> str:
-    return project or project_for(os.getcwd())
+    """The store key of `--project` (a key, or a folder name that designates one project), else
+    of the current directory's project. An ambiguous name fails, listing the keys it could be."""
+    if not project:
+        return project_for(os.getcwd())
+    with open_store() as store:
+        keys = matching_keys(store.project_keys(), project)
+    if len(keys) > 1:
+        fail(
+            f"--project: the name {project!r} is ambiguous, it names {len(keys)} projects "
+            f"(folders of that name in different places): pass one of their keys: "
+            f"{', '.join(keys)}"
+        )
+    return keys[0] if keys else project
 
 
 def open_store() -> Store:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import sqlite3
 from dataclasses import dataclass, field
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +25,8 @@ LOG_FILE = Path("logs") / "hookd.log"
 RECENT_ERRORS = 10
 STUCK_AFTER = 600.0
 """Seconds after which a job still waiting or running means no worker is draining the queue."""
+RECENT_FAILURES = timedelta(days=7)
+"""A background job or observer run that failed this recently makes doctor's verdict not ok."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,8 @@ class Report:
             and bool(self.config.get("valid"))
             and not self.cannot_run
             and not self.store.get("jobs", {}).get("stuck")
+            and not self.store.get("jobs", {}).get("recent_failed")
+            and not self.store.get("run_errors", {}).get("recent")
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -85,6 +90,8 @@ def recent_errors(home: Path, limit: int = RECENT_ERRORS) -> tuple[str, ...]:
 
 
 def store_health(home: Path) -> dict[str, Any]:
+    from ..memory import Memories
+
     try:
         with Store(home) as store:
             # a shared PostgreSQL store answered every query below: the server keeps its integrity
@@ -98,6 +105,8 @@ def store_health(home: Path) -> dict[str, Any]:
                 "journals": sum(1 for _ in (home / "journals").rglob("*.jsonl")),
                 "migrations": store.index.migrations(),
                 "jobs": _jobs(store),
+                "run_errors": _run_errors(store),
+                "memories_dropped": Memories(store).dropped(),
             }
     except Exception as exc:
         return {"ok": False, "error": f"{type(exc).__name__}: {exc}"}
@@ -108,15 +117,28 @@ def _jobs(store: Store) -> dict[str, Any]:
     backlog = store.jobs.backlog()
     failed, latest = store.jobs.failures()
     effects, effect_errors = store.jobs.failures(kind=SIDE_EFFECT_JOB)
+    recent, _ = store.jobs.failures(since=store.clock.now() - RECENT_FAILURES)
     return {
         "queued": backlog.queued,
         "running": backlog.running,
         "oldest_seconds": round(backlog.oldest_seconds, 1),
         "stuck": backlog.oldest_seconds > STUCK_AFTER,
         "failed": failed,
+        "recent_failed": recent,
         "latest_failures": [{"kind": kind, "error": error} for kind, error in latest],
         "side_effects_failed": effects,
         "side_effect_failures": [error for _, error in effect_errors],
+    }
+
+
+def _run_errors(store: Store) -> dict[str, Any]:
+    """Observer runs (reviewers, the session scorer) that ended in an error, lately and the
+    latest of them."""
+    recent, latest = store.runs.errors(since=store.clock.now() - RECENT_FAILURES)
+    return {
+        "recent": recent,
+        "days": RECENT_FAILURES.days,
+        "latest": [{"observer": observer, "error": error} for observer, error in latest],
     }
 
 

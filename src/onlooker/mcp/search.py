@@ -7,6 +7,7 @@ Memory ids are integers, finding ids 32-character hex strings, so one id names o
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -19,6 +20,7 @@ from ..memory import VectorSide, get_memories
 from ..memory import search as search_memories
 from ..memory.search import RRF_K
 from ..store import FindingQuery, Observation, Store, journal_path
+from ..store.identity import display_name, matching_keys
 from .tool_specs import MAX_INTEGER
 
 TITLE_LENGTH = 100
@@ -58,7 +60,12 @@ class SearchRequest:
 def search_items(
     store: Store, request: SearchRequest, vectors: VectorSide | None = None
 ) -> dict[str, Any]:
-    """Memories and findings matching the request, best first, as compact hits."""
+    """Memories and findings matching the request, best first, as compact hits. A project is
+    named by its key or its folder name (every project of that name)."""
+    if request.projects:
+        known = store.project_keys()
+        keys = [k for name in request.projects for k in (matching_keys(known, name) or [name])]
+        request = dataclasses.replace(request, projects=tuple(dict.fromkeys(keys)))
     rankings: list[list[dict[str, Any]]] = []
     searched: dict[str, str] = {}
     if "memory" in request.kinds:
@@ -143,6 +150,7 @@ def _finding_hit(observation: Observation) -> dict[str, Any]:
         "id": f.id,
         "title": title_of(f.content),
         "project": f.project,
+        "project_name": display_name(f.project),
         "timestamp": encode(f.created_at),
         "severity": f.severity,
         "status": f.status,

@@ -6,13 +6,14 @@ pending events live only in the index, a queue the extraction empties.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..store import _memory_index as sql
 from ..store._store import Store
 from ..store.memory_records import (
+    MemoriesDropped,
     MemoriesForgotten,
     MemoriesInjected,
     Memory,
@@ -89,9 +90,11 @@ class Memories:
         project: str,
         session_id: str,
         consumed: Sequence[int] = (),
+        dropped: Mapping[str, int] | None = None,
     ) -> list[Memory]:
         """Store memories (journaled, secrets redacted) and consume the pending events they came
-        from, in one transaction: both happen or neither does."""
+        from, in one transaction: both happen or neither does. `dropped` counts, by reason, the
+        memories of the batch the quality gate refused (journaled too)."""
         ids: list[int] = []
         with self.store._changing(project, session_id) as pending:
             conn = self.index._conn
@@ -109,8 +112,16 @@ class Memories:
                 )
                 pending.add(MemoryCreated(memory=memory))
                 ids.append(memory_id)
+            if dropped:
+                pending.add(
+                    MemoriesDropped(project=project, session_id=session_id, reasons=dict(dropped))
+                )
             sql.consume_pending(conn, consumed)
         return self.get(ids)
+
+    def dropped(self) -> int:
+        """Memories the quality gate has dropped in this data home."""
+        return self.index._read(sql.dropped_count)
 
     def get(self, ids: Sequence[int]) -> list[Memory]:
         """The memories with these ids, in the order asked (unknown ids left out)."""

@@ -23,10 +23,12 @@ from ..errors import ExtractionFailed, ModelError
 from ..llm.model import Message, Model
 from ..store._jobs import Job
 from ..store._store import JobContext
-from ..store.memory_records import Memory, PendingEvent
+from ..store.memory_records import Memory, MemoryFilter, PendingEvent
 from ._memories import Extracted, Memories
 from ._vector_search import memory_vectors
-from .settings import DEFAULT_MODEL
+from .digest import rule_memories
+from .quality import gate
+from .settings import extraction_model
 
 log = logging.getLogger("onlooker.memory")
 
@@ -40,6 +42,8 @@ MAX_MEMORIES = 5
 TITLE_LIMIT = 120
 CONTENT_LIMIT = 600
 TIMEOUT = 120.0
+KNOWN_MEMORIES = 50
+"""The project's latest memories a new one must not repeat."""
 ABANDONED_AFTER = timedelta(hours=1)
 """A session whose pending events are all older than this ended without a SessionEnd: the next
 session of its project queues its final extraction."""
@@ -87,6 +91,8 @@ class ExtractionReport:
     memories: tuple[Memory, ...] = ()
     skipped: bool = False
     """True when the session had fewer than MIN_EVENTS pending events."""
+    dropped: int = 0
+    """Memories the model gave that the quality gate dropped (memory.quality)."""
 
 
 def extraction_due(memories: Memories, *, project: str, session_id: str, final: bool) -> bool:
@@ -110,7 +116,7 @@ def handle(job: Job, ctx: JobContext) -> None:
 
 
 def _handle(payload: Mapping[str, Any], ctx: JobContext, project: str, session_id: str) -> None:
-    spec = str(payload.get("model") or os.environ.get("ONLOOKER_MEMORY_MODEL") or DEFAULT_MODEL)
+    spec = str(payload.get("model") or "") or extraction_model("")
     final = bool(payload.get("final", True))
     memories = Memories(ctx.store)
     pending = memories.pending(project, session_id)
@@ -118,9 +124,15 @@ def _handle(payload: Mapping[str, Any], ctx: JobContext, project: str, session_i
         if final and pending:  # too short to be useful, and nothing more will come
             memories.drop_pending([event.id for event in pending])
         return
+    try:
+        model = ctx.model(spec) if spec else None
+    except ModelError as exc:
+        raise ExtractionFailed(
+            f"memory extraction for session {session_id} cannot use its model {spec}: {exc}"
+        ) from exc
     vectors = memory_vectors(ctx.store)
     extract_session(
-        memories, ctx.model(spec), project=project, session_id=session_id, final=final,
+        memories, model, project=project, session_id=session_id, final=final,
         embed=vectors.embed if vectors is not None else None,
     )  # fmt: skip
 
@@ -151,7 +163,7 @@ def batch_sizes(events: int, *, final: bool) -> list[int]:
 
 def extract_session(
     memories: Memories,
-    model: Model,
+    model: Model | None,
     *,
     project: str,
     session_id: str,
@@ -159,26 +171,39 @@ def extract_session(
     embed: Callable[[list[int]], object] | None = None,
 ) -> ExtractionReport:
     """Run the session's batches in order; raise ExtractionFailed at the first failed call (the
-    batches before it are kept). `embed` is given the ids of each batch's new memories (a failure
-    there is logged: `onlooker reindex` embeds what is missing)."""
+    batches before it are kept). With no model, each batch's memories are made by rule
+    (memory.digest). What a model gives passes the quality gate first; what it drops is counted
+    and journaled (doctor shows the total). `embed` is given the ids of each batch's new
+    memories (a failure there is logged: `onlooker reindex` embeds what is missing)."""
     pending = memories.pending(project, session_id)
     sizes = batch_sizes(len(pending), final=final)
     if not sizes:
         return ExtractionReport(events=len(pending), skipped=len(pending) < MIN_EVENTS)
     context = memories.latest_of_session(session_id, CONTEXT_MEMORIES)
     stored: list[Memory] = []
-    start = 0
+    start = dropped = 0
     for number, size in enumerate(sizes, start=1):
         batch = pending[start : start + size]
         start += size
+        messages = prompt(project, batch, context)
         try:
-            found = asyncio.run(_ask(model, project, batch, context))
+            found = asyncio.run(_ask(model, messages, batch)) if model else rule_memories(batch)
         except ModelError as exc:
             raise ExtractionFailed(
-                f"memory batch {number} of {len(sizes)} for session {session_id}: {exc}"
+                f"memory batch {number} of {len(sizes)} for session {session_id} "
+                f"(model {model.name if model else 'none'}): {exc}"
             ) from exc
+        known = [f"{m.title}: {m.content}" for m in memories.recent(
+            MemoryFilter(projects=(project,)), KNOWN_MEMORIES)]  # fmt: skip
+        asked = "\n".join(m.content for m in messages)
+        gated = gate(found, prompt=asked, existing=known, by_rule=model is None)
+        dropped += gated.dropped_count if model else 0
         kept = memories.remember(
-            found, project=project, session_id=session_id, consumed=[e.id for e in batch]
+            gated.kept,
+            project=project,
+            session_id=session_id,
+            consumed=[e.id for e in batch],
+            dropped=gated.dropped,
         )
         stored.extend(kept)
         if kept and embed is not None:
@@ -188,7 +213,7 @@ def extract_session(
                 log.warning("memories %s stored without vectors: %s", [m.id for m in kept], exc)
         if kept:
             context = kept[-CONTEXT_MEMORIES:]
-    return ExtractionReport(len(pending), len(sizes), tuple(stored))
+    return ExtractionReport(len(pending), len(sizes) if model else 0, tuple(stored), False, dropped)
 
 
 def prompt(project: str, batch: Sequence[PendingEvent], context: Sequence[Memory]) -> list[Message]:
@@ -206,11 +231,9 @@ def prompt(project: str, batch: Sequence[PendingEvent], context: Sequence[Memory
 
 
 async def _ask(
-    model: Model, project: str, batch: Sequence[PendingEvent], context: Sequence[Memory]
+    model: Model, messages: list[Message], batch: Sequence[PendingEvent]
 ) -> list[Extracted]:
-    completion = await model.complete(
-        prompt(project, batch, context), schema=SCHEMA, timeout=TIMEOUT, max_tokens=1024
-    )
+    completion = await model.complete(messages, schema=SCHEMA, timeout=TIMEOUT, max_tokens=1024)
     return memories_from(completion.data, batch)
 
 

@@ -14,6 +14,7 @@ import math
 from collections.abc import Sequence
 from datetime import datetime, timedelta
 
+from ..store.identity import display_name
 from ..store.memory_records import Memory, MemoryFilter
 from ._memories import Memories
 from .settings import MemorySettings
@@ -33,7 +34,7 @@ def render_digest(
 ) -> tuple[str, list[int]]:
     """The digest text and the ids it holds; it stops before the budget is passed, cutting the
     last memory that only partly fits. ('' and [] when not even one fits.)"""
-    text = HEADER.format(project=project) + "\n"
+    text = HEADER.format(project=display_name(project)) + "\n"
     shown: list[int] = []
     for memory in memories:
         line = f"\n- {_one_line(memory.title)}: {_one_line(memory.content)}"

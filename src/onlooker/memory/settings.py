@@ -8,6 +8,7 @@ Config keys under `memory:` in `.onlooker/config.yaml`: `enabled`, `maxObservati
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,8 +19,10 @@ from ..store.home import project_root
 
 OPT_OUT_MARKER = Path(".onlooker") / "no-memory"
 """A file at the project root that turns memory off for the project."""
-DEFAULT_MODEL = "local:smollm2"
-"""Extraction model when none is configured: local, so nothing leaves the machine by default."""
+MODEL_VARIABLE = "ONLOOKER_MEMORY_MODEL"
+"""Names the extraction model when the config sets no `memory.model`."""
+NO_MODEL = "none: rule-based digest"
+"""How `config show` names extraction when no model is configured."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +41,8 @@ class MemorySettings:
     """`memory.projectOnly`: inject only the current project's memories."""
     model: str = ""
     """`memory.model`: the model spec extraction runs on (see onlooker.llm); '' means
-    `$ONLOOKER_MEMORY_MODEL`, else DEFAULT_MODEL."""
+    `$ONLOOKER_MEMORY_MODEL`, else none: memories are made by rule (memory.digest). A model is
+    never chosen silently; the small local one (`local:smollm2`) runs only when named."""
 
     @classmethod
     def from_mapping(cls, data: Mapping[str, Any], source: str = "config") -> MemorySettings:
@@ -64,6 +68,12 @@ class MemorySettings:
     def to_dict(self) -> dict[str, Any]:
         """The settings with the config file's (camelCase) keys."""
         return {_camel(f.name): getattr(self, f.name) for f in dataclasses.fields(self)}
+
+
+def extraction_model(configured: str) -> str:
+    """The model extraction runs on: `configured` (memory.model), else `$ONLOOKER_MEMORY_MODEL`,
+    else '' (none: memories by rule)."""
+    return configured or os.environ.get(MODEL_VARIABLE, "").strip()
 
 
 def opted_out(cwd: str | Path) -> bool:

@@ -14,6 +14,7 @@ from ..core.clock import parse_time, utc
 from ..core.events import EPOCH
 from ..store import UNRESOLVED, FindingQuery, Observation, Store
 from ..store.home import JOURNALS, MANUAL_JOURNAL, safe_name
+from ..store.identity import display_name
 from ..text.redact import redact
 from .activity import Buckets, activity
 from .model import (
@@ -102,7 +103,8 @@ def _project(
         reverse=True,
     )
     return ProjectReport(
-        name=name,
+        name=display_name(name),
+        key=name,
         sessions=tuple(sessions),
         activity=series,
         open_findings=tuple(map(open_finding, opened.observations)),

@@ -111,6 +111,7 @@ class Activity:
 @dataclass(frozen=True, slots=True)
 class ProjectReport:
     name: str
+    """The name shown: the project's folder name."""
     sessions: tuple[SessionReport, ...]
     """Newest first; only the first `detailed` have a timeline."""
     activity: Activity
@@ -123,6 +124,8 @@ class ProjectReport:
     reviewers: tuple[ReviewerCost, ...] = ()
     memory: MemoryCounts | None = None
     """None when the source keeps no memory (recorded transcripts)."""
+    key: str = ""
+    """The store's key of the project (`<name>-<hash of its root>`); '' when not from a store."""
 
     @property
     def tool_calls(self) -> int:

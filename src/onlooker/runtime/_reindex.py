@@ -6,15 +6,17 @@ the index (or older than their journal) are rebuilt by replaying the journaled e
 
 from __future__ import annotations
 
+import dataclasses
 import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core.assessment import Assessment, ObserverFailure
 from ..core.events import Event
 from ..core.session import Session
+from ..store._legacy import UPGRADE, adopt_legacy_journals, keyed_project
 from ..store._store import Store
 from ..store.changes import Change
 from ..store.home import INDEX_FILE, MIRROR_FILE, SNAPSHOT_DIR, journal_paths
@@ -59,12 +61,15 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
     from ..vectors import embeddings
     from ..vectors.sources import SOURCES, sync_vectors
 
+    moved = adopt_legacy_journals(store.home) if store.index.upgrade_due(UPGRADE) else []
     journals = [Journal(path, store.journal_key(path)) for path in journal_paths(store.home)]
     changes: list[tuple[int, str, int, Change]] = []
     skipped: list[SkippedLine] = []
     records = rebuilt = 0
     with store.index.transaction():
         saved = store.index.session_seqs()
+        for move in moved:  # its snapshot names the old journal: rebuild it
+            saved.pop(move.session_id, None)
         if not store.shared:  # a shared index also holds other data homes' journals: kept
             store.index.clear(sessions=False)
         for journal in journals:
@@ -77,7 +82,8 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
             start = store.index.applied_to(journal.key) if store.shared else 0
             for entry in read.entries:
                 if isinstance(entry.record, Change) and entry.offset >= start:
-                    changes.append((entry.record.serial, journal.key, entry.line, entry.record))
+                    change = _keyed(entry.record, journal.key)
+                    changes.append((change.serial, journal.key, entry.line, change))
                 elif isinstance(entry.record, Event | Assessment | ObserverFailure):
                     history.append(entry.record)
             store.index.set_applied_to(journal.key, read.end)
@@ -91,6 +97,7 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
         changes.sort(key=lambda item: item[:3])
         store.index.apply(item[3] for item in changes)
         findings = store.index.count_findings()
+        store.index.upgrade_done(UPGRADE, store.clock.now())
     missing = embeddings.missing()
     vectors = (
         ()
@@ -101,6 +108,27 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
         len(journals), records, len(changes), findings, rebuilt, tuple(skipped), vectors,
         f"the embeddings extra is missing ({', '.join(missing)})" if missing else "",
     )  # fmt: skip
+
+
+def _keyed(change: Change, journal_key: str) -> Change:
+    """The change with a legacy project name replaced by the key of the folder its journal was
+    moved to (journals are never rewritten, so this is decided again at every reindex); the
+    project is the change's own, or that of what it carries (a finding, a memory, a score)."""
+    moved: dict[str, Any] = {}
+    for field_ in dataclasses.fields(change):
+        value = getattr(change, field_.name)
+        if field_.name == "project" and isinstance(value, str):
+            keyed = keyed_project(value, journal_key)
+            if keyed != value:
+                moved["project"] = keyed
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+            project = getattr(value, "project", None)
+            carried: dict[str, Any] = {
+                "project": keyed_project(project, journal_key) if isinstance(project, str) else None
+            }
+            if carried["project"] not in (None, project):
+                moved[field_.name] = dataclasses.replace(value, **carried)
+    return dataclasses.replace(change, **moved) if moved else change
 
 
 def _replayed(history: Sequence[object], saved: dict[str, int]) -> Session | None:

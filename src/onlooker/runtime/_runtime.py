@@ -32,6 +32,7 @@ from ..core.events import (
 from ..core.session import Session, SessionInfo
 from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
+from ..store.identity import identity_of
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._effects import EffectSteps
@@ -239,7 +240,7 @@ class Runtime:
 
     def _recorded(self, warm: _Warm, dispatch: Dispatch) -> None:
         if self.store is not None:
-            record_dispatch(self.store, dispatch, project=warm.project)
+            record_dispatch(self.store, dispatch, project=warm.project, session=warm.engine.session)
 
     def _next_turn(self, key: str, warm: _Warm, event: Event) -> str:
         """At a prompt: the open-findings summary when it changed since the session last saw it."""
@@ -410,9 +411,10 @@ def _seen(warm: _Warm, event: Event) -> bool:
 
 
 def _project_name(loaded: Loaded, arrival: Arrival) -> str:
+    """The store key of the session's project: its canonical root's identity."""
     if not arrival.cwd:
         return "default"
-    return loaded.root.name or "root"
+    return identity_of(loaded.root).key
 
 
 def _with_deadline(event: E, loaded: Loaded) -> E:

@@ -11,7 +11,7 @@ from typing import Any
 
 from ..core.feedback import FEEDBACK_LIMIT
 from ..store._store import Store
-from ..store.tool import ObservationsTool
+from ..store.query import FindingQuery
 
 NOTE = "These observations stay open until resolved with the observations tool."
 CLIPPED = "\n…[clipped]"
@@ -54,12 +54,20 @@ def observations_injection(summary: str, limit: int = FEEDBACK_LIMIT) -> str:
     return f"{head}{summary}{tail}"
 
 
-def open_observations_text(store: Store, project: str, limit: int = FEEDBACK_LIMIT) -> str:
-    """The injection text for a project's open observations ('' when none is open)."""
-    tool = ObservationsTool(store, project=project)
-    result = tool({"operation": "list", "filters": {"status": "open"}, "sort_by": "severity"})
-    if result.get("status") != "ok" or not result["count"]:
+def open_observations_text(
+    store: Store, project: str, limit: int = FEEDBACK_LIMIT, *, session_id: str | None = None
+) -> str:
+    """The injection text for a project's open observations ('' when none is open). Given a
+    session, the trajectory findings of other sessions are left out: an episode belongs to the
+    session it happened in (specs/store.md)."""
+    page = store.query(FindingQuery(project=project, statuses=("open",), episodes_of=session_id))
+    if not page.count:
         return ""
+    result = {
+        "count": page.count,
+        "by_severity": page.by("severity"),
+        "observations": [o.to_dict() for o in page.observations],
+    }
     return observations_injection(format_observations_summary(result), limit)
 
 
@@ -68,7 +76,7 @@ def next_turn_observations(
 ) -> str:
     """What to inject at the session's next turn: the open-observations text if it changed since
     the last delivery to this session, else ''. Delivering it is recorded."""
-    text = open_observations_text(store, project, limit)
+    text = open_observations_text(store, project, limit, session_id=session_id)
     digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest() if text else ""
     if not store.mark_delivered(session_id, digest, project=project):
         return ""

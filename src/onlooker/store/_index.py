@@ -100,6 +100,8 @@ class Index(Database):
                 "last_seen_at = max(last_seen_at, ?) WHERE id = ?",
                 (at, change.finding_id),
             )
+            if change.severity is not None:
+                _update_episode(self._conn, change)
         elif isinstance(change, FindingAcknowledged):
             run(
                 "UPDATE findings SET status = 'acknowledged', acknowledged_at = ? "
@@ -285,6 +287,25 @@ class Index(Database):
         )
         return str(row[0]) if row else None
 
+    def project_keys(self) -> list[str]:
+        """The distinct projects of findings, memories, pending events and jobs."""
+        sql = " UNION ".join(
+            f"SELECT DISTINCT project FROM {table}"
+            for table in ("finding_counts", "memories", "pending_events", "jobs")
+        )
+        return sorted(str(row[0]) for row in self._rows(sql))
+
+    def upgrade_due(self, name: str) -> bool:
+        """Whether the named upgrade (a row of `upgrades`) has not been done yet."""
+        row = self._read(
+            lambda c: c.execute("SELECT done_at FROM upgrades WHERE name = ?", (name,)).fetchone()
+        )
+        return row is not None and row[0] is None
+
+    def upgrade_done(self, name: str, at: datetime) -> None:
+        """Record the named upgrade as done (inside `transaction()`)."""
+        self._conn.execute("UPDATE upgrades SET done_at = ? WHERE name = ?", (stamp(at), name))
+
     def clear(self, *, sessions: bool) -> None:
         """Empty every table the journals rebuild (inside `transaction()`), for a reindex."""
         for table in ("findings", "finding_counts", "journals", "deliveries", "counters",
@@ -302,6 +323,21 @@ class Index(Database):
                  "observer_settings": "project, name", "side_effects": "key, path",
                  "compliance_verdicts": "n"}[table]  # fmt: skip
         return self._read(lambda c: c.execute(f"SELECT * FROM {table} ORDER BY {order}").fetchall())
+
+
+def _update_episode(conn: Any, change: FindingSeen) -> None:
+    """An episode's finding takes its newest report's severity, text and metadata."""
+    assert change.severity is not None
+    conn.execute(
+        "UPDATE findings SET severity = ?, severity_rank = ?, content = coalesce(?, content), "
+        "evidence = coalesce(?, evidence), metadata = coalesce(?, metadata) WHERE id = ?",
+        (
+            change.severity, severity_rank(change.severity), change.content, change.evidence,
+            None if change.metadata is None
+            else json.dumps(change.metadata, ensure_ascii=False, sort_keys=True),
+            change.finding_id,
+        ),
+    )  # fmt: skip
 
 
 class PostgresIndex(PostgresConnection, Index):

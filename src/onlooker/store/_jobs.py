@@ -149,11 +149,16 @@ class JobQueue:
         waited = (self.clock.now() - oldest).total_seconds() if oldest else 0.0
         return Backlog(queued=int(row[0]), running=int(row[1]), oldest_seconds=waited)
 
-    def failures(self, limit: int = 3, kind: str = "") -> tuple[int, list[tuple[str, str]]]:
-        """How many jobs (of `kind`, when given) failed for good, and the (kind, error) of the
-        latest `limit` of them."""
+    def failures(
+        self, limit: int = 3, kind: str = "", since: datetime | None = None
+    ) -> tuple[int, list[tuple[str, str]]]:
+        """How many jobs (of `kind`, when given; failed at or after `since`, when given) failed
+        for good, and the (kind, error) of the latest `limit` of them."""
         where = "status = 'failed'" + (" AND kind = ?" if kind else "")
         params: tuple[str, ...] = (kind,) if kind else ()
+        if since is not None:
+            where += " AND finished_at >= ?"
+            params = (*params, stamp(since))
 
         def read(c: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
             count = c.execute(f"SELECT count(*) FROM jobs WHERE {where}", params).fetchone()[0]

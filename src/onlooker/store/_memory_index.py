@@ -12,6 +12,7 @@ from typing import Any
 
 from .changes import Change
 from .memory_records import (
+    MemoriesDropped,
     MemoriesForgotten,
     MemoriesInjected,
     Memory,
@@ -74,6 +75,13 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
             "INSERT INTO memory_injections (session_id, memory_id) VALUES (?, ?) "
             "ON CONFLICT DO NOTHING",
             [(change.session_id, i) for i in change.memory_ids],
+        )
+        return True
+    if isinstance(change, MemoriesDropped):
+        conn.execute(
+            "INSERT INTO counters (name, value) VALUES ('memory_dropped', ?) ON CONFLICT(name) "
+            "DO UPDATE SET value = value + excluded.value",
+            (sum(change.reasons.values()),),
         )
         return True
     return False
@@ -301,6 +309,11 @@ def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:
         for path in where.files:
             params.extend((path, "%/" + _like_escaped(path.lstrip("/"))))
     return clause, params
+
+
+def dropped_count(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM counters WHERE name = 'memory_dropped'").fetchone()
+    return int(row[0]) if row else 0
 
 
 def count_memories(conn: sqlite3.Connection) -> int:

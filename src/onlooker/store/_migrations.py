@@ -314,6 +314,16 @@ CREATE INDEX compliance_by_agent ON compliance_verdicts (session_id, agent_id, n
 CREATE INDEX compliance_by_project ON compliance_verdicts (project, n);
 """
 
+M009_PROJECT_KEYS = """
+CREATE TABLE upgrades (
+    name TEXT PRIMARY KEY,
+    done_at TEXT
+);
+INSERT INTO upgrades (name) VALUES ('project_keys');
+"""
+"""Marks the move of journals filed under a bare folder name to their project's key as due
+(`onlooker reindex` does it, then sets `done_at`)."""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -324,4 +334,5 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m006_vectors", M006_VECTORS),
     ("m007_scores", M007_SCORES),
     ("m008_side_effects", M008_SIDE_EFFECTS),
+    ("m009_project_keys", M009_PROJECT_KEYS),
 )

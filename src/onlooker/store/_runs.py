@@ -7,6 +7,7 @@ it, once.
 
 from __future__ import annotations
 
+import sqlite3
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, Literal
@@ -72,6 +73,24 @@ class ObserverRuns:
                 "UPDATE observer_runs SET delivered_at = ? WHERE n = ?", [(at, r[0]) for r in rows]
             )
         return [str(r[1]) for r in rows]
+
+    def errors(
+        self, since: datetime | None = None, limit: int = 3
+    ) -> tuple[int, list[tuple[str, str]]]:
+        """How many runs (started at or after `since`, when given) ended in an error, and the
+        (observer, error) of the latest `limit` of them."""
+        where = "status = 'error'" + (" AND started_at >= ?" if since is not None else "")
+        params: tuple[str, ...] = (stamp(since),) if since is not None else ()
+
+        def read(c: sqlite3.Connection) -> tuple[int, list[tuple[str, str]]]:
+            count = c.execute(f"SELECT count(*) FROM observer_runs WHERE {where}", params)
+            rows = c.execute(
+                f"SELECT observer, error FROM observer_runs WHERE {where} ORDER BY n DESC LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+            return int(count.fetchone()[0]), [(str(o), str(e or "")) for o, e in rows]
+
+        return self.db._read(read)
 
     def costs(
         self, project: str | None = None, since: datetime | None = None

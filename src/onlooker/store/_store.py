@@ -33,6 +33,7 @@ from ._overview import Overview
 from ._runs import ObserverRuns, RunStatus
 from ._trajectory_findings import trajectory_findings
 from .changes import (
+    EPISODE_REF,
     Change,
     FindingAcknowledged,
     FindingCreated,
@@ -44,6 +45,7 @@ from .changes import (
     content_hash,
 )
 from .home import INDEX_FILE, JOURNALS, data_home, home_origin, journal_path, safe_name, store_url
+from .identity import display_name
 from .journal import Journal
 from .query import UNRESOLVED, FindingPage, FindingQuery
 
@@ -159,7 +161,7 @@ class Store:
                 )
                 same = self.index.unresolved_duplicate(project, content_hash(finding))
                 if same is not None:
-                    pending.add(FindingSeen(finding_id=same, session_id=session_id))
+                    pending.add(_seen(same, finding, session_id))
                     outcome.append((same, False))
                     continue
                 if self.index.has(finding.id):  # the same Finding value stored twice
@@ -218,7 +220,7 @@ class Store:
         matches = self.index.ids_with_prefix(prefix, project) if len(prefix) >= 4 else []
         if len(matches) == 1:
             return matches[0]
-        where = f" in project {project!r}" if project is not None else ""
+        where = f" in project {display_name(project)!r}" if project is not None else ""
         kind = "matches several observations" if matches else "matches no observation"
         raise UnknownFinding(f"{prefix!r} {kind}{where}")
 
@@ -228,6 +230,10 @@ class Store:
             FindingQuery(project=project, text=text, sort_by="created_at", limit=limit)
         )
         return list(page.observations)
+
+    def project_keys(self) -> list[str]:
+        """Every project key the index holds findings, memories or jobs of."""
+        return self.index.project_keys()
 
     def open_findings(self, project: str, observer: str) -> tuple[Finding, ...]:
         """An observer's unresolved findings in a project, most severe first."""
@@ -401,6 +407,16 @@ class JobContext(Protocol):
     def model(self, spec: str) -> Model:
         """The model for a model string (`openai:gpt-4o-mini`, `local:smollm2`), built once."""
         ...
+
+
+def _seen(finding_id: str, finding: Finding, session_id: str) -> FindingSeen:
+    """One more occurrence; an episode's finding also takes the new severity and text."""
+    if not (finding.source_ref or "").startswith(EPISODE_REF):
+        return FindingSeen(finding_id=finding_id, session_id=session_id)
+    return FindingSeen(
+        finding_id=finding_id, session_id=session_id, severity=finding.severity,
+        content=finding.content, evidence=finding.evidence, metadata=finding.metadata,
+    )  # fmt: skip
 
 
 def _plain(metadata: dict[str, Any]) -> dict[str, Any]:

@@ -2,6 +2,8 @@
 
 An assessment below medium is only journaled. At medium or above, each of its findings is stored
 (one without findings stores its summary); a finding left at `info` takes the assessment's severity.
+A finding belongs to its session's episode (`metadata.episode`, else the observer's name): the
+episode keeps one finding, whose later reports update it (specs/store.md, Trajectory findings).
 """
 
 from __future__ import annotations
@@ -11,11 +13,12 @@ from typing import Any
 
 from ..core.assessment import Assessment, Finding, is_warning
 from ..core.events import EPOCH
+from .changes import episode_ref
 
 
 def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Finding]:
-    """The findings to store for one assessment (source_type conversation, no source_ref, so a
-    repeat of the same finding later in the session counts as an occurrence)."""
+    """The findings to store for one assessment (source_type conversation, source_ref naming the
+    session's episode, so a later report of the episode updates the same finding)."""
     if not is_warning(assessment.severity):
         return []
     metadata: dict[str, Any] = {"call_index": assessment.call_index}
@@ -28,12 +31,16 @@ def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Fi
     stored = []
     for finding in found:
         level = assessment.severity if finding.severity == "info" else finding.severity
+        episode = str(
+            finding.metadata.get("episode") or finding.observer or assessment.observer_name
+        )
         stored.append(
             dataclasses.replace(
                 finding,
                 observer=finding.observer or assessment.observer_name,
                 severity=level,
                 source_type="conversation",
+                source_ref=episode_ref(session_id, episode),
                 session_id=session_id,
                 created_at=created,
                 metadata={**metadata, **finding.metadata},

@@ -41,10 +41,15 @@ class FindingCreated(Change):
 @record("finding_seen")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FindingSeen(Change):
-    """An open finding was reported again: one more occurrence."""
+    """An open finding was reported again: one more occurrence. An episode's finding (a
+    trajectory pattern that goes on) also takes the new report's text and severity."""
 
     finding_id: str
     session_id: str = ""
+    severity: str | None = None
+    content: str | None = None
+    evidence: str | None = None
+    metadata: dict[str, Any] | None = None
 
 
 @record("finding_acknowledged")
@@ -83,9 +88,21 @@ def normalized(content: str) -> str:
     return _SPACE.sub(" ", _DIGITS.sub("#", content.casefold())).strip().rstrip(".!")
 
 
+EPISODE_REF = "episode "
+"""source_ref prefix of a trajectory finding: `episode <session id>/<episode key>`."""
+
+
+def episode_ref(session_id: str, episode: str) -> str:
+    """The source_ref that makes a session's episode one finding."""
+    return f"{EPISODE_REF}{session_id}/{episode}"
+
+
 def content_hash(finding: Finding) -> str:
-    """What makes two findings the same: observer, source_ref and normalized content."""
-    key = "\x00".join((finding.observer, finding.source_ref or "", normalized(finding.content)))
+    """What makes two findings the same: observer, source_ref and normalized content; for an
+    episode's finding, observer and source_ref only (its text changes as the episode goes on)."""
+    ref = finding.source_ref or ""
+    text = "" if ref.startswith(EPISODE_REF) else normalized(finding.content)
+    key = "\x00".join((finding.observer, ref, text))
     return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 
 

@@ -11,6 +11,9 @@ import os
 import re
 from pathlib import Path
 
+from .identity import project_identity
+from .identity import project_root as project_root  # where callers have found it
+
 HOME_VARIABLE = "ONLOOKER_HOME"
 STORE_URL_VARIABLE = "ONLOOKER_STORE_URL"
 """A PostgreSQL URL: the index lives there, shared by a team (else onlooker.db, SQLite)."""
@@ -28,7 +31,6 @@ JOURNALS = "journals"
 MANUAL_JOURNAL = "_manual"
 """Journal stem for changes made outside any session (CLI, a tool call with no session)."""
 
-PROJECT_MARKERS = (".onlooker", "onlooker.yaml", ".git")
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
@@ -46,16 +48,28 @@ def data_home() -> Path:
 
 
 def project_for(cwd: str | os.PathLike[str]) -> str:
-    """The project a directory belongs to: the name of the nearest folder with a project marker
-    (.onlooker, onlooker.yaml, .git) at or above it, else the directory's own name."""
-    return project_key(project_root(cwd))
+    """The store key of the project a directory belongs to (onlooker.store.identity):
+    `<folder name>-<hash of the canonical root>`; with a shared store (PostgreSQL) and a git
+    `origin` remote, `<folder name>-<hash of the remote>`, the same on every machine of a team."""
+    identity = project_identity(cwd)
+    if identity.shared_key is not None and _shared_store_set():
+        return shared_project_key(identity.name, identity.shared_key)
+    return identity.key
 
 
-def project_key(root: Path) -> str:
-    """What the store calls the project at `root`: every project name the store keeps comes
-    from here (through `project_for`), so a shared store can key projects by what is the same on
-    every machine of a team."""
-    return root.name or "root"
+def shared_project_key(name: str, shared_key: str) -> str:
+    """The key of a project in a shared store: its name and a hash of its remote."""
+    digest = hashlib.blake2b(shared_key.encode(), digest_size=4).hexdigest()
+    return f"{_UNSAFE.sub('-', name).strip('.-')[:60] or 'project'}-{digest}"
+
+
+def _shared_store_set() -> bool:
+    """Whether a shared store is configured: $ONLOOKER_STORE_URL, or the data home's config.yaml
+    (read only when it exists)."""
+    if os.environ.get(STORE_URL_VARIABLE, "").strip():
+        return True
+    home = data_home()
+    return (home / USER_CONFIG).is_file() and bool(store_url(home))
 
 
 def store_url(home: Path) -> str:
@@ -104,15 +118,6 @@ def home_origin(home: Path) -> str:
     finally:
         draft.unlink()
     return path.read_text(encoding="ascii").strip()
-
-
-def project_root(cwd: str | os.PathLike[str]) -> Path:
-    """The nearest folder at or above `cwd` with a project marker, else `cwd` itself."""
-    start = Path(cwd).expanduser().absolute()
-    for folder in (start, *start.parents):
-        if any((folder / marker).exists() for marker in PROJECT_MARKERS):
-            return folder
-    return start
 
 
 def safe_name(name: str) -> str:

@@ -6,7 +6,7 @@ Times are kept as INTEGER milliseconds since the epoch, UTC.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
@@ -113,3 +113,13 @@ class MemoriesInjected(Change):
     session_id: str
     memory_ids: tuple[int, ...] = ()
     reset: bool = False
+
+
+@record("memories_dropped")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoriesDropped(Change):
+    """Memories a model gave that the quality gate refused, counted by reason."""
+
+    project: str = ""
+    session_id: str = ""
+    reasons: dict[str, int] = field(default_factory=dict)

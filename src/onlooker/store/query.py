@@ -12,7 +12,7 @@ from typing import Any
 
 from ..core.assessment import SEVERITIES
 from ._database import stamp
-from .changes import Observation
+from .changes import EPISODE_REF, Observation
 
 _RUNS = re.compile(r"[^\W_]+")
 STATUSES = ("open", "acknowledged", "resolved")
@@ -43,6 +43,8 @@ class FindingQuery:
     """Only findings created before this time."""
     mentions: tuple[str, ...] = ()
     """Only findings whose content, source_ref or evidence contains one of these strings."""
+    episodes_of: str | None = None
+    """Leave out the trajectory findings (episodes) of every session but this one."""
     sort_by: str = "severity"
     """severity (most severe first, then oldest) | created_at (newest first)"""
     limit: int | None = None
@@ -82,6 +84,7 @@ def countable(query: FindingQuery) -> bool:
         and query.created_after is None
         and query.created_before is None
         and not query.mentions
+        and query.episodes_of is None
     )
 
 
@@ -109,6 +112,9 @@ def where_clause(
     if query.session_id is not None:
         clauses.append("session_id = ?")
         params.append(query.session_id)
+    if query.episodes_of is not None:
+        clauses.append("(source_ref IS NULL OR substr(source_ref, 1, ?) != ? OR session_id = ?)")
+        params.extend((len(EPISODE_REF), EPISODE_REF, query.episodes_of))
     if query.text and dialect == "postgres":
         clauses.append("search @@ websearch_to_tsquery('simple', ?)")
         params.append(_phrases(query.text))

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...core.clock import Clock, SystemClock
-from ...errors import AlreadyRunning
+from ...errors import AlreadyRunning, ProviderSetupError
 from ...llm.model import Model
 from ...reviewers._run import ModelCache
 from ...store import Store
@@ -56,6 +56,10 @@ class WorkerContext:
         return self._models(spec)
 
 
+def _setup_error(exc: BaseException) -> bool:
+    return isinstance(exc, ProviderSetupError) or isinstance(exc.__cause__, ProviderSetupError)
+
+
 def run_job(job: Job, ctx: WorkerContext) -> None:
     """Run one claimed job with its handler; done, or a failed attempt with the error."""
     handler: Handler | None = None
@@ -66,7 +70,9 @@ def run_job(job: Job, ctx: WorkerContext) -> None:
         handler(job, ctx)
     except Exception as exc:
         log.error("job %d (%s) failed: %s", job.id, job.kind, traceback.format_exc())
-        retry = handler is not None or job.kind in HANDLERS  # an unknown kind is not tried again
+        # an unknown kind, or a model that cannot be built (a package or key missing), fails the
+        # same way every time: not tried again, so doctor shows it at once
+        retry = (handler is not None or job.kind in HANDLERS) and not _setup_error(exc)
         status = ctx.store.jobs.fail(job, f"{type(exc).__name__}: {exc}", retry=retry)
         if status is None:
             log.warning(

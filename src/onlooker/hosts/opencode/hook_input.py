@@ -38,6 +38,7 @@ from ...core.events import (
 from ...errors import HookInputError
 from ...runtime import Arrival, Runtime
 from ...runtime.next_turn import open_observations_text
+from ...store.identity import identity_of
 from ...store.tool import ObservationsTool
 from ...text.clipping import clip, clip_values
 
@@ -150,12 +151,13 @@ def _open_observations(runtime: Runtime, cwd: str) -> str:
 
 
 def _project(runtime: Runtime, cwd: str) -> str:
-    """The store's project for `cwd`, named as the Runtime names it."""
+    """The store's key of the project of `cwd`, as the Runtime keys it (its canonical root's
+    identity)."""
     if runtime.project:
         return runtime.project
     if not cwd or runtime.configs is None:
         return "default"
-    return runtime.configs.lookup(cwd).root.name or "root"
+    return identity_of(runtime.configs.lookup(cwd).root).key
 
 
 def _text(data: Mapping[str, Any], field: str) -> str:
