@@ -16,7 +16,6 @@ hands it to the Runtime and says what the plugin should do with the Delivery:
 | `tool` observations | (the observations tool) | `output`: its JSON answer |
 | `tool` observer_* | (the observer tools, observer.py) | `output`: the tool's answer |
 | `command.execute.before` observer | (`/observer NAME ARGS`, observer.py) | `prompt`: the answer |
-| `tools` | (asked once when the plugin loads) | `tools`: the observer tools' specs |
 
 Plugins cannot add messages: what is held is delivered with the session's next tool output or
 compaction.
@@ -43,7 +42,7 @@ from ...runtime import Arrival, Runtime
 from ...runtime.next_turn import open_observations_text
 from ...store.tool import ObservationsTool
 from ...text.clipping import clip, clip_values
-from .observer import COMMAND, TOOL_NAMES, command_text, project_of, tool_specs, tool_text
+from .observer import COMMAND, TOOL_NAMES, command_text, project_of, tool_text
 
 HOST = "opencode"
 DELIVERED_AT = frozenset({"tool.execute.after", "experimental.session.compacting"})
@@ -69,8 +68,6 @@ def answer(data: Mapping[str, Any], runtime: Runtime, now: datetime) -> dict[str
         if name in TOOL_NAMES:
             return {"output": tool_text(runtime, cwd, session_id, name, inputs.get("args"))}
         return {"output": _tool(inputs, runtime, cwd, session_id)}
-    if hook == "tools":
-        return {"tools": tool_specs()}
     if hook == "command.execute.before":
         if _text(inputs, "command") != COMMAND:
             return {}

@@ -13,7 +13,8 @@ checks, same refusals), answered with their text.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -49,28 +50,46 @@ def tool_text(runtime: Runtime, cwd: str, session_id: str, name: str, args: Any)
 
 def command_text(runtime: Runtime, cwd: str, session_id: str, arguments: str) -> str:
     """What `/observer ARGUMENTS` shows: the command's answer, or why it could not be done."""
-    words = arguments.split()
-    name, rest = (words[0].lower(), words[1:]) if words else ("help", [])
+    name, rest = typed_line(arguments)
+    name = name or "help"
     if runtime.store is None:
         return "onlooker: no store to read scores from"
     root, settings = _settings(runtime, cwd)
     project = project_of(runtime, cwd)
     commands = ObserverCommands(runtime.store, project, root, settings)
     try:
-        if name == "score" and not (rest and _is_agent(commands, rest[0])):
+        if name == "score" and not (rest and _is_agent(commands, rest)):
             return _queue_score(runtime, project, session_id, root, settings, rest)
         return typed(commands, name, rest).text
     except OnlookerError as exc:
         return f"onlooker: {exc}"
 
 
-def typed(commands: ObserverCommands, name: str, words: Sequence[str]) -> Answer:
-    """Observer command `name` with the words typed after it, as the CLI reads them."""
-    text = " ".join(words)
+def typed_line(arguments: str) -> tuple[str, str]:
+    """The command's name and the text after it, as opencode hands them over: typed in its TUI,
+    as is; from `opencode run --command observer …`, each argument holding a space double-quoted
+    (`\\"` inside), which is taken off when the name or the rest is one such part."""
+    name, _, rest = _unquoted(arguments.strip()).partition(" ")
+    return name.lower(), _unquoted(rest.strip())
+
+
+def _unquoted(text: str) -> str:
+    found = _QUOTED.fullmatch(text)
+    return _ESCAPED.sub(r"\1", found[1]) if found else text
+
+
+_QUOTED = re.compile(r'"((?:\\.|[^"\\])*)"')
+_ESCAPED = re.compile(r"\\([\\\"])")
+
+
+def typed(commands: ObserverCommands, name: str, text: str) -> Answer:
+    """Observer command `name` with the text typed after it, read as the CLI reads its words."""
+    words = text.split()
     first = words[0] if words else ""
     if name in ("status", "suggest", "history", "rollback"):
-        return {"status": commands.status, "suggest": commands.suggest,
-                "history": commands.history, "rollback": commands.rollback}[name](first)  # fmt: skip
+        by_agent = {"status": commands.status, "suggest": commands.suggest,
+                    "history": commands.history, "rollback": commands.rollback}  # fmt: skip
+        return by_agent[name](first)
     if name == "score":
         return commands.agent_score(first)
     if name == "accept":
@@ -84,8 +103,10 @@ def typed(commands: ObserverCommands, name: str, words: Sequence[str]) -> Answer
     if name in ("steer", "reject", "unreject"):
         if name != "steer" and not text:
             raise _Usage(f"{name} needs a pattern" + (" or N" if name == "reject" else ""))
-        return {"steer": commands.steer, "reject": commands.reject,
-                "unreject": commands.unreject}[name](text)  # fmt: skip
+        by_text: dict[str, Callable[[str], Answer]] = {
+            "steer": commands.steer, "reject": commands.reject, "unreject": commands.unreject,
+        }  # fmt: skip
+        return by_text[name](text)
     simple = {"apply": commands.apply, "config": commands.config,
               "rejections": commands.rejections, "help": commands.help}  # fmt: skip
     if name in simple:
@@ -119,7 +140,7 @@ def _is_agent(commands: ObserverCommands, name: str) -> bool:
 
 def _queue_score(
     runtime: Runtime, project: str, session_id: str, root: Path, settings: ScoringSettings,
-    rest: Sequence[str],
+    rest: str,
 ) -> str:  # fmt: skip
     from ...scoring.settings import HOW_TO_TURN_ON
 
@@ -127,7 +148,7 @@ def _queue_score(
         return HOW_TO_TURN_ON
     store = runtime.store
     assert store is not None
-    which = rest[0] if rest else session_id
+    which = rest.split()[0] if rest else session_id
     if not store.jobs.unfinished(JOB_KIND, which):
         payload = score_job(project, which, root, settings)
         store.enqueue(JOB_KIND, payload, project=project, session_id=which, delay=0.0)
