@@ -54,9 +54,9 @@ case "$1" in
   observer) shift; exec "$python" -I -m onlooker observer "$@" ;;
   observer-typed)
     # NAME, with the words typed after the slash command on stdin: split on blanks, never
-    # expanded or globbed; Claude Code's escaped "\\!" back to "!".
+    # expanded or globbed; Claude Code's escaped "\\!" back to "!". Errors go to the output.
     name=$2; set -f; set -- $(sed 's/\\\\!/!/g')
-    exec "$python" -I -m onlooker observer "$name" -- "$@" ;;
+    "$python" -I -m onlooker observer "$name" -- "$@" 2>&1; exit 0 ;;
   *) echo "usage: $0 hook|mcp|observer|observer-typed ..." >&2; exit 0 ;;
 esac
 """

@@ -8,7 +8,9 @@ the observer command's own; the model is asked to show it as it is. Only the use
 
 Claude Code pastes `$ARGUMENTS` into the shell block as typed, without quoting, so a command that
 takes arguments hands them over in a quoted here-document (nothing in it is expanded or parsed);
-the launcher's `observer-typed` splits them into words. Claude Code escapes a `!` after a space
+the launcher's `observer-typed` splits them into words (and, as nothing may follow the
+here-document's start for Claude Code to check the command, sends errors to the output and
+always succeeds itself). Claude Code escapes a `!` after a space
 as `\\!` (no shell block can be smuggled in); the launcher takes that back.
 """
 
@@ -56,7 +58,7 @@ class SlashCommand:
         if not self.argument_hint:
             return f"!`{LAUNCHER} observer {self.name} 2>&1 || true`"
         return (
-            f"```!\n{LAUNCHER} observer-typed {self.name} 2>&1 <<'{END_OF_ARGUMENTS}' || true\n"
+            f"```!\n{LAUNCHER} observer-typed {self.name} <<'{END_OF_ARGUMENTS}'\n"
             f"$ARGUMENTS\n{END_OF_ARGUMENTS}\n```"
         )
 
