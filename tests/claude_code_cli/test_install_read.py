@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 from agent import Agent
 
+from onlooker.mcp.observer_specs import OBSERVER_TOOLS
 from onlooker.testing import AnthropicEndpoint, ToolUse
 
 LIST = ToolUse("Bash", {"command": "ls", "description": "List the project"})
@@ -63,7 +64,7 @@ def test_a_team_plugin_with_onlooker_merged_in_runs_both(agent: Agent, tmp_path:
         "get_observations",
         "read",
         "observations",
-    }
+    } | {spec.name for spec in OBSERVER_TOOLS}
 
     agent.onlooker("uninstall", "claude-code", "--plugin", str(plugin))
     assert {
