@@ -20,7 +20,12 @@ NAMES = [
     "accept", "apply", "auto", "config", "help", "history", "rejections", "reject", "rollback",
     "score", "status", "steer", "suggest", "unreject",
 ]  # fmt: skip
-SHELL_BLOCK = re.compile(r"(?<=\s)!`([^`]+)`")
+SHELL_BLOCK = re.compile(r"```!\n([\s\S]*?)\n```|(?<=\s)!`([^`]+)`")
+"""Claude Code's shell blocks: fenced (```!) or inline (!`…`)."""
+
+
+def shell_blocks(body: str) -> list[str]:
+    return [fenced or inline for fenced, inline in SHELL_BLOCK.findall(body)]
 
 
 def front_matter_and_body(path: Path) -> tuple[dict[str, object], str]:
@@ -31,9 +36,11 @@ def front_matter_and_body(path: Path) -> tuple[dict[str, object], str]:
 
 
 def run_command(plugin: Path, project: Path, name: str, arguments: str = "") -> str:
-    """The command's shell block run as Claude Code runs it: the output the model is shown."""
+    """The command's shell block run as Claude Code runs it (`$ARGUMENTS` pasted in as typed, a
+    `!` after a space escaped): the output the model is shown."""
     _, body = front_matter_and_body(plugin / "commands" / f"{name}.md")
-    [shell] = SHELL_BLOCK.findall(body)
+    [shell] = shell_blocks(body)
+    arguments = re.sub(r"(^|\s)!", r"\1\\!", arguments)
     shell = shell.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin)).replace("$ARGUMENTS", arguments)
     env = {**os.environ, "ONLOOKER_HOME": str(project.parent / "home")}
     done = subprocess.run(["bash", "-c", shell], cwd=project, env=env, capture_output=True,
@@ -57,8 +64,11 @@ def test_every_observer_command_is_a_valid_plugin_command(tmp_path: Path) -> Non
         assert isinstance(meta["description"], str) and meta["description"]
         assert meta["disable-model-invocation"] is True
         assert "scripts/onlooker observer" in str(meta["allowed-tools"])
-        [shell] = SHELL_BLOCK.findall(body)
-        assert shell.startswith(f'"${{CLAUDE_PLUGIN_ROOT}}/scripts/onlooker" observer {name}')
+        [shell] = shell_blocks(body)
+        launcher = '"${CLAUDE_PLUGIN_ROOT}/scripts/onlooker"'
+        typed = "argument-hint" in meta
+        assert shell.startswith(f"{launcher} observer{'-typed' if typed else ''} {name} ")
+        assert ("$ARGUMENTS" in shell) is typed
         assert sys.executable not in body  # portable: only the launcher names this machine
     assert "argument-hint" not in front_matter_and_body(plugin / "commands" / "apply.md")[0]
 
@@ -76,6 +86,9 @@ def test_the_commands_reach_the_observer_commands_through_the_launcher(tmp_path:
     assert "auto (agent prompts): on" in run_command(plugin, project, "config")
     run_command(plugin, project, "reject", "runs no tests")
     assert run_command(plugin, project, "rejections") == "- runs no tests\n"
+    quoted = """say "why", don't `rm` $HOME; use --json ! * sparingly"""
+    run_command(plugin, project, "steer", quoted)  # typed text is data, never shell
+    assert run_command(plugin, project, "steer") == f"Guidance: {quoted}\n"
     refused = run_command(plugin, project, "accept", "1")
     assert "onlooker: no pending improvements" in refused  # errors reach the user too
 

@@ -76,9 +76,9 @@ class Opencode:
         assert done.returncode == 0, done.stderr or done.stdout
         return done
 
-    def run(self, prompt: str) -> subprocess.CompletedProcess[str]:
+    def run(self, prompt: str, *args: str) -> subprocess.CompletedProcess[str]:
         done = subprocess.run(
-            [str(BINARY), "run", "--print-logs", prompt],
+            [str(BINARY), "run", "--print-logs", *args, prompt],
             cwd=self.project, env=self.env, capture_output=True, text=True, timeout=300,
         )  # fmt: skip
         assert done.returncode == 0, done.stderr[-3000:]
@@ -116,6 +116,16 @@ def _plugin_package(folder: Path) -> None:
     (folder / "package.json").write_text(json.dumps({"dependencies": dependencies}))
     lock = {"lockfileVersion": 3, "packages": {"": {"dependencies": dependencies}}}
     (folder / "package-lock.json").write_text(json.dumps(lock))
+
+
+def user_text(request: dict[str, object]) -> str:
+    """The text of the last user message of a chat request."""
+    messages = request.get("messages")
+    assert isinstance(messages, list)
+    content = [m for m in messages if m.get("role") == "user"][-1].get("content")
+    if isinstance(content, list):
+        return "\n".join(str(part.get("text", "")) for part in content)
+    return str(content)
 
 
 def tool_messages(request: dict[str, object]) -> list[str]:

@@ -97,3 +97,20 @@ def test_journal_paths_are_safe_and_do_not_collide(tmp_path: Path) -> None:
     assert safe_name("a/b") != safe_name("a:b")
     assert "/" not in safe_name("../../etc/passwd")
     assert safe_name("_manual") != "_manual"  # no session can take the manual journal's name
+
+
+def test_a_shared_store_keys_two_clones_of_one_remote_alike(
+    tmp_path: Path, onlooker_home: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clones = [tmp_path / machine / "api" for machine in ("laptop", "desktop")]
+    for clone in clones:
+        (clone / ".git").mkdir(parents=True)
+        (clone / ".git" / "config").write_text(
+            '[remote "origin"]\n\turl = git@github.com:Acme/API.git\n'
+        )
+    local = [project_for(clone) for clone in clones]
+    assert local[0] != local[1]  # one data home: each checkout is its own project
+    monkeypatch.setenv("ONLOOKER_STORE_URL", "postgresql://team@db.example/onlooker")
+    shared = [project_for(clone) for clone in clones]
+    assert shared[0] == shared[1] != local[0] and display_name(shared[0]) == "api"
+    assert project_for(tmp_path / "scratch") == project_identity(tmp_path / "scratch").key

@@ -32,7 +32,7 @@ from ..core.events import (
 from ..core.session import Session, SessionInfo
 from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
-from ..store.identity import identity_of
+from ..store.home import project_key
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._effects import EffectSteps
@@ -346,7 +346,8 @@ class Runtime:
                 return warm, None
         saved = self.store.load_session(key) if self.store is not None else None
         engine = self._engine_for(key, saved, loaded, arrival)
-        project = self.project or _project_name(loaded, arrival)
+        shared = self.store.shared if self.store is not None else False
+        project = self.project or _project_name(loaded, arrival, shared)
         if self.store is not None and engine.findings is None:
             engine.findings = self.store.findings_for(project)
         memory = loaded.memory or self.memory
@@ -410,11 +411,12 @@ def _seen(warm: _Warm, event: Event) -> bool:
     return any(call.call_id == event.call_id for call in session[ToolCall].all())
 
 
-def _project_name(loaded: Loaded, arrival: Arrival) -> str:
-    """The store key of the session's project: its canonical root's identity."""
+def _project_name(loaded: Loaded, arrival: Arrival, shared: bool) -> str:
+    """The store key of the session's project: its canonical root's identity (its remote's in a
+    shared store)."""
     if not arrival.cwd:
         return "default"
-    return identity_of(loaded.root).key
+    return project_key(loaded.root, shared=shared)
 
 
 def _with_deadline(event: E, loaded: Loaded) -> E:

@@ -22,8 +22,9 @@ from ..store import Store
 from ._arrival import Arrival, subagent_session_id
 from ._memory import WakeWorker
 
-NOTICE_EVENTS = (UserPrompt, SessionStarted)
-"""Events whose answer shows the user a waiting notice."""
+NOTICE_EVENTS = (UserPrompt,)
+"""Events whose answer shows the user a waiting notice: a prompt's (Claude Code 2.1.328 shows a
+SessionStart hook's `systemMessage` to nobody in a headless run; a prompt's it shows in both)."""
 
 
 class ScoringSteps:

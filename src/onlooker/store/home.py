@@ -11,7 +11,7 @@ import os
 import re
 from pathlib import Path
 
-from .identity import project_identity
+from .identity import identity_of
 from .identity import project_root as project_root  # where callers have found it
 
 HOME_VARIABLE = "ONLOOKER_HOME"
@@ -51,8 +51,16 @@ def project_for(cwd: str | os.PathLike[str]) -> str:
     """The store key of the project a directory belongs to (onlooker.store.identity):
     `<folder name>-<hash of the canonical root>`; with a shared store (PostgreSQL) and a git
     `origin` remote, `<folder name>-<hash of the remote>`, the same on every machine of a team."""
-    identity = project_identity(cwd)
-    if identity.shared_key is not None and _shared_store_set():
+    return project_key(project_root(cwd))
+
+
+def project_key(root: Path, *, shared: bool | None = None) -> str:
+    """The store key of the project whose canonical root is `root`; every key the store keeps
+    comes from here. `shared`: whether the store is a shared one (None: as configured)."""
+    identity = identity_of(root)
+    if shared is None:
+        shared = _shared_store_set()
+    if shared and identity.shared_key is not None:
         return shared_project_key(identity.name, identity.shared_key)
     return identity.key
 

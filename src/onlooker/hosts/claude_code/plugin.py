@@ -52,7 +52,12 @@ case "$1" in
   hook) "$python" -I -S "$entry"; exit 0 ;;
   mcp) exec "$python" -I -m onlooker mcp ;;
   observer) shift; exec "$python" -I -m onlooker observer "$@" ;;
-  *) echo "usage: $0 hook|mcp|observer ..." >&2; exit 0 ;;
+  observer-typed)
+    # NAME, with the words typed after the slash command on stdin: split on blanks, never
+    # expanded or globbed; Claude Code's escaped "\\!" back to "!". Errors go to the output.
+    name=$2; set -f; set -- $(sed 's/\\\\!/!/g')
+    "$python" -I -m onlooker observer "$name" -- "$@" 2>&1; exit 0 ;;
+  *) echo "usage: $0 hook|mcp|observer|observer-typed ..." >&2; exit 0 ;;
 esac
 """
 

@@ -2,9 +2,16 @@
 `/onlooker:score`, … one Markdown file each in the plugin's `commands/` folder.
 
 Each runs `onlooker observer NAME ARGUMENTS` through the plugin's launcher before the model sees
-the command (Claude Code's `` !`…` `` shell block, allowed by the file's `allowed-tools`), so the
-answer is the observer command's own; the model is asked to show it as it is. Only the user runs
-them (`disable-model-invocation`).
+the command (Claude Code's shell block, allowed by the file's `allowed-tools`), so the answer is
+the observer command's own; the model is asked to show it as it is. Only the user runs them
+(`disable-model-invocation`).
+
+Claude Code pastes `$ARGUMENTS` into the shell block as typed, without quoting, so a command that
+takes arguments hands them over in a quoted here-document (nothing in it is expanded or parsed);
+the launcher's `observer-typed` splits them into words (and, as nothing may follow the
+here-document's start for Claude Code to check the command, sends errors to the output and
+always succeeds itself). Claude Code escapes a `!` after a space
+as `\\!` (no shell block can be smuggled in); the launcher takes that back.
 """
 
 from __future__ import annotations
@@ -17,6 +24,8 @@ FOLDER = Path("commands")
 MARK = "# onlooker observer command"
 """A comment in each file's front matter: what onlooker wrote, and may replace or remove."""
 LAUNCHER = '"${CLAUDE_PLUGIN_ROOT}/scripts/onlooker"'
+END_OF_ARGUMENTS = "ONLOOKER_ARGUMENTS"
+"""The here-document's closing line."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -33,15 +42,24 @@ class SlashCommand:
 
     def text(self) -> str:
         hint = f"argument-hint: {json.dumps(self.argument_hint)}\n" if self.argument_hint else ""
-        arguments = " $ARGUMENTS" if self.argument_hint else ""
         return (
             f"---\n{MARK} (`onlooker install claude-code --plugin` writes it)\n"
             f"description: {json.dumps(self.description)}\n{hint}"
-            "allowed-tools: Bash(${CLAUDE_PLUGIN_ROOT}/scripts/onlooker observer:*)\n"
+            "allowed-tools: Bash(${CLAUDE_PLUGIN_ROOT}/scripts/onlooker observer:*), "
+            "Bash(${CLAUDE_PLUGIN_ROOT}/scripts/onlooker observer-typed:*)\n"
             "disable-model-invocation: true\n---\n\n"
-            f"!`{LAUNCHER} observer {self.name}{arguments} 2>&1 || true`\n\n"
+            f"{self.shell_block()}\n\n"
             f"Above is onlooker's answer to `/onlooker:{self.name}`. Show it to the user as it "
             "is, in a code block, and do nothing else.\n"
+        )
+
+    def shell_block(self) -> str:
+        """What Claude Code runs: the command, its typed arguments in a quoted here-document."""
+        if not self.argument_hint:
+            return f"!`{LAUNCHER} observer {self.name} 2>&1 || true`"
+        return (
+            f"```!\n{LAUNCHER} observer-typed {self.name} <<'{END_OF_ARGUMENTS}'\n"
+            f"$ARGUMENTS\n{END_OF_ARGUMENTS}\n```"
         )
 
 

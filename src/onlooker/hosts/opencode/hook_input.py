@@ -14,6 +14,8 @@ hands it to the Runtime and says what the plugin should do with the Delivery:
 | `tool.execute.after` | ToolCall (failed: a non-zero exit code) | `append`: after the output |
 | `experimental.session.compacting` | Compacting | `context`: into the compaction |
 | `tool` observations | (the observations tool) | `output`: its JSON answer |
+| `tool` observer_* | (the observer tools, observer.py) | `output`: the tool's answer |
+| `command.execute.before` observer | (`/observer NAME ARGS`, observer.py) | `prompt`: the answer |
 
 Plugins cannot add messages: what is held is delivered with the session's next tool output or
 compaction.
@@ -38,9 +40,9 @@ from ...core.events import (
 from ...errors import HookInputError
 from ...runtime import Arrival, Runtime
 from ...runtime.next_turn import open_observations_text
-from ...store.identity import identity_of
 from ...store.tool import ObservationsTool
 from ...text.clipping import clip, clip_values
+from .observer import COMMAND, TOOL_NAMES, command_text, project_of, tool_text
 
 HOST = "opencode"
 DELIVERED_AT = frozenset({"tool.execute.after", "experimental.session.compacting"})
@@ -62,7 +64,15 @@ def answer(data: Mapping[str, Any], runtime: Runtime, now: datetime) -> dict[str
     inputs: Mapping[str, Any] = given if isinstance(given, Mapping) else {}
     outputs: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     if hook == "tool":
+        name = _text(inputs, "name")
+        if name in TOOL_NAMES:
+            return {"output": tool_text(runtime, cwd, session_id, name, inputs.get("args"))}
         return {"output": _tool(inputs, runtime, cwd, session_id)}
+    if hook == "command.execute.before":
+        if _text(inputs, "command") != COMMAND:
+            return {}
+        arguments = _text(inputs, "arguments")
+        return {"prompt": command_text(runtime, cwd, session_id, arguments)}
     event = event_of(hook, inputs, outputs, now=now, cwd=cwd)
     if event is None:
         return {}
@@ -140,24 +150,14 @@ def _tool(inputs: Mapping[str, Any], runtime: Runtime, cwd: str, session_id: str
     )
     filters = {k: args.pop(k) for k in FILTERS if k in args}
     request = {**args, "filters": filters} if filters else args
-    tool = ObservationsTool(runtime.store, project=_project(runtime, cwd), session_id=session_id)
+    tool = ObservationsTool(runtime.store, project=project_of(runtime, cwd), session_id=session_id)
     return json.dumps(tool(request), ensure_ascii=False, default=str)
 
 
 def _open_observations(runtime: Runtime, cwd: str) -> str:
     if runtime.store is None:
         return ""
-    return open_observations_text(runtime.store, _project(runtime, cwd))
-
-
-def _project(runtime: Runtime, cwd: str) -> str:
-    """The store's key of the project of `cwd`, as the Runtime keys it (its canonical root's
-    identity)."""
-    if runtime.project:
-        return runtime.project
-    if not cwd or runtime.configs is None:
-        return "default"
-    return identity_of(runtime.configs.lookup(cwd).root).key
+    return open_observations_text(runtime.store, project_of(runtime, cwd))
 
 
 def _text(data: Mapping[str, Any], field: str) -> str:

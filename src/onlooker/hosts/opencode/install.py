@@ -1,8 +1,9 @@
 """Put onlooker's plugin into opencode's plugin folder, or take it out.
 
 The plugin is one file, `onlooker.ts`, written from `plugin/onlooker.ts` with this machine's
-Python and hook client filled in: `.opencode/plugins/` of the project (project scope) or
-`~/.config/opencode/plugins/` (user scope; `$XDG_CONFIG_HOME/opencode/plugins/` when set).
+Python and hook client, and the observer tools' names, descriptions and arguments, filled in:
+`.opencode/plugins/` of the project (project scope) or `~/.config/opencode/plugins/` (user
+scope; `$XDG_CONFIG_HOME/opencode/plugins/` when set).
 Install is idempotent and backs up a file it replaces; uninstall removes exactly that file,
 putting back what was there before. A file of that name that is not onlooker's is never touched.
 """
@@ -33,6 +34,8 @@ SOURCE = Path(__file__).with_name("plugin") / PLUGIN_FILE
 SETTINGS_LINE = 'const SETTINGS = { python: "", client: "" } // onlooker:settings'
 """The shim's line install fills in; what marks a plugin file as onlooker's."""
 MARK = "// onlooker:settings"
+TOOLS_LINE = "const OBSERVER_TOOLS: ObserverTool[] = [] // onlooker:observer-tools"
+"""The shim's line that gets the observer tools (the MCP server's, specs/scoring.md)."""
 
 
 def plugin_path(scope: str, project: Path) -> Path:
@@ -54,10 +57,16 @@ def client_file() -> Path:
 def plugin_text(python: str | None = None) -> str:
     """The plugin file for this machine: the shim with its Python and hook client filled in."""
     source = SOURCE.read_text(encoding="utf-8")
-    if SETTINGS_LINE not in source:
+    if SETTINGS_LINE not in source or TOOLS_LINE not in source:
         raise InstallError(f"{SOURCE} has no settings line; the package is damaged")
+    from .observer import tool_specs
+
     settings = json.dumps({"python": python or sys.executable, "client": str(client_file())})
-    return source.replace(SETTINGS_LINE, f"const SETTINGS = {settings} {MARK}")
+    tools = json.dumps(tool_specs(), ensure_ascii=False)
+    filled = TOOLS_LINE.replace("= []", f"= {tools}", 1)
+    return source.replace(SETTINGS_LINE, f"const SETTINGS = {settings} {MARK}").replace(
+        TOOLS_LINE, filled
+    )
 
 
 def install(path: Path, home: Path, *, python: str | None = None, dry_run: bool = False) -> Change:

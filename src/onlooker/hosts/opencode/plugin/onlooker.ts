@@ -1,12 +1,13 @@
 // onlooker for opencode: forwards opencode's hooks to onlooker's hook service and applies its
-// answers (feedback after a tool's output, context for a compaction). Written by
+// answers (feedback after a tool's output, context for a compaction), adds the `/observer …`
+// command and the observer_* tools, both answered by the service. Written by
 // `onlooker install opencode`; `onlooker uninstall opencode` removes it.
 //
 // It speaks the hook client's protocol: a 4-byte big-endian length, then the JSON input, over
 // <data home>/run/hookd.sock; the answer comes back framed the same way. When no service listens
 // it runs onlooker's hook client (python -I -S .../daemon/entry.py), which starts one. It fails
 // open: whatever goes wrong, opencode goes on; a missing onlooker is logged once.
-import type { Hooks, Plugin, PluginInput } from "@opencode-ai/plugin"
+import type { Hooks, Plugin, PluginInput, tool as Tool } from "@opencode-ai/plugin"
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { createConnection } from "node:net"
@@ -14,13 +15,23 @@ import { homedir, platform } from "node:os"
 import { join } from "node:path"
 
 const SETTINGS = { python: "", client: "" } // onlooker:settings
+const OBSERVER_TOOLS: ObserverTool[] = [] // onlooker:observer-tools
 
 const ANSWER_MS = 20_000
 const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
 
-type Answer = { append?: string; context?: string[]; output?: string }
+type Answer = { append?: string; context?: string[]; output?: string; prompt?: string }
+type JsonProperty = { [key: string]: unknown; type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number }
+type Zod = typeof Tool.schema
+type Schema = InstanceType<Zod["ZodType"]>
+type Shape = Record<string, Schema | ReturnType<Schema["optional"]>>
+type ObserverTool = { name: string; description: string; schema: { [key: string]: unknown; properties?: Record<string, JsonProperty>; required?: string[] } }
+
+const COMMAND = "observer"
+const COMMAND_TEMPLATE =
+  "onlooker observer command: $ARGUMENTS\n\n(onlooker's plugin puts the command's answer here.)"
 
 function dataHome(): string {
   const chosen = process.env.ONLOOKER_HOME
@@ -132,6 +143,25 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
   }
 
   const hooks: Hooks = {
+    config: async (config) => {
+      const commands = (config.command ??= {})
+      commands[COMMAND] ??= {
+        template: COMMAND_TEMPLATE,
+        description: "onlooker's session scores and instruction improvements: /observer help",
+      }
+    },
+    "command.execute.before": async (hookInput, output) => {
+      if (hookInput.command !== COMMAND) return
+      const answer = await forward("command.execute.before", hookInput.sessionID, hookInput)
+      const text = answer.prompt ?? "onlooker did not answer; is it installed? (onlooker install opencode)"
+      const shown =
+        `Here is onlooker's answer to \`/observer ${hookInput.arguments}\`. Show it to the user ` +
+        `as it is, in a code block, and do nothing else.\n\n${text}`
+      // opencode sends these same parts on: change them in place
+      const first = output.parts.find((part) => part.type === "text")
+      if (first && first.type === "text") first.text = shown
+      for (const part of output.parts) if (part !== first && part.type === "text") part.text = ""
+    },
     event: async ({ event }) => {
       if (!EVENTS.has(event.type)) return
       const properties = event.properties as { sessionID?: string; info?: { id?: string } }
@@ -178,8 +208,46 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
         },
       }),
     }
+    const z = tool.schema
+    for (const spec of OBSERVER_TOOLS) {
+      const required = new Set(spec.schema.required ?? [])
+      const args: Shape = {}
+      for (const [name, property] of Object.entries(spec.schema.properties ?? {})) {
+        const value = schemaOf(z, property)
+        args[name] = required.has(name) ? value : value.optional()
+      }
+      hooks.tool[spec.name] = tool({
+        description: spec.description,
+        args,
+        async execute(given, context) {
+          const answer = await forward("tool", context.sessionID, { name: spec.name, args: given })
+          return answer.output ?? JSON.stringify({ status: "error", error: "onlooker did not answer" })
+        },
+      })
+    }
   } catch {
     // @opencode-ai/plugin is not installed beside this file: no custom tool, the hooks still run
   }
   return hooks
+}
+
+/** A zod schema for one property of an observer tool's JSON schema (as the MCP tools check it). */
+function schemaOf(z: Zod, property: JsonProperty): Schema {
+  let value: Schema
+  if (property.enum && property.enum.length > 0) {
+    value = z.enum(property.enum as [string, ...string[]])
+  } else if (property.type === "boolean") {
+    value = z.boolean()
+  } else if (property.type === "integer") {
+    let number = z.number().int()
+    if (property.minimum !== undefined) number = number.min(property.minimum)
+    if (property.maximum !== undefined) number = number.max(property.maximum)
+    value = number
+  } else {
+    let text = z.string()
+    if (property.minLength !== undefined) text = text.min(property.minLength)
+    if (property.maxLength !== undefined) text = text.max(property.maxLength)
+    value = text
+  }
+  return property.description ? value.describe(property.description) : value
 }

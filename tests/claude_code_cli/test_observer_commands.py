@@ -1,0 +1,97 @@
+"""The observer inside the real Claude Code, through the plugin `onlooker install claude-code
+--plugin` writes: its slash commands run their shell block (`${CLAUDE_PLUGIN_ROOT}` expanded,
+allowed by the command file's `allowed-tools` alone, typed quotes and `$` kept as text) and the
+answer reaches the model; a waiting score notice reaches the user's output; after `/compact` the
+scores' context is injected once."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from agent import Agent
+
+from onlooker.scoring import Scores
+from onlooker.scoring.run import add_notice
+from onlooker.store import Store
+from onlooker.store.score_records import ScoreCard, SessionScore
+from onlooker.testing import AnthropicEndpoint, ClaudeCode, HeadlessRun
+
+pytestmark = pytest.mark.slow
+
+GUIDANCE = """don't "guess"; run `make test` with $HOME set, ! twice"""
+
+
+def with_plugin(agent: Agent, tmp_path: Path) -> Path:
+    plugin = tmp_path / "onlooker-plugin"
+    agent.onlooker("install", "claude-code", "--plugin", str(plugin))
+    agent.write(".onlooker/config.yaml", "scoring:\n  model: openai:gpt-4o-mini\n")
+    return plugin
+
+
+def run(agent: Agent, api: AnthropicEndpoint, plugin: Path, prompt: str, *args: str) -> HeadlessRun:
+    """A headless run with the plugin, where Bash is allowed only by what the plugin allows."""
+    cli = ClaudeCode(api, agent.home, executable=agent.claude, allowed_tools="Read")
+    done = cli.run(prompt, cwd=agent.project, args=["--plugin-dir", str(plugin), *args])
+    ended = json.loads(done.stdout.splitlines()[-1]) if done.stdout.strip() else {}
+    assert done.returncode == 0 and ended.get("is_error") is False, done.stderr[-2000:]
+    return done
+
+
+def test_slash_commands_run_the_observer_and_the_model_gets_the_answer(
+    agent: Agent, tmp_path: Path
+) -> None:
+    plugin = with_plugin(agent, tmp_path)
+    with AnthropicEndpoint() as api:
+        run(agent, api, plugin, f"/onlooker:steer {GUIDANCE}")
+        run(agent, api, plugin, "/onlooker:status")
+        run(agent, api, plugin, "/onlooker:accept 3")
+    steered, status, refused = (turn.last_user_text for turn in api.turns)
+    assert f"Guidance: {GUIDANCE}" in steered  # typed text is data: quotes, `…`, $ and ! kept
+    assert "Observer: 0 sessions" in status and "Show it to the user as it is" in status
+    assert "permission check failed" not in status + steered
+    assert "onlooker: no pending improvements" in refused
+    assert agent.onlooker("observer", "steer").stdout == f"Guidance: {GUIDANCE}\n"
+
+
+def test_a_waiting_notice_reaches_the_users_output(agent: Agent, tmp_path: Path) -> None:
+    plugin = with_plugin(agent, tmp_path)
+    with Store(agent.onlooker_home) as store:
+        add_notice(Scores(store), "shop", ["onlooker: ⚠ low adherence score 30% (main)"])
+    with AnthropicEndpoint() as api:
+        done = run(agent, api, plugin, "What next?", "--output-format", "stream-json", "--verbose")
+    shown = [json.loads(line) for line in done.stdout.splitlines() if '"informational"' in line]
+    assert [m["content"] for m in shown] == [
+        "UserPromptSubmit says: onlooker: ⚠ low adherence score 30% (main)"
+    ]
+    assert "low adherence" not in api.turns[0].text  # for the user, not the model
+    with Store(agent.onlooker_home) as store:
+        assert Scores(store).settings("shop").get("notice", "") == ""  # shown once
+
+
+def test_after_compact_the_scores_context_is_injected_once(agent: Agent, tmp_path: Path) -> None:
+    plugin = with_plugin(agent, tmp_path)
+    with Store(agent.onlooker_home) as store:
+        card = ScoreCard("earlier", 1, 0.45, weaknesses=("runs no tests",))
+        Scores(store).record(SessionScore(card, "shop", agent_name="main"), max_history=10)
+    with AnthropicEndpoint() as api:
+        first = run(agent, api, plugin, "Look around.")
+    assert "average adherence" not in api.turns[0].text
+    with AnthropicEndpoint(summary="The agent looked around.") as api:
+        cli = ClaudeCode(api, agent.home, executable=agent.claude, allowed_tools="Read")
+        compacted = cli.run("/compact", cwd=agent.project, resume=first.session_id,
+                            args=["--plugin-dir", str(plugin)])  # fmt: skip
+    assert compacted.result.get("local_command") == "compact"
+    with AnthropicEndpoint() as api:
+        cli = ClaudeCode(api, agent.home, executable=agent.claude, allowed_tools="Read")
+        cli.run("What next?", cwd=agent.project, resume=first.session_id,
+                args=["--plugin-dir", str(plugin)])  # fmt: skip
+        cli.run("And then?", cwd=agent.project, resume=first.session_id,
+                args=["--plugin-dir", str(plugin)])  # fmt: skip
+    after, later = api.turns
+    contexts = "\n".join(after.hook_context("SessionStart"))
+    assert "1 scored sessions in this project, average adherence" in contexts
+    assert "- runs no tests (×1)" in contexts
+    assert after.text.count("average adherence") == 1
+    assert later.text.count("average adherence") == 1  # the same one, kept: not injected again
