@@ -14,6 +14,7 @@ from collections import Counter
 from pathlib import Path
 
 from benchmarks.measure import Result
+from onlooker.store import project_for
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "hook"))
@@ -34,10 +35,11 @@ def run() -> list[Result]:
         started = time.monotonic()
         kills.go(random.Random(35), timeout=600)
         took = time.monotonic() - started
-        outcome = settle(home, project="app")
+        project = project_for(home / "app")
+        outcome = settle(home, project=project)
     twice = lost = 0
     for session, sent in kills.sent.items():
-        records = journal_records(home, "app", session)
+        records = journal_records(home, project, session)
         calls = Counter(r["call_id"] for r in records if r["kind"] == "tool_call")
         twice += sum(n - 1 for n in calls.values() if n > 1)
         lost += len(set(sent.calls) - set(calls))

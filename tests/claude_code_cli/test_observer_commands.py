@@ -58,7 +58,7 @@ def test_slash_commands_run_the_observer_and_the_model_gets_the_answer(
 def test_a_waiting_notice_reaches_the_users_output(agent: Agent, tmp_path: Path) -> None:
     plugin = with_plugin(agent, tmp_path)
     with Store(agent.onlooker_home) as store:
-        add_notice(Scores(store), "shop", ["onlooker: ⚠ low adherence score 30% (main)"])
+        add_notice(Scores(store), agent.key, ["onlooker: ⚠ low adherence score 30% (main)"])
     with AnthropicEndpoint() as api:
         done = run(agent, api, plugin, "What next?", "--output-format", "stream-json", "--verbose")
     shown = [json.loads(line) for line in done.stdout.splitlines() if '"informational"' in line]
@@ -67,14 +67,14 @@ def test_a_waiting_notice_reaches_the_users_output(agent: Agent, tmp_path: Path)
     ]
     assert "low adherence" not in api.turns[0].text  # for the user, not the model
     with Store(agent.onlooker_home) as store:
-        assert Scores(store).settings("shop").get("notice", "") == ""  # shown once
+        assert Scores(store).settings(agent.key).get("notice", "") == ""  # shown once
 
 
 def test_after_compact_the_scores_context_is_injected_once(agent: Agent, tmp_path: Path) -> None:
     plugin = with_plugin(agent, tmp_path)
     with Store(agent.onlooker_home) as store:
         card = ScoreCard("earlier", 1, 0.45, weaknesses=("runs no tests",))
-        Scores(store).record(SessionScore(card, "shop", agent_name="main"), max_history=10)
+        Scores(store).record(SessionScore(card, agent.key, agent_name="main"), max_history=10)
     with AnthropicEndpoint() as api:
         first = run(agent, api, plugin, "Look around.")
     assert "average adherence" not in api.turns[0].text

@@ -18,7 +18,7 @@ from processes import alive, wait_for
 from onlooker.daemon.hookd import running_pid
 from onlooker.daemon.worker import WorkerContext, ensure_worker, run_job, worker_pid
 from onlooker.daemon.worker._launch import _started
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 from onlooker.store._jobs import Job
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
@@ -66,7 +66,7 @@ def test_a_hook_queues_the_review_and_the_next_hook_delivers_it(
     wait_for(lambda: not alive(pid), what="the idle worker to exit")
     assert worker_pid(onlooker_home) is None
     with Store(onlooker_home) as store:
-        (cost,) = store.runs.costs("app")
+        (cost,) = store.runs.costs(project_for(root))
         assert cost.by_status == {"ok": 1, "skipped": 1} and cost.input_tokens > 0
 
 

@@ -82,8 +82,8 @@ def wait_for(condition: Any, what: str, timeout: float = 30) -> None:
 
 
 def journaled(home: Path, session: str, kind: str) -> list[dict[str, Any]]:
-    path = home / "journals" / "app" / f"{session}.jsonl"
-    lines = path.read_text().splitlines() if path.exists() else []
+    paths = list(home.glob(f"journals/*/{session}.jsonl"))  # the project's key names the folder
+    lines = paths[0].read_text().splitlines() if paths else []
     return [r for r in map(json.loads, lines) if r["kind"] == kind]
 
 

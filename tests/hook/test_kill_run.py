@@ -20,6 +20,7 @@ import pytest
 from kill_run import KillRun, journal_records, settle
 
 from onlooker.daemon.worker import worker_pid
+from onlooker.store import project_for
 from onlooker.store._jobs import DIED
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
@@ -45,9 +46,10 @@ def test_hooks_survive_ten_service_kills_and_five_worker_kills(
     run = KillRun(tmp_path / "app", onlooker_home, sessions=4, service_kills=10, worker_kills=5)
     run.go(random.Random(20), timeout=100)
     assert (run.kills, run.worker_kills) == (10, 5)
-    outcome = settle(onlooker_home, project="app")
+    project = project_for(tmp_path / "app")
+    outcome = settle(onlooker_home, project=project)
     for session, sent in run.sent.items():
-        records = journal_records(onlooker_home, "app", session)
+        records = journal_records(onlooker_home, project, session)
         seqs = [r["seq"] for r in records if "seq" in r and r["kind"] in run.EVENT_KINDS]
         assert len(seqs) == len(set(seqs)), f"{session}: a seq journaled twice"
         calls = Counter(r["call_id"] for r in records if r["kind"] == "tool_call")

@@ -11,7 +11,7 @@ from typing import Any
 from onlooker.hosts.claude_code.hook import HookHandler
 from onlooker.scoring import JOB_KIND, Scores
 from onlooker.scoring.run import add_notice, take_notice
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 
 CONFIG = "scoring:\n  model: openai:gpt-4o-mini\n"
 
@@ -43,10 +43,10 @@ def test_turns_queue_one_score_and_notices_reach_the_user(tmp_path: Path) -> Non
         hook(handler, project, "Stop")
         assert len(queued(store)) == 1 and woken
         assert store.jobs.claim("w") is None  # it waits for the turns that follow
-        add_notice(Scores(store), "proj", ["onlooker: 🟡 adherence 65%"])
+        add_notice(Scores(store), project_for(project), ["onlooker: 🟡 adherence 65%"])
         answer = hook(handler, project, "UserPromptSubmit", prompt="next")
         assert answer["systemMessage"] == "onlooker: 🟡 adherence 65%"
-        assert take_notice(Scores(store), "proj") == ""
+        assert take_notice(Scores(store), project_for(project)) == ""
         hook(handler, project, "SessionEnd", reason="other")
         job = store.jobs.claim("w")  # the session's end makes the waiting score due now
         assert job is not None and job.kind == JOB_KIND and len(queued(store)) == 1
@@ -65,7 +65,9 @@ def test_no_model_no_job_and_compaction_gets_the_scores_context(tmp_path: Path) 
         from onlooker.store.score_records import ScoreCard, SessionScore
 
         card = ScoreCard("old", 1, 0.5, weaknesses=("runs no tests",))
-        Scores(store).record(SessionScore(card, "proj", agent_name="main"), max_history=10)
+        Scores(store).record(
+            SessionScore(card, project_for(project), agent_name="main"), max_history=10
+        )
         answer = hook(handler, project, "SessionStart", source="compact")
         context = answer["hookSpecificOutput"]["additionalContext"]
         assert "average adherence" in context and "runs no tests" in context

@@ -61,7 +61,10 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
     from ..vectors import embeddings
     from ..vectors.sources import SOURCES, sync_vectors
 
-    moved = adopt_legacy_journals(store.home) if store.index.upgrade_due(UPGRADE) else []
+    # A shared index holds one flag for every data home: each one's legacy journals are looked for
+    # at each of its reindexes (finding none costs a directory listing).
+    due = store.shared or store.index.upgrade_due(UPGRADE)
+    moved = adopt_legacy_journals(store.home) if due else []
     journals = [Journal(path, store.journal_key(path)) for path in journal_paths(store.home)]
     changes: list[tuple[int, str, int, Change]] = []
     skipped: list[SkippedLine] = []

@@ -290,6 +290,14 @@ CREATE INDEX compliance_by_agent ON compliance_verdicts (session_id, agent_id, n
 CREATE INDEX compliance_by_project ON compliance_verdicts (project, n);
 """
 
+M009_PROJECT_KEYS = """
+CREATE TABLE upgrades (
+    name TEXT PRIMARY KEY,
+    done_at TEXT
+);
+INSERT INTO upgrades (name) VALUES ('project_keys');
+"""
+
 #: migration name -> its PostgreSQL text; the names and order are those of `MIGRATIONS`.
 POSTGRES_MIGRATIONS: dict[str, str] = {
     "m001_initial": M001_INITIAL,
@@ -300,4 +308,5 @@ POSTGRES_MIGRATIONS: dict[str, str] = {
     "m006_vectors": M006_VECTORS,
     "m007_scores": M007_SCORES,
     "m008_side_effects": M008_SIDE_EFFECTS,
+    "m009_project_keys": M009_PROJECT_KEYS,
 }

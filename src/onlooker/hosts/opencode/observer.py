@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-from ...errors import OnlookerError
+from ...errors import OnlookerError, ScoringError
 from ...mcp.observer_specs import OBSERVER_TOOLS
 from ...mcp.tools import Tools
 from ...runtime import Runtime
@@ -95,7 +95,9 @@ def typed(commands: ObserverCommands, name: str, text: str) -> Answer:
         return commands.agent_score(first)
     if name == "accept":
         if not first.isdigit() or int(first) < 1:
-            raise _Usage("accept N: N is a pending improvement's number (see /observer suggest)")
+            raise ScoringError(
+                "accept N: N is a pending improvement's number (see /observer suggest)"
+            )
         return commands.accept(int(first))
     if name == "auto":
         prompts = first == "prompts"
@@ -103,7 +105,7 @@ def typed(commands: ObserverCommands, name: str, text: str) -> Answer:
         return commands.auto(value, prompts=prompts)
     if name in ("steer", "reject", "unreject"):
         if name != "steer" and not text:
-            raise _Usage(f"{name} needs a pattern" + (" or N" if name == "reject" else ""))
+            raise ScoringError(f"{name} needs a pattern" + (" or N" if name == "reject" else ""))
         by_text: dict[str, Callable[[str], Answer]] = {
             "steer": commands.steer, "reject": commands.reject, "unreject": commands.unreject,
         }  # fmt: skip
@@ -112,11 +114,7 @@ def typed(commands: ObserverCommands, name: str, text: str) -> Answer:
               "rejections": commands.rejections, "help": commands.help}  # fmt: skip
     if name in simple:
         return simple[name]()
-    raise _Usage(f"no observer command {name!r}; /observer help lists them")
-
-
-class _Usage(OnlookerError):
-    """A command typed wrong."""
+    raise ScoringError(f"no observer command {name!r}; /observer help lists them")
 
 
 def project_of(runtime: Runtime, cwd: str) -> str:
