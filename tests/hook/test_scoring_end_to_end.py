@@ -20,7 +20,7 @@ from hook_runner import ONLOOKER
 
 from onlooker.daemon.worker import worker_pid
 from onlooker.scoring import Scores
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
@@ -58,11 +58,11 @@ def hook(command: str, project: Path, event: str, session: str, **fields: Any) -
     return json.loads(done.stdout) if done.stdout.strip() else {}
 
 
-def scored(home: Path, timeout: float = 60) -> list[Any]:
+def scored(home: Path, project: str, timeout: float = 60) -> list[Any]:
     deadline = time.monotonic() + timeout
     while True:
         with Store(home) as store:
-            found = Scores(store).all("app")
+            found = Scores(store).all(project)
         if found:
             return found
         if time.monotonic() > deadline:
@@ -96,7 +96,7 @@ def test_stop_queues_a_debounced_score_the_worker_judges_and_status_shows(
     assert endpoint.requests == []
     hook(command, project, "SessionEnd", "e1", reason="prompt_input_exit")
 
-    [score] = scored(onlooker_home)
+    [score] = scored(onlooker_home, project_for(project))
     assert (score.session_id, score.score, score.agent_name) == ("e1", 0.35, "main")
     [request] = endpoint.requests
     sent = json.dumps(request, ensure_ascii=False)
