@@ -11,7 +11,7 @@ from pathlib import Path
 
 from onlooker import plugins
 from onlooker.side_effects import Archive, Limits, find_action, plugin_actions
-from onlooker.store import Store
+from onlooker.store import Store, project_for
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "daemon"))
 from hook_runner import ONLOOKER, answer, make_project
@@ -43,18 +43,19 @@ def test_the_worker_runs_a_plugins_side_effect(
     assert answer({"session_id": "s-p", "cwd": str(app), "hook_event_name": "PostToolUse",
                    "tool_name": "Write", "tool_use_id": "toolu_1",
                    "tool_input": {"file_path": f"{app}/a.txt"}}) == {}  # fmt: skip
-    stamp = Archive(onlooker_home / "archive", "app", "s-p", Limits()).folder / "stamps"
+    stamp = Archive(onlooker_home / "archive", project_for(app), "s-p", Limits()).folder / "stamps"
     wait_for(lambda: (stamp / "toolu_1.txt").exists(), what="the plugin's side effect")
     assert (stamp / "toolu_1.txt").read_text() == f"Write ('{app}/a.txt',)\n"
-    wait_for(lambda: _saved(onlooker_home) == [("stamp", "stamps/toolu_1.txt")], what="record")
+    wait_for(lambda: _saved(onlooker_home, project_for(app)) == [("stamp", "stamps/toolu_1.txt")],
+             what="record")  # fmt: skip
     listed = subprocess.run([ONLOOKER, "plugins", "--json"], capture_output=True, text=True)
     mine = [p for p in json.loads(listed.stdout) if p["package"] == "pkg-stamp 1.0"]
     assert [(p["group"], p["adds"]) for p in mine] == [("onlooker.side_effects", ["stamp"])]
 
 
-def _saved(home: Path) -> list[tuple[str, str]]:
+def _saved(home: Path, project: str) -> list[tuple[str, str]]:
     with Store(home) as store:
-        return [(s.action, s.path) for s in store.effects.saved("app")]
+        return [(s.action, s.path) for s in store.effects.saved(project)]
 
 
 def test_a_plugin_may_not_take_a_built_in_side_effect(

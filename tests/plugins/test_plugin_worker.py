@@ -36,7 +36,7 @@ def test_the_worker_runs_a_plugins_job(tmp_path: Path, onlooker_home: Path) -> N
         assert failed is not None and failed.attempts == 1  # not tried again
     log = (onlooker_home / "logs" / "worker.log").read_text()
     assert "no handler for job kind 'example.nothing'; known: memory.extract, review.run, " \
-        "side_effect.run, " \
+        "score.session, side_effect.run, " \
         "example.note" in log  # fmt: skip
 
 
