@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import subprocess
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
@@ -30,9 +29,10 @@ from ..hosts.claude_code.mcp_registration import (
 )
 from ..hosts.claude_code.plugin import install_plugin, uninstall_plugin
 from ..store.home import data_home, project_root
+from ._install_options import dry_run_option, json_option
+from ._install_options import run_install as _run
 from .install_opencode import install_opencode, uninstall_opencode
 
-T = TypeVar("T")
 HOOKS_IN, HOOKS_OUT = "onlooker hooks installed in", "onlooker hooks removed from"
 SERVER_IN, SERVER_OUT = "onlooker MCP server registered in", "onlooker MCP server removed from"
 Labelled = tuple[str, Change]
@@ -54,8 +54,6 @@ _project = click.option(
     help="A folder of the project (for project and local scope): settings go to its root, the "
     "nearest folder at or above it with .git, .onlooker or onlooker.yaml, as the store uses.",
 )
-_dry_run = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
-_json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 _mcp = click.option(
     "--mcp/--no-mcp",
     default=True,
@@ -80,8 +78,8 @@ def command() -> None:
 @command.command(name="claude-code")
 @_scope
 @_project
-@_dry_run
-@_json
+@dry_run_option
+@json_option
 @_mcp
 @_plugin
 def install_claude_code(
@@ -144,8 +142,8 @@ def uninstall_command() -> None:
 @uninstall_command.command(name="claude-code")
 @_scope
 @_project
-@_dry_run
-@_json
+@dry_run_option
+@json_option
 @_mcp
 @_plugin
 def uninstall_claude_code(
@@ -179,13 +177,6 @@ def uninstall_claude_code(
 
 
 # -- output ---------------------------------------------------------------------------------------
-
-
-def _run(action: Callable[[], T]) -> T:
-    try:
-        return action()
-    except InstallError as exc:
-        raise click.ClickException(str(exc)) from None
 
 
 def _not_registered(problem: str) -> str:

@@ -4,15 +4,15 @@ of opencode's plugin folder (hosts/opencode/install.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from pathlib import Path
 
 import click
 
-from ..errors import InstallError
 from ..hosts.claude_code.config_files import Change
 from ..hosts.opencode.install import SCOPES, install, plugin_path, uninstall
 from ..store.home import data_home
+from ._install_options import dry_run_option, json_option
+from ._install_options import run_install as _run
 
 _scope = click.option(
     "--scope",
@@ -29,15 +29,13 @@ _project = click.option(
     show_default=True,
     help="The project folder (for project scope).",
 )
-_dry_run = click.option("--dry-run", is_flag=True, help="Show what would change; write nothing.")
-_json = click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
 
 
 @click.command(name="opencode")
 @_scope
 @_project
-@_dry_run
-@_json
+@dry_run_option
+@json_option
 def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) -> None:
     """Write onlooker's plugin into opencode's plugin folder.
 
@@ -53,19 +51,12 @@ def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) ->
 @click.command(name="opencode")
 @_scope
 @_project
-@_dry_run
-@_json
+@dry_run_option
+@json_option
 def uninstall_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) -> None:
     """Remove onlooker's plugin from opencode's plugin folder (a file it replaced comes back)."""
     path = plugin_path(scope, project.resolve())
     _show(_run(lambda: uninstall(path, data_home(), dry_run=dry_run)), "removed", dry_run, as_json)
-
-
-def _run(action: Callable[[], Change]) -> Change:
-    try:
-        return action()
-    except InstallError as exc:
-        raise click.ClickException(str(exc)) from None
 
 
 def _show(change: Change, verb: str, dry_run: bool, as_json: bool) -> None:

@@ -21,11 +21,12 @@ from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
 from ._observer_thread import Commit, run_jobs
+from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within, unlimited
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
 from .feedback import FEEDBACK_LIMIT, immediate_feedback
-from .observer import Observer, ObserverContext, ObserveResult
+from .observer import Observer, ObserverContext
 from .session import Session, SessionInfo
 from .triggers import ObserverRun, Trigger, TriggerState
 
@@ -268,7 +269,7 @@ class Engine:
     def _start(self, run: _Run, *, limit: bool = True) -> Awaitable[Any] | None:
         """Run should_run and observe (each within the time limit unless `limit` is False: the
         caller keeps it); return the awaitable if observe is async."""
-        call = self._call if limit else _unlimited
+        call = self._call if limit else unlimited
         try:
             if not call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
                 run.result = _SKIPPED
@@ -289,7 +290,7 @@ class Engine:
         per observer call. None when SIGALRM cannot be used here (not the main thread, or a
         handler is already in place).
         """
-        if not _alarm_available():
+        if not alarm_available():
             return None
 
         def on_alarm(signum: int, frame: Any) -> None:
@@ -304,13 +305,13 @@ class Engine:
         self._alarm_installed = False
 
     def _call(self, call: Callable[[], T], timeout: float | None) -> T:
-        """`_call` with a time limit, using this dispatch's alarm handler when it has one."""
+        """Call within the time limit, using this dispatch's alarm handler when it has one."""
         if (
             timeout is None
             or not self._alarm_installed
             or threading.current_thread() is not threading.main_thread()
         ):
-            return _call(call, timeout)
+            return call_within(call, timeout)
         self._alarm_timeout = timeout
         signal.setitimer(signal.ITIMER_REAL, timeout)
         try:
@@ -322,7 +323,7 @@ class Engine:
         pending = self._start(run, limit=limit)
         if pending is not None:
             try:
-                run.result = _await_blocking(pending, run.spec.timeout)
+                run.result = await_blocking(pending, run.spec.timeout)
             except Exception as exc:
                 run.error = exc
 
@@ -330,7 +331,7 @@ class Engine:
         import asyncio
 
         try:
-            run.result = await asyncio.wait_for(_as_coroutine(pending), run.spec.timeout)
+            run.result = await asyncio.wait_for(as_coroutine(pending), run.spec.timeout)
         except TimeoutError:
             run.error = ObserverTimeout(f"ran past its {run.spec.timeout:g}s timeout")
         except Exception as exc:
@@ -383,80 +384,6 @@ def _describe(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
-def _call(call: Callable[[], T], timeout: float | None) -> T:
-    """Call with a time limit: SIGALRM on the main thread, a watchdog thread elsewhere."""
-    if timeout is None:
-        return call()
-    if _alarm_available():
-        return _call_with_alarm(call, timeout)
-    return _call_in_thread(call, timeout)
-
-
 def _here(spec: ObserverSpec) -> bool:
     """Whether the observer runs in the calling thread even off the main thread."""
     return spec.timeout is None or spec.inline
-
-
-def _unlimited(call: Callable[[], T], timeout: float | None) -> T:
-    return call()
-
-
-def _alarm_available() -> bool:
-    return (
-        hasattr(signal, "setitimer")
-        and threading.current_thread() is threading.main_thread()
-        and signal.getsignal(signal.SIGALRM) in (signal.SIG_DFL, signal.SIG_IGN)
-    )
-
-
-def _call_with_alarm(call: Callable[[], T], timeout: float) -> T:
-    def on_alarm(signum: int, frame: Any) -> None:
-        raise ObserverTimeout(f"ran past its {timeout:g}s timeout")
-
-    previous = signal.signal(signal.SIGALRM, on_alarm)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
-    try:
-        return call()
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, previous)
-
-
-def _call_in_thread(call: Callable[[], T], timeout: float | None) -> T:
-    box: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            box["value"] = call()
-        except BaseException as exc:
-            box["error"] = exc
-
-    worker = threading.Thread(target=run, name="onlooker-observer", daemon=True)
-    worker.start()
-    worker.join(timeout)
-    if worker.is_alive():
-        raise ObserverTimeout(f"ran past its {timeout:g}s timeout")
-    if "error" in box:
-        raise box["error"]
-    return box["value"]  # type: ignore[no-any-return]
-
-
-async def _as_coroutine(awaitable: Awaitable[T]) -> T:
-    return await awaitable
-
-
-def _await_blocking(awaitable: Awaitable[ObserveResult], timeout: float | None) -> ObserveResult:
-    """Wait for an async observer from synchronous code, within its time limit."""
-    import asyncio  # only async observers pay for it; the hook path stays lean
-
-    async def run() -> ObserveResult:
-        try:
-            return await asyncio.wait_for(_as_coroutine(awaitable), timeout)
-        except TimeoutError:
-            raise ObserverTimeout(f"ran past its {timeout:g}s timeout") from None
-
-    try:
-        asyncio.get_running_loop()
-    except RuntimeError:
-        return asyncio.run(run())
-    return _call_in_thread(lambda: asyncio.run(run()), None)

@@ -37,6 +37,7 @@ from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
+from ._review import ReviewSteps
 from ._scoring import ScoringSteps
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
@@ -111,10 +112,12 @@ class Runtime:
         self._warm: OrderedDict[str, _Warm] = OrderedDict()
         self._lock = threading.Lock()
         """Guards the warm sessions and the config cache, never held while a session works."""
-        self._models: Callable[[str], Model] | None = None
         self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
         self._scoring = ScoringSteps(self.store, self.wake_worker) if self.store else None
         self._effects = EffectSteps(self.store, self.wake_worker) if self.store else None
+        self._reviews = (
+            ReviewSteps(self.store, self.models, self.wake_worker) if self.store else None
+        )
         if self.configs is None and self.store is not None:
             self.configs = ProjectConfigs()
 
@@ -250,40 +253,18 @@ class Runtime:
 
     def _review(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> tuple[str, str]:
         """Reviewers at this event: (context, block reason); a failure here is logged only."""
-        if self.store is None:
+        if self._reviews is None:
             return "", ""
-        from ..reviewers.handoff import delivers_results, review_at
 
-        loaded = warm.loaded
-        try:
-            root = loaded.root if arrival.cwd else None
-            if root is None:
-                setup = None
-            elif self.reviewers is None:
-                setup = loaded.review_setup
-            else:
-                setup = self.reviewers(str(root))
-            if setup is None and not delivers_results(event):
-                return "", ""
-            answer = review_at(
-                self.store, event=event, project=warm.project, session=warm.engine.session,
-                root=root, setup=setup, model_for=self._model_cache(), budget=self.review_budget,
-                wake_worker=self.wake_worker,
-            )  # fmt: skip
-        except Exception:
-            log.error("reviewers at %s failed: %s", event.kind, traceback.format_exc())
-            return "", ""
-        if answer.changed:
+        def changed() -> None:
             warm.unsaved += 1
             self._save(key)
-        if answer.context and loaded.config is not None and loaded.config.issues is not None:
-            from .issues import file_at_hook  # findings of chosen severities become issues
 
-            try:
-                file_at_hook(self.store, loaded.config, warm.project)
-            except Exception:  # the answer (and the reports in it) still reaches the agent
-                log.error("filing issues failed: %s", traceback.format_exc())
-        return answer.context, answer.block
+        return self._reviews.at(
+            event, cwd=arrival.cwd, loaded=warm.loaded, project=warm.project,
+            session=warm.engine.session, reviewers=self.reviewers, budget=self.review_budget,
+            changed=changed,
+        )  # fmt: skip
 
     def _effects_at(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> str:
         """Queue a tool call's side effects; at a stop, the compliance verifier's block reason."""
@@ -296,13 +277,6 @@ class Runtime:
             root=warm.loaded.root, engine=self.engine,
         )  # fmt: skip
         return reason or ""
-
-    def _model_cache(self) -> Callable[[str], Model]:
-        if self._models is None:
-            from ..reviewers._run import ModelCache
-
-            self._models = ModelCache(self.models)
-        return self._models
 
     def _step(self, step: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
         """Run a memory, side-effect or compliance step; a failure is logged and costs the agent

@@ -9,10 +9,9 @@ from __future__ import annotations
 import dataclasses
 import json
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass, field
-from datetime import datetime
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
@@ -26,8 +25,9 @@ from ..core.session import Session
 from ..core.slices import Reducer
 from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
+from ._changing import Pending, catch_up, changing
 from ._effects_index import EffectsIndex
-from ._index import Index, open_index
+from ._index import open_index
 from ._jobs import JobQueue
 from ._overview import Overview
 from ._runs import ObserverRuns, RunStatus
@@ -59,22 +59,6 @@ class Created:
 
     observation: Observation
     new: bool
-
-
-@dataclass(slots=True)
-class _Pending:
-    """Changes decided inside one write transaction, numbered and applied as they are added."""
-
-    index: Index
-    serial: int
-    at: datetime
-    changes: list[Change] = field(default_factory=list)
-
-    def add(self, change: Change) -> None:
-        self.serial += 1
-        change = dataclasses.replace(change, serial=self.serial, at=self.at)
-        self.index.apply((change,), numbered=False)
-        self.changes.append(change)
 
 
 class Store:
@@ -267,7 +251,7 @@ class Store:
         # encoded before taking the write lock, so other sessions' writes do not wait on it
         snapshot = json.dumps(session.snapshot(), ensure_ascii=False, separators=(",", ":"))
         with self.index.transaction():
-            self._catch_up(journal)
+            catch_up(self.index, journal)
             self.index.save_session(
                 session.id, journal.key, session.seq, snapshot, journal.size(), self.clock.now()
             )
@@ -367,26 +351,9 @@ class Store:
 
     # -- internals -------------------------------------------------------------------------------
 
-    @contextmanager
-    def _changing(self, project: str, session_id: str) -> Iterator[_Pending]:
-        journal = self.journal(project, session_id)
-        with self.index.transaction():
-            self._catch_up(journal)
-            pending = _Pending(self.index, self.index.last_serial(), self.clock.now())
-            yield pending
-            if pending.changes:
-                self.index.number(pending.serial)
-                _, end = journal.append(pending.changes)
-                self.index.set_applied_to(journal.key, end)
-
-    def _catch_up(self, journal: Journal) -> None:
-        """Apply changes a writer journaled but died before committing (inside a transaction)."""
-        start = self.index.applied_to(journal.key)
-        if journal.size() <= start:
-            return
-        read = journal.read(start, kinds=_change_kinds())
-        self.index.apply(r for r in read.records if isinstance(r, Change))
-        self.index.set_applied_to(journal.key, read.end)
+    def _changing(self, project: str, session_id: str) -> AbstractContextManager[Pending]:
+        """One write transaction over the session's journal (see `changing`)."""
+        return changing(self.index, self.journal(project, session_id), self.clock.now)
 
     def _one(self, finding_id: str, project: str) -> Observation:
         found = self.get((finding_id,), project)
@@ -423,10 +390,6 @@ def _plain(metadata: dict[str, Any]) -> dict[str, Any]:
     """Metadata as JSON keeps it: values JSON cannot hold become their text."""
     plain: dict[str, Any] = json.loads(json.dumps(metadata, default=str))
     return plain
-
-
-def _change_kinds() -> frozenset[str]:
-    return frozenset(k for k, cls in record_kinds().items() if issubclass(cls, Change))
 
 
 def _event_kinds() -> frozenset[str]:

@@ -108,6 +108,26 @@ def remember_original(path: Path, before: str | None, home: Path) -> Path | None
     return backup
 
 
+def write_changed(
+    path: Path, before: str | None, after: str, home: Path, *, changed: bool, dry_run: bool
+) -> Path | None:
+    """Install's write: `after` into `path` when it changed (not on a dry run), the original
+    remembered first; the backup made, if any."""
+    if not changed or dry_run:
+        return None
+    backup = remember_original(path, before, home)
+    write_text(path, after)
+    return backup
+
+
+def put_back(path: Path, after: str | None) -> None:
+    """Uninstall's write: `after` into `path`, or the file removed when there was none before."""
+    if after is None:
+        path.unlink()
+    else:
+        write_text(path, after)
+
+
 def original_text(entry: Any) -> str | None:
     """The text a file held before the first install (None: there was no file, or it is lost)."""
     if not isinstance(entry, dict) or not entry.get("existed"):

@@ -22,9 +22,9 @@ from .config_files import (
     manifest,
     original_text,
     parse_object,
+    put_back,
     read_text,
-    remember_original,
-    write_text,
+    write_changed,
 )
 from .hook_input import HOOK_EVENTS
 from .paths import claude_config_dir
@@ -122,10 +122,7 @@ def install(path: Path, home: Path, *, command: str | None = None, dry_run: bool
         added.append(event)
     after = dumps(data)
     changed = after != before
-    backup = None
-    if changed and not dry_run:
-        backup = remember_original(path, before, home)
-        write_text(path, after)
+    backup = write_changed(path, before, after, home, changed=changed, dry_run=dry_run)
     return Change(path, before, after, tuple(added), backup, changed)
 
 
@@ -148,10 +145,7 @@ def uninstall(path: Path, home: Path, *, dry_run: bool = False) -> Change:
     else:
         after = dumps(_pruned(data, original))
     if not dry_run:
-        if after is None:
-            path.unlink()
-        else:
-            write_text(path, after)
+        put_back(path, after)
         forget(home, path)
     return Change(path, before, after, tuple(removed), changed=True, notes=tuple(notes))
 

@@ -22,10 +22,10 @@ from .config_files import (
     manifest,
     original_text,
     parse_object,
+    put_back,
     read_text,
-    remember_original,
     save_manifest,
-    write_text,
+    write_changed,
 )
 from .paths import claude_user_config
 
@@ -114,10 +114,7 @@ def install_mcp(
     servers[SERVER_NAME] = entry
     after = dumps(data)
     changed = parse_object(path, after) != parse_object(path, before)
-    backup = None
-    if changed and not dry_run:
-        backup = remember_original(path, before, home)
-        write_text(path, after)
+    backup = write_changed(path, before, after, home, changed=changed, dry_run=dry_run)
     return Change(path, before, after if changed else before, (SERVER_NAME,), backup, changed)
 
 
@@ -146,10 +143,7 @@ def uninstall_mcp(
     else:
         after = dumps(data)
     if not dry_run:
-        if after is None:
-            path.unlink()
-        else:
-            write_text(path, after)
+        put_back(path, after)
         if not _registered_anywhere(data):  # local and user scope share one file
             recorded_all.pop(str(path), None)
             save_manifest(home, recorded_all)

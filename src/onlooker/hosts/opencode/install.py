@@ -21,9 +21,9 @@ from ..claude_code.config_files import (
     forget,
     manifest,
     original_text,
+    put_back,
     read_text,
-    remember_original,
-    write_text,
+    write_changed,
 )
 
 __all__ = ["PLUGIN_FILE", "SCOPES", "install", "plugin_path", "plugin_text", "uninstall"]
@@ -76,10 +76,7 @@ def install(path: Path, home: Path, *, python: str | None = None, dry_run: bool 
         raise InstallError(f"{path} exists and is not onlooker's plugin; move it, then install")
     after = plugin_text(python)
     changed = after != before
-    backup = None
-    if changed and not dry_run:
-        backup = remember_original(path, before, home)
-        write_text(path, after)
+    backup = write_changed(path, before, after, home, changed=changed, dry_run=dry_run)
     return Change(path, before, after, ("opencode plugin",), backup, changed)
 
 
@@ -93,9 +90,6 @@ def uninstall(path: Path, home: Path, *, dry_run: bool = False) -> Change:
     original = original_text(manifest(home).get(str(path)))
     notes = ("restored the file as it was before install",) if original is not None else ()
     if not dry_run:
-        if original is None:
-            path.unlink()
-        else:
-            write_text(path, original)
+        put_back(path, original)
         forget(home, path)
     return Change(path, before, original, ("opencode plugin",), changed=True, notes=notes)
