@@ -14,14 +14,10 @@ from pathlib import Path
 
 from ..core.events import ToolCall
 from ..errors import SideEffectError
-from ..text.clipping import clip
 from ..text.redact import redact
 from ._rules import MEDIA_NAME, Rule
 from .archive import Archive, Written
 from .search_summary import search_summary
-
-LOG_OUTPUT = 4000
-"""Characters of a command's output kept in the activity log (head and tail)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,17 +54,6 @@ def summarize_search(call: ToolCall, ctx: EffectContext) -> Written:
     return ctx.archive.write_text(
         f"search_results/summary_{stamp}_{_short(call.call_id)}.md", text, source=query
     )
-
-
-def activity_log(call: ToolCall, ctx: EffectContext) -> Written:
-    """Append the command or code of an exec call, and its output, to the session's log."""
-    what = call.input.get("command") or call.input.get("code") or call.input
-    shown = what if isinstance(what, str) else json.dumps(what, ensure_ascii=False, default=str)
-    entry = (
-        f"## {call.at.isoformat()} {call.tool} ({call.call_id or '-'})\n"
-        f"$ {shown}\n{clip(call.output, LOG_OUTPUT)}\n\n"
-    )
-    return ctx.archive.append_text("workbench_activity/activity.log", redact(entry))
 
 
 def collect_media(call: ToolCall, ctx: EffectContext) -> Iterator[Written]:
