@@ -144,7 +144,7 @@ def test_the_activity_log_is_in_call_order_whatever_order_its_jobs_run_in(
                 tool="Bash",
                 input={"command": f"step {n}"},
                 output=f"## output of {n}",
-            )  # fmt: skip
+            )
         )
         for n in range(1, 13)
     ]
@@ -152,7 +152,7 @@ def test_the_activity_log_is_in_call_order_whatever_order_its_jobs_run_in(
     payloads = [
         job_payload(
             c, settings.rules, settings, session_id="s", project_root=root, home=onlooker_home
-        )  # fmt: skip
+        )
         for c in calls
     ]
     late, parallel = payloads[:4], payloads[4:]  # a retried job runs last; the rest at once
