@@ -280,7 +280,8 @@ def _number(data: Mapping[str, Any], field: str) -> float | None:
 
 
 def _response_text(response: Any) -> str:
-    """Tool response as the text the agent saw: Bash stdout/stderr, file content, MCP blocks …"""
+    """Tool response as the text the agent saw: Bash stdout/stderr, file content, MCP blocks,
+    WebFetch's answer …"""
     if response is None:
         return ""
     if isinstance(response, str):
@@ -297,4 +298,6 @@ def _response_text(response: Any) -> str:
         content = response.get("content")
         if isinstance(content, str | list):
             return result_text(content)
+        if isinstance(response.get("result"), str):  # WebFetch: the answer the agent read
+            return str(response["result"])
     return json.dumps(response, sort_keys=True, ensure_ascii=False, default=str)
