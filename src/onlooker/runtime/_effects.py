@@ -115,7 +115,7 @@ class EffectSteps:
             prompt = session[UserPrompt].latest()
             since = prompt.at if prompt is not None else None
             calls = tuple(c for c in session[ToolCall].all() if since is None or c.at >= since)
-        lacking = missing(rule, root, since=since, tools=[c.tool for c in calls if c.ok])
+        lacking = missing(rule, root, since=since, calls=calls)
         retries = 0
         for earlier in self.store.effects.last_verdicts(
             session.id, agent_id, settings.max_retries + 1
