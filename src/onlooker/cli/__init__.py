@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> None:
         from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
+    args = [_encodable_argument(arg) for arg in args]
     _degrade_unencodable_output()
     try:
         group = build_group()
@@ -30,6 +31,20 @@ def main(argv: list[str] | None = None) -> None:
         )
         raise SystemExit(2) from None
     group.main(args=args, prog_name="onlooker")
+
+
+def _encodable_argument(arg: str) -> str:
+    """An argument holding bytes that are not UTF-8 (or a lone surrogate) with U+FFFD in their
+    place, so no command stores text that cannot be encoded; one naming an existing file or
+    folder stays as it was (a path is kept byte for byte)."""
+    from ..text.encodable import encodable_text
+
+    cleaned = encodable_text(arg)
+    if cleaned is arg:
+        return arg
+    import os
+
+    return arg if os.path.lexists(arg) else cleaned
 
 
 def _degrade_unencodable_output() -> None:
