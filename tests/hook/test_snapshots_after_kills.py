@@ -18,6 +18,7 @@ import sys
 import threading
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -55,16 +56,19 @@ class CountedKillRun(KillRun):
 
     def _kill(self, rng: random.Random, deadline: float) -> None:
         service_quota, worker_quota = self.quota
-        mark = 0
+        marks = iter(range(HOOKS_PER_KILL, 1 << 30, HOOKS_PER_KILL))
         while (self.kills, self.worker_kills) < self.quota and time.monotonic() < deadline:
-            mark += HOOKS_PER_KILL
+            mark = next(marks)
             with self.answered:
-                self.answered.wait_for(lambda: self.hooks >= mark, deadline - time.monotonic())
+                self.answered.wait_for(partial(self._answered, mark), deadline - time.monotonic())
             if self.kills < service_quota and _kill(running_pid(self.home)):
                 self.kills += 1
             if self.worker_kills < worker_quota and _kill(worker_pid(self.home)):
                 self.worker_kills += 1
         self.killed.set()
+
+    def _answered(self, count: int) -> bool:
+        return self.hooks >= count
 
 
 def _kill(pid: int | None) -> bool:
@@ -128,7 +132,7 @@ def test_sessions_equal_their_journals_after_service_and_worker_kills(
         assert found is not None and again is not None and fresh is not None, session
         journal, seq, snapshot, _ = fresh
         assert journal.startswith(f"journals/{project}/"), journal
-        assert saved[session][1] == seq == again.seq, f"{session}: seq"  # type: ignore[index]
+        assert found[1] == seq == again.seq, f"{session}: seq"
         expected = fresh[2]["slices"]
         for name, live in (("saved", found[2]), ("loaded", again.snapshot())):
             slices = journaled_slices(live, snapshot)
