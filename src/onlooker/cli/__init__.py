@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> None:
 def _encodable_argument(arg: str) -> str:
     """An argument holding bytes that are not UTF-8 (or a lone surrogate) with U+FFFD in their
     place, so no command stores text that cannot be encoded; one naming an existing file or
-    folder stays as it was (a path is kept byte for byte)."""
+    folder (`@FILE` too) stays as it was: a path is kept byte for byte."""
     from ..text.encodable import encodable_text
 
     cleaned = encodable_text(arg)
@@ -44,7 +44,8 @@ def _encodable_argument(arg: str) -> str:
         return arg
     import os
 
-    return arg if os.path.lexists(arg) else cleaned
+    path = arg[1:] if arg.startswith("@") else arg
+    return arg if path and os.path.lexists(path) else cleaned
 
 
 def _degrade_unencodable_output() -> None:
