@@ -310,9 +310,10 @@ class Runtime:
 
     def _drop(self, key: str, warm: _Warm) -> None:
         """Forget a session, unsaved, after its step failed: it may hold what its journal does
-        not, so its next event loads it again from its snapshot and journal (specs/session.md)."""
+        not, so its next event loads it again from its snapshot and journal (specs/session.md).
+        Without a store, memory is all there is: it is kept."""
         with self._lock:
-            if self._warm.get(key) is warm:
+            if self.store is not None and self._warm.get(key) is warm:
                 del self._warm[key]
 
     def _engine_for(
