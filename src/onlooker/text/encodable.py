@@ -50,14 +50,21 @@ def _walk(value: Any) -> Any:
         if isinstance(value, list) or type(value) is tuple:
             return items if isinstance(value, list) else tuple(items)
         return type(value)(*items) if hasattr(value, "_fields") else tuple(items)
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes = {}
-        for field in dataclasses.fields(value):
-            if not field.init:
-                continue
-            current = getattr(value, field.name)
-            cleaned = _walk(current)
-            if cleaned is not current:
-                changes[field.name] = cleaned
-        return dataclasses.replace(value, **changes) if changes else value
-    return value
+    names = _FIELDS.get(type(value))
+    if names is None:
+        if not dataclasses.is_dataclass(value) or isinstance(value, type):
+            return value
+        names = _FIELDS[type(value)] = tuple(f.name for f in dataclasses.fields(value) if f.init)
+    changes = {}
+    for name in names:
+        current = getattr(value, name)
+        if current is None or isinstance(current, bool | int | float):
+            continue
+        cleaned = _walk(current)
+        if cleaned is not current:
+            changes[name] = cleaned
+    return dataclasses.replace(value, **changes) if changes else value
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+"""The init fields of each dataclass met, by type."""
