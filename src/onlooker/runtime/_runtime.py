@@ -33,6 +33,7 @@ from ..core.session import Session, SessionInfo
 from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
 from ..store.home import project_key
+from ..text.encodable import encodable
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._effects import EffectSteps
@@ -130,6 +131,7 @@ class Runtime:
 
     def handle(self, arrival: Arrival) -> Delivery:
         """Record `arrival`, run the due observers, say what to deliver. Store failures raise."""
+        arrival = encodable(arrival)  # every host's input, once: no text that cannot be stored
         warm, event, start = self._begin(arrival)
         try:
             if _seen(warm, event):
@@ -137,11 +139,15 @@ class Runtime:
             if start is not None:
                 self._recorded(warm, warm.engine.dispatch(start))
             return self._finish(arrival, warm, warm.engine.dispatch(event))
+        except BaseException:
+            self._drop(arrival.session_key, warm)
+            raise
         finally:
             self._done(warm)
 
     async def ahandle(self, arrival: Arrival) -> Delivery:
         """`handle` inside an event loop: async observers run concurrently. Callers serialize."""
+        arrival = encodable(arrival)
         warm, event, start = self._begin(arrival)
         try:
             if _seen(warm, event):
@@ -149,6 +155,9 @@ class Runtime:
             if start is not None:
                 self._recorded(warm, await warm.engine.adispatch(start))
             return self._finish(arrival, warm, await warm.engine.adispatch(event))
+        except BaseException:
+            self._drop(arrival.session_key, warm)
+            raise
         finally:
             self._done(warm)
 
@@ -298,6 +307,14 @@ class Runtime:
     def _done(self, warm: _Warm) -> None:
         with self._lock:
             warm.busy -= 1
+
+    def _drop(self, key: str, warm: _Warm) -> None:
+        """Forget a session, unsaved, after its step failed: it may hold what its journal does
+        not, so its next event loads it again from its snapshot and journal (specs/session.md).
+        Without a store, memory is all there is: it is kept."""
+        with self._lock:
+            if self.store is not None and self._warm.get(key) is warm:
+                del self._warm[key]
 
     def _engine_for(
         self, key: str, saved: Session | None, loaded: Loaded, arrival: Arrival

@@ -298,6 +298,9 @@ CREATE TABLE upgrades (
 INSERT INTO upgrades (name) VALUES ('project_keys');
 """
 
+M012_FTS_FOLLOWS_EDITS = "SELECT 1"
+"""The search column is generated from the row, so it follows every edit already."""
+
 #: migration name -> its PostgreSQL text; the names and order are those of `MIGRATIONS`.
 POSTGRES_MIGRATIONS: dict[str, str] = {
     "m001_initial": M001_INITIAL,
@@ -309,4 +312,5 @@ POSTGRES_MIGRATIONS: dict[str, str] = {
     "m007_scores": M007_SCORES,
     "m008_side_effects": M008_SIDE_EFFECTS,
     "m009_project_keys": M009_PROJECT_KEYS,
+    "m012_fts_follows_edits": M012_FTS_FOLLOWS_EDITS,
 }
