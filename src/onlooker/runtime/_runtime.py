@@ -152,6 +152,14 @@ class Runtime:
         finally:
             self._done(warm)
 
+    def review_setup(self, cwd: str) -> ReviewSetup | None:
+        """The reviewers of the project `cwd` belongs to (None: none, or no folder)."""
+        if self.configs is None or not cwd:
+            return None
+        with self._lock:
+            loaded = self.configs.lookup(cwd)
+        return self.reviewers(str(loaded.root)) if self.reviewers else loaded.review_setup
+
     def engine(self, session_key: str) -> Engine | None:
         """The engine of a warm session (a subagent's until it stops)."""
         with self._lock:
