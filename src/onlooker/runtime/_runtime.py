@@ -39,6 +39,7 @@ from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
 from ._review import ReviewSteps
 from ._scoring import ScoringSteps
+from .config_notice import config_notice
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
 
@@ -232,6 +233,10 @@ class Runtime:
         notice = ""
         if self._scoring is not None and arrival.cwd:
             notice = self._scored(arrival, warm, event, parts)
+        told = self._step(config_notice, warm.engine.session, warm.loaded, event) or ""
+        if told:
+            warm.unsaved += 1
+            notice = joined(told, notice)
         text = joined(*parts)
         if not arrival.deliverable:
             warm.held, text = text, ""
