@@ -107,3 +107,50 @@ def test_a_file_that_is_not_a_config_runs_the_defaults(tmp_path: Path, text: str
     assert "onlooker.yaml:" in notice and "runs with its defaults" in notice
     said = failures(project, 5)
     assert any("Error Cascade" in s for s in said)
+
+
+def onlooker(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([ONLOOKER, *args], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def test_install_warns_and_doctor_lists_only_configs_still_wrong(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    shop = make_project(tmp_path, {".onlooker/config.yaml": TYPO})
+    other = tmp_path / "other"
+    (other / ".git").mkdir(parents=True)
+    (other / "onlooker.yaml").write_text("scoring: {modle: 'local:smollm2'}\n")
+
+    done = onlooker("install", "claude-code", "--project", str(shop), "--no-mcp")
+    assert done.returncode == 0, done.stderr
+    config = shop / ".onlooker" / "config.yaml"
+    assert f"warning: {config}:4: memory.enabeld: unknown key" in done.stderr
+    assert "warning: until it is fixed, these sections use their defaults: memory" in done.stderr
+    assert "onlooker hooks installed in" in done.stdout
+    clean = tmp_path / "clean"
+    (clean / ".git").mkdir(parents=True)
+    done = onlooker("install", "claude-code", "--project", str(clean), "--no-mcp")
+    assert done.returncode == 0 and "warning" not in done.stderr
+
+    for project in (shop, other):
+        hook(project, "UserPromptSubmit", prompt="hello")
+    report = json.loads(onlooker("doctor", "--json", "--project", str(shop)).stdout)
+    assert report["healthy"] is False
+    assert report["config"]["problems"] == [
+        f"{config}:4: memory.enabeld: unknown key (did you mean 'enabled'?); allowed: "
+        "enabled, maxObservations, maxTokens, recencyDays, projectOnly, model"
+    ]
+    assert report["config"]["defaulted"] == ["memory"]
+    (listed,) = report["other_configs"]
+    assert (
+        listed["file"] == str(other / "onlooker.yaml") and "scoring.modle" in listed["problems"][0]
+    )
+    assert not any("config" in line for line in report["recent_errors"])
+
+    # fixed files are no longer reported, though the service's log still names them
+    (other / "onlooker.yaml").write_text("scoring: {model: 'local:smollm2'}\n")
+    config.write_text("memory: {enabled: true}\n")
+    done = onlooker("doctor", "--project", str(shop))
+    assert "config.yaml" in (onlooker_home / "logs" / "hookd.log").read_text()
+    assert "PROBLEMS" not in done.stdout and f"config         ok: {config}" in done.stdout
+    assert done.returncode == 0, done.stdout
