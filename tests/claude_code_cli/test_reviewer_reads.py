@@ -95,3 +95,66 @@ def _journals(agent: Agent) -> list[dict[str, object]]:
     for path in folder.rglob("*.jsonl"):
         lines.extend(json.loads(line) for line in path.read_text().splitlines() if line.strip())
     return [line for line in lines if isinstance(line, dict) and line.get("session_id")]
+
+
+PLAIN = """\
+behaviors:
+  - module: hooks-observations
+    config:
+      hooks:
+        - trigger: subagent:stop
+      execution:
+        mode: parallel
+        timeout_per_observer: 20
+      observers:
+        - name: Logic Checker
+          role: Checks the agent's reasoning
+          focus: Conclusions that do not follow
+          model: "{model}"
+          timeout: 20
+          watch:
+            - type: conversation
+              include_reasoning: false
+"""
+DELEGATE = ToolUse(
+    "Agent",
+    {
+        "description": "Find the config",
+        "prompt": "Say where the config is.",
+        "subagent_type": "general-purpose",
+        "run_in_background": False,
+    },
+)
+
+
+@pytest.mark.slow
+def test_a_subagents_words_go_to_its_own_session_and_its_answer_to_the_parents(
+    agent: Agent,
+) -> None:
+    agent.write("settings/app.toml", "debug = true\n")
+    agent.install()
+    before = "The settings folder is the likeliest place; listing it first."
+    subagent = [
+        Blocks((Text(before), ToolUse("Bash", {"command": "ls settings"}))),
+        Text("The config is settings/app.toml."),
+    ]
+    with ScriptedEndpoint() as reviewer_model:
+        agent.write(".onlooker/config.yaml", PLAIN.format(model=reviewer_model.spec("logic")))
+        with AnthropicEndpoint([DELEGATE], subagent_script=subagent) as api:
+            run = agent.run(api, "Where is the config?")
+
+    main = agent.journal(run.session_id)
+    (stopped,) = [r for r in main if r["kind"] == "subagent_stopped"]
+    child = agent.journal(f"{run.session_id}/{stopped['agent_id']}")
+    said = [(r["kind"], r.get("text") or r.get("tool")) for r in child
+            if r["kind"] in ("assistant_message", "tool_call")]  # fmt: skip
+    assert said == [
+        ("assistant_message", before),
+        ("tool_call", "Bash"),
+        ("assistant_message", "The config is settings/app.toml."),
+    ]
+    assert not any(before in str(r.get("text")) for r in main if r["kind"] == "assistant_message")
+    # the parent's reviewer, due at the subagent's stop, reads what the subagent answered
+    (request,) = reviewer_model.requests
+    assert "subagent general-purpose" in _text(request)
+    assert "The config is settings/app.toml." in _text(request)
