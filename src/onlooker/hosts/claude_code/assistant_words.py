@@ -92,5 +92,5 @@ def _last_message(
         return []
     if read and read[-1].text.strip() == last.strip():
         return []
-    said = AssistantMessage(at=now, text=clip(last, MESSAGE_LIMIT), input_id=f"last:{agent_id}"[:64])
-    return [said]
+    text = clip(last, MESSAGE_LIMIT)
+    return [AssistantMessage(at=now, text=text, input_id=f"last:{agent_id}"[:64])]
