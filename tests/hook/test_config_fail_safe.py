@@ -98,6 +98,13 @@ def test_without_pyyaml_the_defaults_run_and_the_person_is_told(
     said = failures(project, 5, env)
     assert any("Error Cascade" in text for text in said[3:])  # the default streak of 4
     assert not any("Error Cascade" in text for text in said[:3])
+    installed = subprocess.run(
+        [ONLOOKER, "install", "claude-code", "--no-mcp"], cwd=project, capture_output=True,
+        text=True, timeout=120, env={**os.environ, **env},
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    assert "config.yaml: reading a config file needs PyYAML" in installed.stderr
+    assert "warning: until it is fixed, sessions run with onlooker's defaults" in installed.stderr
 
 
 @pytest.mark.parametrize("text", ["memory: [1, 2\n", "- just\n- a list\n"])
