@@ -40,6 +40,7 @@ from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
 from ._review import ReviewSteps
 from ._scoring import ScoringSteps
+from .config_notice import config_notice
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
 
@@ -161,6 +162,14 @@ class Runtime:
         finally:
             self._done(warm)
 
+    def review_setup(self, cwd: str) -> ReviewSetup | None:
+        """The reviewers of the project `cwd` belongs to (None: none, or no folder)."""
+        if self.configs is None or not cwd:
+            return None
+        with self._lock:
+            loaded = self.configs.lookup(cwd)
+        return self.reviewers(str(loaded.root)) if self.reviewers else loaded.review_setup
+
     def engine(self, session_key: str) -> Engine | None:
         """The engine of a warm session (a subagent's until it stops)."""
         with self._lock:
@@ -233,6 +242,10 @@ class Runtime:
         notice = ""
         if self._scoring is not None and arrival.cwd:
             notice = self._scored(arrival, warm, event, parts)
+        told = self._step(config_notice, warm.engine.session, warm.loaded, event) or ""
+        if told:
+            warm.unsaved += 1
+            notice = joined(told, notice)
         text = joined(*parts)
         if not arrival.deliverable:
             warm.held, text = text, ""

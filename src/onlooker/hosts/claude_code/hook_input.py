@@ -199,7 +199,11 @@ def _post_tool_use_failure(data: Mapping[str, Any], where: HookInput, now: datet
 
 
 def _stop(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
-    return TurnEnded(at=now, last_message=clip(_text(data, "last_assistant_message")))
+    return TurnEnded(
+        at=now,
+        last_message=clip(_text(data, "last_assistant_message")),
+        continued=data.get("stop_hook_active") is True,
+    )
 
 
 def _subagent_start(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
