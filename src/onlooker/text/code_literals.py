@@ -149,7 +149,7 @@ def _replaced(match: re.Match[str], group: str, kind: str) -> str:
 CODE_SHAPES = (
     Shape("code_literal", ("getenv", "environ", "env.", "env(", "env[", "fetch(", "${", "config(", "define("), redact_env_defaults),
     Shape("sql_password", ("password", "identified"), redact_sql),
-    Shape("code_literal", ("jwt.", "hmac", "fernet", "wallet", "auth", "login", "client", "twilio", "stripe", "connect", "secretkeyspec"), redact_positional),
+    Shape("code_literal", ("jwt.", "hmac", "fernet", "wallet", "auth", "login", "client", "twilio", "stripe", "connect", "secretkeyspec", "cookie"), redact_positional),
     Shape("assignment", ("value",), redact_name_values),
     Shape("sensitive_value", ('"sensitive', '\\"sensitive'), redact_sensitive_values),
 )

@@ -22,6 +22,8 @@ _DIRECTIVE = re.compile(
 )
 #: Directives whose value is a password even when it is one lowercase word.
 DIRECTIVES = frozenset({"requirepass", "masterauth", "password", "passwd", "auth_pass", "pass", "secret", "rpcpassword"})
+#: Exim's plaintext authenticator: `client_send = : user : password`.
+_EXIM_SEND = re.compile(r"(?<![\w-])client_send[ \t]*=[ \t]*:?[ \t]*[^:\n]*:[ \t]*(?P<bv>[^\s:]{3,256})")
 #: A Postfix `sasl_passwd` line: `[host]:port user:password`.
 _SASL_PASSWD = re.compile(r"(?m)^\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$")
 _CONFIG_SET = re.compile(
@@ -83,7 +85,7 @@ def redact_config_commands(text: str, lowered: str) -> str:
         return _replaced(match, found[0], "cli_secret") if found else match.group(0)
 
     text = _CONFIG_SET.sub(by_name, text)
-    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORE, _USER_SECRETS, _SASL_PASSWD):
+    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORE, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
         text = pattern.sub(any_value, text)
     return text
 
@@ -107,7 +109,7 @@ def redact_quoted_after_password(text: str, lowered: str) -> str:
 
 
 CONFIG_SHAPES = (
-    Shape("cli_secret", ("config", "secret", "user-secrets", "kv ", "]:"), redact_config_commands),
+    Shape("cli_secret", ("config", "secret", "user-secrets", "kv ", "]:", "client_send"), redact_config_commands),
     Shape("cli_password", ("echo", "printf"), redact_piped_passwords),
     Shape("assignment", ("pass",), redact_quoted_after_password),
     Shape("assignment", ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "salt", "pepper", "pat", "mnemonic", "sk", "masterauth"), redact_directives),

@@ -15,7 +15,7 @@ from .rule_set import entropy
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,1023}")
 #: Words that make a token nearby a credential (looked for earlier on its line).
 _CREDENTIAL_WORDS = re.compile(
-    r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password)"
+    r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
 )
 _DIGEST_BEFORE = re.compile(r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$")
 #: The least entropy (bits per character) of a random token of 20 characters or more.
@@ -58,6 +58,23 @@ def _random(token: str) -> bool:
     return entropy(token) >= LEAST_ENTROPY
 
 
+#: A token of a vendor onlooker does not know: a short lowercase prefix (`phx_`, `ak-live-`), then
+#: 30 or more random characters.
+_PREFIXED = re.compile(r"(?<![A-Za-z0-9_-])[a-z]{2,8}[_-](?:[a-z0-9]{2,10}[_-])?(?P<v>[A-Za-z0-9]{30,512})(?![A-Za-z0-9_-])")
+PREFIXED_ENTROPY = 4.0
+
+
+def redact_prefixed_tokens(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        token = match.group("v")
+        if not _random(token) or entropy(token) < PREFIXED_ENTROPY:
+            return match.group(0)
+        return mark("prefixed_token")
+
+    return _PREFIXED.sub(replace, text)
+
+
 RANDOM_TOKEN_SHAPES = (
-    Shape("random_token", ("key", "secret", "token", "pass", "pwd", "auth", "credential", "private", "signing", "hmac", "bearer", "session", "cookie", "api", "login", "connect", "client"), redact_random_tokens),
+    Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
+    Shape("random_token", ("key", "secret", "token", "pass", "pwd", "auth", "credential", "private", "signing", "hmac", "bearer", "session", "cookie", "api", "login", "connect", "client", "pat"), redact_random_tokens),
 )

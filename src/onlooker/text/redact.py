@@ -19,6 +19,7 @@ from .credential_lines import CREDENTIAL_SHAPES
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
 from .needle_gate import NeedleGate
+from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES
 from .rule_set import load_rules, rule_shapes
 from .secret_names import is_password_name, is_secret_name
@@ -110,6 +111,7 @@ SHAPES: tuple[Shape, ...] = (
     *TABLE_SHAPES,
     *RANDOM_TOKEN_SHAPES,
     CREDENTIAL_SHAPES[-1],  # stated passwords: after everything with a clearer shape
+    *PROSE_SHAPES,
 )
 _GATE = NeedleGate(needle for shape in SHAPES for needle in shape.needles)
 
@@ -138,6 +140,8 @@ def redact_value(value: Any, name: str = "") -> Any:
         if name and is_secret_name(name) and _field_secret(value):
             return mark("secret_field")
         return redact(value)
+    if isinstance(value, dict) and name and is_secret_name(name):
+        return {key: _contained(key, item) for key, item in value.items()}
     if isinstance(value, dict):
         secret_keys = structured_secrets(value)
         cleaned = {
@@ -151,12 +155,34 @@ def redact_value(value: Any, name: str = "") -> Any:
             cleaned["tool_response"] = output_marked(cleaned.get("tool_response"))
         return cleaned
     if isinstance(value, list):
-        return [redact_value(item, name) for item in value]
+        return _redact_list(value, name)
     if isinstance(value, tuple):
         return tuple(redact_value(item, name) for item in value)
     if isinstance(value, int) and not isinstance(value, bool) and name and is_password_name(name):
         return mark("secret_field") if is_secret_name(name) else value
     return value
+
+
+def _contained(key: Any, item: Any) -> Any:
+    """A value inside an object under a secret's name (`{"secrets": {"stripe": "…"}}`): a string
+    that is not a plain word is a secret whatever its own key."""
+    if isinstance(item, str) and _field_secret(item) and not (item.isalpha() and item.islower()):
+        if len(item) >= 8 and any(not c.isalpha() for c in item) or is_secret_name(str(key)):
+            return mark("secret_field")
+    return redact_value(item, key if isinstance(key, str) else "")
+
+
+def _redact_list(items: list[Any], name: str) -> list[Any]:
+    """Each item redacted; an item after a secret-named flag (`["--token", "…"]`) replaced."""
+    cleaned = []
+    flag = False
+    for item in items:
+        if flag and isinstance(item, str) and _field_secret(item):
+            cleaned.append(mark("secret_field"))
+        else:
+            cleaned.append(redact_value(item, name))
+        flag = isinstance(item, str) and item.startswith("-") and is_secret_name(item)
+    return cleaned
 
 
 def _field_secret(value: str) -> bool:

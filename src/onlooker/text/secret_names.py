@@ -15,7 +15,7 @@ from functools import lru_cache
 SECRET_ENDINGS = (
     "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
     "credentials", "privatekey", "secretkey", "accesskey", "masterkey", "authkey", "mnemonic",
-    "privkey", "seedphrase",
+    "privkey", "seedphrase", "secrets", "passwords",
 )  # fmt: skip
 #: Words that name a secret only on their own (`DB_PASS`, `auth`, `sig`), never inside another.
 SECRET_WORDS = frozenset({
@@ -106,7 +106,7 @@ def is_secret_name(name: str) -> bool:
             return True
         if word == "signature" and at > 0 and words[at - 1] in SIGNATURE_QUALIFIERS:
             return True
-        if word in SECRET_AFTER_ANY and at > 0:
+        if word in SECRET_AFTER_ANY and (at > 0 or name.isupper() or name == word):
             return True
         if word == "phrase" and at > 0 and words[at - 1] in PHRASE_QUALIFIERS:
             return True
