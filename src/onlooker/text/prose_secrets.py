@@ -14,29 +14,44 @@ from .credential_lines import STOPWORDS
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
-_V = r"(?P<v>`[^`\n]{3,128}`|[^\s\"'`,;()]{3,128})"
+_V = r"(?P<v>`[^`\n]{3,128}`|[^\s\"'`,;()\[\]{}<>]{3,128})"
 _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
     re.compile(rf"(?i)(?<![\w-]){_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"),
     # use X as the password; X is the password; X (the admin password)
     re.compile(rf"(?i)\buse[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"),
-    re.compile(rf"(?i){_V}[ \t]+(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"),
-    re.compile(rf"(?i){_V}[ \t]*\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),
     # login with admin / X; creds are admin:X; log in as root with X
     re.compile(rf"(?i)\b(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"),
     re.compile(r"(?i)\b(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"),
     re.compile(rf"(?i)\b(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"),
     # password reset done, new one is X
-    re.compile(rf"(?i)\b(?:password|passphrase|passcode)\b[^.\n]{{0,40}}?\b(?:is|was|are)[ \t]+{_V}"),
+    re.compile(rf"(?i)\b(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
 )
+#: "X is the password", "X (the admin password)": found from what follows the value, which is
+#: the word before (a pattern starting with the value would be tried at every position).
+NAMED_AFTER = (
+    re.compile(rf"(?i)[ \t]+(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"),
+    re.compile(rf"(?i)[ \t]*\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),
+)
+_WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
 _OTP_WORDS = re.compile(r"(?i)(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
+
+
+#: Phrasings looked at one by one in a text (and one more per 200 characters); past that the
+#: text is made of them, and each value found in the rest is replaced unread (see assignments).
+BUDGET = 1000
 
 
 def redact_prose(text: str, lowered: str) -> str:
     spans: list[tuple[int, int]] = []
+    budget = BUDGET + len(text) // 200
     for pattern in PHRASINGS:
         for found in pattern.finditer(text):
+            budget -= 1
+            if budget < 0:
+                spans.append(found.span("v"))
+                continue
             start, end = found.span("v")
             value = text[start:end]
             if value.startswith("`") and value.endswith("`"):
@@ -46,6 +61,12 @@ def redact_prose(text: str, lowered: str) -> str:
             digits_after = value.isdigit() and _OTP_WORDS.search(text[max(0, found.start() - 40) : start])
             if _strong(stripped) or (digits_after and len(stripped) >= 4):
                 spans.append((start, end))
+    for pattern in NAMED_AFTER:
+        for found in pattern.finditer(text):
+            budget -= 1
+            before = _WORD_BEFORE.search(text, max(0, found.start() - 128), found.start())
+            if before is not None and (budget < 0 or _strong(before.group(0))):
+                spans.append(before.span())
     if not spans:
         return text
     spans.sort()
@@ -58,7 +79,7 @@ def _strong(value: str) -> bool:
         return False
     letters = any(c.isalpha() for c in value)
     digits = any(c.isdigit() for c in value)
-    if _CODE.fullmatch(value) and not digits:
+    if (_CODE.fullmatch(value) and not digits) or "[" in value:
         return False  # os.environ.get, self.password, user_password
     upper_inside = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
     symbols = any(not c.isalnum() and c not in "._-/" for c in value) and letters and len(value) >= 8
