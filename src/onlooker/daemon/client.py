@@ -17,6 +17,7 @@ import time
 if False:  # for type checkers only; importing them at run time is not needed
     import _socket
     from collections.abc import Callable
+    from typing import Any
 
 
 def _env(name: str) -> str:
@@ -217,29 +218,65 @@ CUT_MARGIN = 4096
 
 def _without_secrets(payload: bytes, head: int = 0) -> bytes:
     """The payload (or its first `head` bytes) redacted; the redaction modules are loaded here,
-    so only a spooled input pays for them."""
+    so only a spooled input pays for them. JSON that parses is redacted as decoded values
+    (`redact_value`: a `\\n` escape or an escaped quote hides no name), and written back as JSON,
+    so it can be replayed; what does not parse (a cut input, which is never replayed) has its
+    string escapes decoded first, then goes through the text pass (specs/redaction.md)."""
     try:
-        redact = _redactor()
-        if head:
-            text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
-            return redact(text)[:head].encode("utf-8", "surrogateescape")
-        text = payload.decode("utf-8", "surrogateescape")
-        return redact(text).encode("utf-8", "surrogateescape")
+        import json
+
+        redaction = _redaction()
+        if not head:
+            text = payload.decode("utf-8", "surrogateescape")
+            try:
+                data = json.loads(text)
+            except ValueError:
+                return redaction.redact(_unescaped(text)).encode("utf-8", "surrogateescape")
+            cleaned = redaction.redact_value(data)
+            return json.dumps(cleaned, ensure_ascii=False).encode("utf-8", "surrogateescape")
+        text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
+        return redaction.redact(_unescaped(text))[:head].encode("utf-8", "surrogateescape")
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f"}
+
+
+def _unescaped(text: str) -> str:
+    """`text` with JSON string escapes decoded (`\\n`, `\\"`, `\\uXXXX`), for a text pass over
+    JSON that does not parse: a name after `\\n` or inside `\\"…\\"` is then seen as written."""
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    at = 0
+    while (slash := text.find("\\", at)) != -1:
+        out.append(text[at:slash])
+        code = text[slash + 1 : slash + 2]
+        if code == "u" and len(text) >= slash + 6:
+            try:
+                out.append(chr(int(text[slash + 2 : slash + 6], 16)))
+                at = slash + 6
+                continue
+            except ValueError:
+                pass
+        out.append(_ESCAPES.get(code, "\\" + code))
+        at = slash + 2
+    out.append(text[at:])
+    return "".join(out)
 
 
 TEXT_PACKAGE = "_onlooker_spool_text"
 """The name `onlooker/text/` is loaded under when this file runs by path, outside its package."""
 
 
-def _redactor() -> "Callable[[str], str]":
-    """`onlooker.text.redact.redact`. Run by path (the installed hook), this file has no package,
+def _redaction() -> "Any":
+    """The module `onlooker.text.redact`. Run by path (the installed hook), this file has no package,
     so `onlooker/text/` beside it is loaded on its own, by file path, under TEXT_PACKAGE: its
     modules import only each other and the standard library, and onlooker itself is not imported.
     """
     if __package__:
-        from ..text.redact import redact
+        from ..text import redact
 
         return redact
     import os
@@ -259,8 +296,7 @@ def _redactor() -> "Callable[[str], str]":
         sys.modules[TEXT_PACKAGE] = package
         spec.loader.exec_module(package)
         loaded = importlib.import_module(f"{TEXT_PACKAGE}.redact")
-    function: Callable[[str], str] = loaded.redact
-    return function
+    return loaded
 
 
 def with_input_id(payload: bytes, input_id: str) -> bytes:
