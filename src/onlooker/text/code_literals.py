@@ -57,54 +57,70 @@ def redact_sql(text: str, lowered: str) -> str:
     return _SQL.sub(replace, text)
 
 
-#: Calls that take a secret by position: (pattern of the call's name, index of the secret).
+#: Calls that take a secret by position: (a lowercase needle, the call's name, the secret's index).
 POSITIONAL = (
-    (r"jwt\.(?:encode|sign|decode|verify)", 1), (r"hmac\.new", 0), (r"(?:HMAC|Hmac)(?:SHA\d+)?", 0),
-    (r"Fernet", 0), (r"(?:ethers\.)?Wallet", 0), (r"HTTPBasicAuth|HTTPDigestAuth|BasicAuth", 1),
-    (r"\.login", 1), (r"\bauth\s*=\s*", 1), (r"(?:twilio\.rest\.)?Client|Twilio", 1),
-    (r"StripeClient|Stripe", 0), (r"(?:pymysql|MySQLdb|mysql\.connector)\.connect", 2),
-    (r"createHmac\(\s*['\"]sha\d+['\"]\s*,", 0), (r"SecretKeySpec", 0),
-    (r"cookies\.(?:set|add)|set_cookie|setCookie", 1),
+    ("jwt.", r"jwt\.(?:encode|sign|decode|verify)", 1), ("hmac", r"hmac\.new", 0),
+    ("hmac", r"(?:HMAC|Hmac)(?:SHA\d+)?", 0), ("fernet", r"Fernet", 0), ("wallet", r"Wallet", 0),
+    ("auth", r"(?:HTTPBasicAuth|HTTPDigestAuth|BasicAuth)", 1), (".login", r"\.login", 1),
+    ("auth", r"auth\s*=\s*", 1), ("client(", r"Client", 1), ("twilio", r"Twilio", 1),
+    ("stripe", r"(?:StripeClient|Stripe)", 0), ("connect", r"(?:pymysql|MySQLdb|mysql\.connector)\.connect", 2),
+    ("createhmac", r"createHmac(?=\(\s*['\"]sha\d+['\"]\s*,)", 1), ("secretkeyspec", r"SecretKeySpec", 0),
+    ("cookie", r"(?:cookies\.(?:set|add)|set_cookie|setCookie)", 1),
 )  # fmt: skip
-_CALL = re.compile(
-    "(?:" + "|".join(f"(?P<c{i}>{name})" for i, (name, _) in enumerate(POSITIONAL)) + r")\s*\(?(?P<args>[^()\n]{1,400})\)"
+_CALLS = tuple(
+    (needle, re.compile(rf"{name}\s*\((?P<args>[^()\n]{{1,400}})\)"), index)
+    for needle, name, index in POSITIONAL
 )
 _ARG = re.compile(r"""\s*(?:(?:[bfrBFR]{0,2}(?P<q>["'])(?P<v>[^"'\n]{0,512})(?P=q))|(?P<other>[^,]*))\s*(?:,|$)""")
 
 
 def redact_positional(text: str, lowered: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        index = next(POSITIONAL[i][1] for i in range(len(POSITIONAL)) if match.group(f"c{i}") is not None)
-        args = list(_ARG.finditer(match.group("args")))
-        if index >= len(args) or args[index].group("v") is None:
-            return match.group(0)
-        value = args[index].group("v")
-        if not _literal(value) or len(value) < 6:
-            return match.group(0)
-        offset = match.start("args") - match.start() + args[index].start("v")
-        whole = match.group(0)
-        return whole[:offset] + mark("code_literal") + whole[offset + len(value) :]
+    for needle, call, index in _CALLS:
+        if needle in lowered:
+            text = call.sub(lambda match, at=index: _positional(match, at), text)
+    return text
 
-    return _CALL.sub(replace, text)
+
+def _positional(match: re.Match[str], index: int) -> str:
+    args = list(_ARG.finditer(match.group("args")))
+    if index >= len(args) or args[index].group("v") is None:
+        return match.group(0)
+    value = args[index].group("v")
+    if not _literal(value) or len(value) < 6:
+        return match.group(0)
+    offset = match.start("args") - match.start() + args[index].start("v")
+    whole = match.group(0)
+    return whole[:offset] + mark("code_literal") + whole[offset + len(value) :]
 
 
 #: A `name`/`key` field that names a secret and the `value` field after it (Kubernetes env
-#: lists, ECS task definitions, CI variables, NuGet's `<add key="Password" value="…"/>`).
-_NAME_VALUE = re.compile(
-    r"""(?P<field>\\?["']?(?:name|key)\\?["']?\s*[:=]\s*\\?["']?)(?P<name>[A-Za-z_][\w.:-]{1,100})\\?["']?(?P<between>[^\n{}]{0,80}?(?:\n[ \t-]*)?[^\n{}]{0,40}?)\\?["']?value\\?["']?\s*[:=]\s*(?:(?P<esc>\\?)(?P<q>["'])(?P<qv>[^"'\n\\]{1,512})(?P=esc)(?P=q)|(?P<bv>[^\s"',}{]{1,512}))"""
+#: lists, ECS task definitions, CI variables, NuGet's `<add key="Password" value="…"/>`), found
+#: from each `value` (rarer than `name` and `key`) by looking back for the name.
+_VALUE_FIELD = re.compile(
+    r"""value(?<![\w-]value)\\?["']?\s*[:=]\s*(?:(?P<esc>\\?)(?P<q>["'])(?P<qv>[^"'\n\\]{1,512})(?P=esc)(?P=q)|(?P<bv>[^\s"',}{]{1,512}))"""
 )
+_NAME_FIELD = re.compile(r"""(?:name|key)\\?["']?\s*[:=]\s*\\?["']?(?P<name>[A-Za-z_][\w.:-]{1,100})\\?["']?""")
+LOOK_BACK = 160
 
 
 def redact_name_values(text: str, lowered: str) -> str:
     def replace(match: re.Match[str]) -> str:
         group = "qv" if match.group("qv") is not None else "bv"
         value = match.group(group)
+        if not _literal(value):
+            return match.group(0)
+        window = text[max(0, match.start() - LOOK_BACK) : match.start()]
+        if "{" in window:
+            window = window[window.rfind("{") :]
+        names = [m.group("name") for m in _NAME_FIELD.finditer(window)]
+        if not names or "valueFrom" in window[-40:]:
+            return match.group(0)
         cookie = '"domain"' in text[max(0, match.start() - 200) : match.end() + 200]
-        if not (cookie or is_secret_name(match.group("name"))) or not _literal(value) or "valueFrom" in match.group("between"):
+        if not (cookie or is_secret_name(names[-1])):
             return match.group(0)
         return _replaced(match, group, "assignment")
 
-    return _NAME_VALUE.sub(replace, text)
+    return _VALUE_FIELD.sub(replace, text)
 
 
 _SENSITIVE = re.compile(r"""\\?"sensitive\\?"\s*:\s*true""")
@@ -149,7 +165,7 @@ def _replaced(match: re.Match[str], group: str, kind: str) -> str:
 CODE_SHAPES = (
     Shape("code_literal", ("getenv", "environ", "env.", "env(", "env[", "fetch(", "${", "config(", "define("), redact_env_defaults),
     Shape("sql_password", ("password", "identified"), redact_sql),
-    Shape("code_literal", ("jwt.", "hmac", "fernet", "wallet", "auth", "login", "client", "twilio", "stripe", "connect", "secretkeyspec", "cookie"), redact_positional),
+    Shape("code_literal", tuple({needle for needle, _, _ in POSITIONAL}), redact_positional),
     Shape("assignment", ("value",), redact_name_values),
     Shape("sensitive_value", ('"sensitive', '\\"sensitive'), redact_sensitive_values),
 )

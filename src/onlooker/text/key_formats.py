@@ -93,11 +93,20 @@ def redact_armoured_bodies(text: str, lowered: str) -> str:
     return "".join(pieces) + text[done:]
 
 
-_WIF = re.compile(r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KLc][1-9A-HJ-NP-Za-km-z]{51}|[xyzt]prv[1-9A-HJ-NP-Za-km-z]{100,112})(?![A-Za-z0-9])")
+_WIF = re.compile(r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])")
+#: What a WIF key starts with, then enough base58: found at C speed before `_WIF` runs.
+_WIF_HINT = re.compile(r"[5KL][1-9A-HJ-NP-Za-km-z]{50}")
+
+
+def redact_wif(text: str, lowered: str) -> str:
+    if not _WIF_HINT.search(text):
+        return text
+    return _WIF.sub(mark("wallet_key"), text)
+_XPRV = re.compile(r"prv(?<![A-Za-z0-9][xyzt]prv)(?<=[xyzt]prv)[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])")
 
 #: A mnemonic: 12 to 24 short lowercase words, after a word that names one.
 _MNEMONIC = re.compile(
-    r"(?i)(?:mnemonic|seed|recovery|secret phrase|backup phrase|wallet|passphrase|words)[^\n]{0,60}?(?:\n[ \t]*){0,3}[\"'`]?(?P<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?![a-z])"
+    r"(?i)(?:mnemonic|seed|recovery|secret phrase|backup phrase|wallet|passphrase)[^\n]{0,60}?(?:\n[ \t]*){0,3}[\"'`]?(?P<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?![a-z])"
 )
 
 
@@ -154,7 +163,8 @@ KEY_FORMAT_SHAPES = (
     Shape("jwk_private", ("kty",), redact_jwk),
     Shape("private_key", ("-----end ",), redact_armoured_bodies),
     Shape("private_key", ("mii", "mhccaqeei", "migkagebbd", "mihcagebbe", "mc4caqawbqydk2v", "mig"), redact_der_bodies),
-    Shape("wallet_key", ("5h", "5j", "5k", "k", "l", "c", "prv"), regex_apply(_WIF, 0, "wallet_key")),
-    Shape("mnemonic", ("mnemonic", "seed", "recovery", "phrase", "wallet", "words"), redact_mnemonics),
+    Shape("wallet_key", ("5h", "5j", "5k", "k", "l"), redact_wif),
+    Shape("wallet_key", ("xprv", "yprv", "zprv", "tprv"), lambda text, _: _XPRV.sub(lambda m: mark("wallet_key"), text)),
+    Shape("mnemonic", ("mnemonic", "seed", "recovery", "phrase", "wallet"), redact_mnemonics),
     Shape("kubernetes_secret", ("kind: secret",), redact_kubernetes_secret),
 )

@@ -14,28 +14,30 @@ from .credential_lines import STOPWORDS
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
-_V = r"(?P<v>`[^`\n]{3,128}`|[^\s\"'`,;()\[\]{}<>]{3,128})"
+#: The value: quoted in backticks, or a run holding a digit (what `_strong` asks of most values).
+_V = r"(?P<v>`[^`\n]{3,128}`|(?=[^\s\"'`,;()\[\]{}<>]{0,127}\d)[^\s\"'`,;()\[\]{}<>]{3,128})"
 _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
-    re.compile(rf"(?i)(?<![\w-]){_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"),
+    re.compile(rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"),
     # use X as the password; X is the password; X (the admin password)
-    re.compile(rf"(?i)\buse[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"),
+    re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"),
     # login with admin / X; creds are admin:X; log in as root with X
-    re.compile(rf"(?i)\b(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"),
-    re.compile(r"(?i)\b(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"),
-    re.compile(rf"(?i)\b(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"),
+    re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"),
+    re.compile(r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"),
+    re.compile(rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"),
     # password reset done, new one is X
-    re.compile(rf"(?i)\b(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
+    re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
 )
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
 NAMED_AFTER = (
-    re.compile(rf"(?i)[ \t]+(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"),
-    re.compile(rf"(?i)[ \t]*\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),
+    re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"),
+    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),
 )
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
-_OTP_WORDS = re.compile(r"(?i)(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
+_OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
 
 
 #: Phrasings looked at one by one in a text (and one more per 200 characters); past that the
@@ -46,11 +48,14 @@ BUDGET = 1000
 def redact_prose(text: str, lowered: str) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
+    haystack = lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
     for pattern in PHRASINGS:
-        for found in pattern.finditer(text):
+        for found in pattern.finditer(haystack):
             budget -= 1
             if budget < 0:
                 spans.append(found.span("v"))
+                continue
+            if found.start() and (haystack[found.start() - 1].isalnum() or haystack[found.start() - 1] in "_-"):
                 continue
             start, end = found.span("v")
             value = text[start:end]
@@ -62,9 +67,11 @@ def redact_prose(text: str, lowered: str) -> str:
             if _strong(stripped) or (digits_after and len(stripped) >= 4):
                 spans.append((start, end))
     for pattern in NAMED_AFTER:
-        for found in pattern.finditer(text):
+        for found in pattern.finditer(haystack):
             budget -= 1
-            before = _WORD_BEFORE.search(text, max(0, found.start() - 128), found.start())
+            if found.start() and haystack[found.start() - 1] not in " \t(":
+                continue
+            before = _WORD_BEFORE.search(text, max(0, found.start() - 129), found.start() - 1 if text[found.start() - 1] in " \t" else found.start())
             if before is not None and (budget < 0 or _strong(before.group(0))):
                 spans.append(before.span())
     if not spans:

@@ -71,7 +71,7 @@ def output_marked(value: Any) -> Any:
 
 
 #: `$ <command that prints a credential>` in a transcript, and the token lines it printed.
-_PROMPTED = re.compile(r"(?m)^[ \t]*[$#>][ \t]+(?P<command>[^\n]{1,300})\r?\n(?P<out>(?:[ \t]*[A-Za-z0-9+/=._~:-]{16,}[ \t]*(?:\r?\n|\Z)){1,3})")
+_PROMPTED = re.compile(r"(?m)^[ \t]*\$[ \t]+(?P<command>[^\n]{1,300})\r?\n(?P<out>(?:[ \t]*[A-Za-z0-9+/=._~:-]{16,}[ \t]*(?:\r?\n|\Z)){1,3})")
 
 
 def redact_prompted_output(text: str, lowered: str) -> str:
@@ -85,5 +85,5 @@ def redact_prompted_output(text: str, lowered: str) -> str:
 
 
 STRUCTURED_SHAPES = (
-    Shape("credential_output", ("$ ", "# ", "> "), redact_prompted_output),
+    Shape("credential_output", ("$ ",), redact_prompted_output),
 )

@@ -14,16 +14,21 @@ from .secret_names import is_secret_name
 
 _CELLS = {"csv": re.compile(r"[^,\n]*"), "bar": re.compile(r"[^|\n]+"), "space": re.compile(r"\S+(?: \S+)*")}
 _RULE = re.compile(r"^[\s+|=-]*$")
+_GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
+#: Characters of code and prose, not of a table's header or cells laid out by spaces.
+_CODE_CHARS = re.compile(r"[#=(){};]|\b(?:if|for|return|def|import)\b")
 #: Lines looked at in one text, at most (a table is not longer in one tool output).
 MOST_LINES = 5000
 
 
 def _kind(line: str) -> str | None:
+    if _CODE_CHARS.search(line):
+        return None
     if line.count(",") >= 2:
         return "csv"
     if line.count("|") >= 2:
         return "bar"
-    if re.search(r"\S(?: {2,}|\t)\S", line):
+    if len(_GAP.findall(line)) >= 2:
         return "space"
     return None
 
@@ -34,7 +39,27 @@ def _cells(line: str, kind: str) -> list[tuple[int, int]]:
     return [m.span() for m in _CELLS[kind].finditer(line) if m.end() > m.start() or kind == "csv"]
 
 
+#: A line that may head a table with a secret's column: separators and a secret's word.
+_WORDS = re.compile(r"pass|secret|token|key|cred|pwd")
+
+
+def _may_have_table(lowered: str) -> bool:
+    """Whether a line holding a secret's word is laid out as a table row."""
+    seen = -1
+    for word in _WORDS.finditer(lowered):
+        if word.start() < seen:
+            continue
+        start = lowered.rfind("\n", 0, word.start()) + 1
+        end = lowered.find("\n", word.end())
+        seen = len(lowered) if end < 0 else end
+        if _kind(lowered[start:seen]) is not None:
+            return True
+    return False
+
+
 def redact_tables(text: str, lowered: str) -> str:
+    if not _may_have_table(lowered):
+        return text
     lines = text.split("\n")
     if len(lines) > MOST_LINES:
         return text
