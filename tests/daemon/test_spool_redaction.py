@@ -13,9 +13,9 @@ from typing import Any
 from onlooker.daemon import client
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "text"))
-import families_corpus  # noqa: E402
-from carriers import hook_input  # noqa: E402
-from test_client_spool import run_entry  # noqa: E402
+import families_corpus
+from carriers import hook_input
+from test_client_spool import run_entry
 
 CORPUS = Path(__file__).parents[1] / "fixtures" / "redaction"
 
@@ -56,7 +56,9 @@ def test_escapes_hide_no_secret_name_in_the_spool(onlooker_home: Path) -> None:
     kept = spool_through_client(onlooker_home, payload)
     assert b"Zq8v!mR2pLx" not in kept and b"Hx9-kq2Lw-77" not in kept
     data = json.loads(kept)  # still JSON: it can be replayed
-    assert data["tool_use_id"] == "toolu_esc" and data["tool_input"] == {"command": "./scripts/show-config.sh"}
+    assert data["tool_use_id"] == "toolu_esc" and data["tool_input"] == {
+        "command": "./scripts/show-config.sh"
+    }
     assert data["tool_response"]["stdout"] == "HOST=db\nDB_PASS=[REDACTED:assignment]\n"
     assert json.loads(data["extra"])["user"] == "app"
 

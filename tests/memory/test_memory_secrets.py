@@ -16,7 +16,7 @@ from onlooker.memory.extract import extract_session
 from onlooker.store import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "text"))
-import families_corpus  # noqa: E402
+import families_corpus
 
 
 def _fragments(secret: str, size: int = 10) -> list[str]:
@@ -26,7 +26,9 @@ def _fragments(secret: str, size: int = 10) -> list[str]:
 
 def test_a_secret_cut_by_the_line_length_is_redacted_before_the_cut() -> None:
     token = "ghp_" + "Ab3dEfGh1jKlMn0pQrStUvWxYz0123456789"
-    command = "cd /work/app/services/billing && " + "x" * 20 + f" && gh auth login --with-token {token}"
+    command = (
+        "cd /work/app/services/billing && " + "x" * 20 + f" && gh auth login --with-token {token}"
+    )
     line = compress(ToolCall(tool="Bash", input={"command": command}, ok=True)).line  # type: ignore[union-attr]
     assert len(line) <= PIECE + 20
     assert not any(piece in line for piece in _fragments(token))

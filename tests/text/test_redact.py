@@ -10,7 +10,6 @@ import families_corpus as FAMILIES
 import pytest
 
 from onlooker import ToolCall
-from onlooker.text.rule_set import load_rules
 from onlooker.text._shape import replace_group
 from onlooker.text.redact import (
     PRIVATE,
@@ -21,6 +20,7 @@ from onlooker.text.redact import (
     redact_record,
     redact_value,
 )
+from onlooker.text.rule_set import load_rules
 
 SECRETS = json.loads((Path(__file__).parents[1] / "fixtures/redaction/secrets.json").read_text())
 

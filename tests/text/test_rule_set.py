@@ -50,7 +50,8 @@ def test_vendor_tokens_of_the_rule_set_are_redacted() -> None:
     samples = {
         "infracost-api-token": "ico-" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY",
         "prefect-api-token": "pnu_" + "aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5",
-        "readme-api-token": "rdme_" + "ab3de5fg7hj9kl1mn3pq5rs7tu9vw1xy3za5bc7de9fg1hj3kl5mn7pq9rs1tu3vw5xy7z",
+        "readme-api-token": "rdme_"
+        + "ab3de5fg7hj9kl1mn3pq5rs7tu9vw1xy3za5bc7de9fg1hj3kl5mn7pq9rs1tu3vw5xy7z",
     }
     for rule, token in samples.items():
         assert redact(f"value: {token} ") != f"value: {token} ", rule

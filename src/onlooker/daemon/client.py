@@ -16,7 +16,6 @@ import time
 
 if False:  # for type checkers only; importing them at run time is not needed
     import _socket
-    from collections.abc import Callable
     from typing import Any
 
 
@@ -231,11 +230,13 @@ def _without_secrets(payload: bytes, head: int = 0) -> bytes:
             try:
                 data = json.loads(text)
             except ValueError:
-                return redaction.redact(_unescaped(text)).encode("utf-8", "surrogateescape")
+                kept: str = redaction.redact(_unescaped(text))
+                return kept.encode("utf-8", "surrogateescape")
             cleaned = redaction.redact_value(data)
             return json.dumps(cleaned, ensure_ascii=False).encode("utf-8", "surrogateescape")
         text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
-        return redaction.redact(_unescaped(text))[:head].encode("utf-8", "surrogateescape")
+        cut: str = redaction.redact(_unescaped(text))[:head]
+        return cut.encode("utf-8", "surrogateescape")
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
 
@@ -271,7 +272,8 @@ TEXT_PACKAGE = "_onlooker_spool_text"
 
 
 def _redaction() -> "Any":
-    """The module `onlooker.text.redact`. Run by path (the installed hook), this file has no package,
+    """The module `onlooker.text.redact`. Run by path (the installed hook), this file has no
+    package,
     so `onlooker/text/` beside it is loaded on its own, by file path, under TEXT_PACKAGE: its
     modules import only each other and the standard library, and onlooker itself is not imported.
     """

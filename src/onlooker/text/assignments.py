@@ -17,8 +17,9 @@ from .secret_names import LONGEST, is_password_name, is_secret_name
 
 #: Where a secret name can be: each holds one of these (lowercase).
 NAME_NEEDLES = (
-    "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt", "pepper",
-    "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase", "private",
+    "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt",
+    "pepper", "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase",
+    "private",
 )  # fmt: skip
 _KEYWORD = "|".join(NAME_NEEDLES)
 _SEPARATOR = r"[\"'\]]{0,2}[ \t]{0,8}(?::=|=>|=(?![=~>])|:(?![:/\\=]))"

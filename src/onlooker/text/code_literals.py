@@ -9,6 +9,7 @@ Terraform's sensitive values.
 # ruff: noqa: E501 - each shape reads best as one pattern on one line
 from __future__ import annotations
 
+import functools
 import re
 
 from ._shape import Shape, already_redacted, mark
@@ -30,13 +31,22 @@ _SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][\w.-]{0,100}):[-=]?(?P<v>[^
 
 def redact_env_defaults(text: str, lowered: str) -> str:
     def replace(match: re.Match[str]) -> str:
-        name = match.group("name") or match.groupdict().get("name2") or match.groupdict().get("name3") or ""
+        name = (
+            match.group("name")
+            or match.groupdict().get("name2")
+            or match.groupdict().get("name3")
+            or ""
+        )
         value = match.group("v")
         if not is_secret_name(name) or not _literal(value):
             return match.group(0)
         return _replaced(match, "v", "code_literal")
 
-    text = _ENV_DEFAULT.sub(replace, text) if "env" in lowered or "config(" in lowered or "define(" in lowered else text
+    text = (
+        _ENV_DEFAULT.sub(replace, text)
+        if "env" in lowered or "config(" in lowered or "define(" in lowered
+        else text
+    )
     return _SHELL_DEFAULT.sub(replace, text) if "${" in text else text
 
 
@@ -71,17 +81,19 @@ _CALLS = tuple(
     (needle, re.compile(rf"{name}\s*\((?P<args>[^()\n]{{1,400}})\)"), index)
     for needle, name, index in POSITIONAL
 )
-_ARG = re.compile(r"""\s*(?:(?:[bfrBFR]{0,2}(?P<q>["'])(?P<v>[^"'\n]{0,512})(?P=q))|(?P<other>[^,]*))\s*(?:,|$)""")
+_ARG = re.compile(
+    r"""\s*(?:(?:[bfrBFR]{0,2}(?P<q>["'])(?P<v>[^"'\n]{0,512})(?P=q))|(?P<other>[^,]*))\s*(?:,|$)"""
+)
 
 
 def redact_positional(text: str, lowered: str) -> str:
     for needle, call, index in _CALLS:
         if needle in lowered:
-            text = call.sub(lambda match, at=index: _positional(match, at), text)
+            text = call.sub(functools.partial(_positional, index=index), text)
     return text
 
 
-def _positional(match: re.Match[str], index: int) -> str:
+def _positional(match: re.Match[str], *, index: int) -> str:
     args = list(_ARG.finditer(match.group("args")))
     if index >= len(args) or args[index].group("v") is None:
         return match.group(0)
@@ -99,7 +111,9 @@ def _positional(match: re.Match[str], index: int) -> str:
 _VALUE_FIELD = re.compile(
     r"""value(?<![\w-]value)\\?["']?\s*[:=]\s*(?:(?P<esc>\\?)(?P<q>["'])(?P<qv>[^"'\n\\]{1,512})(?P=esc)(?P=q)|(?P<bv>[^\s"',}{]{1,512}))"""
 )
-_NAME_FIELD = re.compile(r"""(?:name|key)\\?["']?\s*[:=]\s*\\?["']?(?P<name>[A-Za-z_][\w.:-]{1,100})\\?["']?""")
+_NAME_FIELD = re.compile(
+    r"""(?:name|key)\\?["']?\s*[:=]\s*\\?["']?(?P<name>[A-Za-z_][\w.:-]{1,100})\\?["']?"""
+)
 LOOK_BACK = 160
 
 
@@ -151,9 +165,18 @@ def _literal(value: str) -> bool:
     stripped = value.strip()
     if len(stripped) < 3 or already_redacted(stripped) or len(set(stripped)) == 1:
         return False
-    if stripped[0] in "$%{<:" or stripped.lower() in ("none", "null", "undefined", "changeme?", "true", "false"):
+    if stripped[0] in "$%{<:" or stripped.lower() in (
+        "none",
+        "null",
+        "undefined",
+        "changeme?",
+        "true",
+        "false",
+    ):
         return False
-    return not (stripped.startswith(("/", "./", "~/")) and " " not in stripped and stripped.count("/") > 1)
+    return not (
+        stripped.startswith(("/", "./", "~/")) and " " not in stripped and stripped.count("/") > 1
+    )
 
 
 def _replaced(match: re.Match[str], group: str, kind: str) -> str:
@@ -163,7 +186,11 @@ def _replaced(match: re.Match[str], group: str, kind: str) -> str:
 
 
 CODE_SHAPES = (
-    Shape("code_literal", ("getenv", "environ", "env.", "env(", "env[", "fetch(", "${", "config(", "define("), redact_env_defaults),
+    Shape(
+        "code_literal",
+        ("getenv", "environ", "env.", "env(", "env[", "fetch(", "${", "config(", "define("),
+        redact_env_defaults,
+    ),
     Shape("sql_password", ("password", "identified"), redact_sql),
     Shape("code_literal", tuple({needle for needle, _, _ in POSITIONAL}), redact_positional),
     Shape("assignment", ("value",), redact_name_values),

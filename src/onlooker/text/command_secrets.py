@@ -49,11 +49,11 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("rabbitmqctl",), r"rabbitmqctl", rf"(?:add_user|change_password|authenticate_user)[ \t]+\S+[ \t]+{_VALUE}"),
     (("mysqladmin", "nmcli"), r"(?:mysqladmin|nmcli)", rf"[ \t]password[ \t]+{_VALUE}"),
     (("wpa_passphrase",), r"wpa_passphrase", rf"(?<=wpa_passphrase)[ \t]+\S+[ \t]+{_VALUE}"),
-    (("net user",), r"net", rf"(?<=user)[ \t]+[^\s/]+[ \t]+(?P<v>[^\s/*'\"][^\s]{{2,255}})"),
-    (("vault",), r"vault", rf"(?<=login)[ \t]+(?P<v>[^\s\-=$][^\s=]{{7,255}})(?=\s|$)"),
+    (("net user",), r"net", r"(?<=user)[ \t]+[^\s/]+[ \t]+(?P<v>[^\s/*'\"][^\s]{2,255})"),
+    (("vault",), r"vault", r"(?<=login)[ \t]+(?P<v>[^\s\-=$][^\s=]{7,255})(?=\s|$)"),
     (("ldappasswd",), r"ldappasswd", rf"{_FLAG}-s{_SPACED}"),
     (("redis-cli",), r"redis-cli", rf"[ \t](?:AUTH|auth)[ \t]+(?:\S+[ \t]+)?{_VALUE}(?=\s|$)"),
-    (("smbclient",), r"smbclient", rf"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{{0,255}})"),
+    (("smbclient",), r"smbclient", r"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{0,255})"),
 )  # fmt: skip
 
 #: Where a command ends: a line break (not one continued by `\`), `;`, `|`, `&&` or a JSON `\n`.

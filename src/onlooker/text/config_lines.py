@@ -21,27 +21,50 @@ _DIRECTIVE = re.compile(
     rf"(?m)^[ \t]*(?:(?:set(?:env)?|export|declare)(?:[ \t]+-[a-zA-Z]+)*[ \t]+)?(?P<name>[A-Za-z_][\w.-]{{1,80}})[ \t]+{_VALUE}[ \t]*\r?$"
 )
 #: Directives whose value is a password even when it is one lowercase word.
-DIRECTIVES = frozenset({"requirepass", "masterauth", "password", "passwd", "auth_pass", "pass", "secret", "rpcpassword"})
+DIRECTIVES = frozenset(
+    {
+        "requirepass",
+        "masterauth",
+        "password",
+        "passwd",
+        "auth_pass",
+        "pass",
+        "secret",
+        "rpcpassword",
+    }
+)
 #: Exim's plaintext authenticator: `client_send = : user : password`.
 _EXIM_SEND = re.compile(r"client_send[ \t]*=[ \t]*:?[ \t]*[^:\n]*:[ \t]*(?P<bv>[^\s:]{3,256})")
 #: A Postfix `sasl_passwd` line: `[host]:port user:password`.
-_SASL_PASSWD = re.compile(r"(?m)^\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$")
+_SASL_PASSWD = re.compile(
+    r"(?m)^\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$"
+)
 _CONFIG_SET = re.compile(
     rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}"
 )
-_HTTP_BASIC = re.compile(rf"config(?<![\w-]config)[ \t]+(?:--?[\w-]+[ \t]+)*http-basic\.\S+[ \t]+\S+[ \t]+{_VALUE}")
-_BUNDLE = re.compile(r"bundle(?<![\w-]bundle)[ \t]+config[ \t]+(?:set[ \t]+)?(?:--[\w-]+[ \t]+)*\S+[ \t]+[^\s:]{1,128}:(?P<bv>[^\s'\"]{3,256})")
+_HTTP_BASIC = re.compile(
+    rf"config(?<![\w-]config)[ \t]+(?:--?[\w-]+[ \t]+)*http-basic\.\S+[ \t]+\S+[ \t]+{_VALUE}"
+)
+_BUNDLE = re.compile(
+    r"bundle(?<![\w-]bundle)[ \t]+config[ \t]+(?:set[ \t]+)?(?:--[\w-]+[ \t]+)*\S+[ \t]+[^\s:]{1,128}:(?P<bv>[^\s'\"]{3,256})"
+)
 _SECRET_STORE = re.compile(
     rf"(?:secrets?|kv)(?<![\w-]secret)(?<![\w-]secrets)(?<![\w-]kv)[ \t]+(?:set|add|create|put|update)\b[^\n|;]{{0,200}}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=){_VALUE}"
 )
-_USER_SECRETS = re.compile(rf"user-secrets[ \t]+set[ \t]+\\?[\"']?[^\s\"'\\]+\\?[\"']?[ \t]+{_VALUE}")
+_USER_SECRETS = re.compile(
+    rf"user-secrets[ \t]+set[ \t]+\\?[\"']?[^\s\"'\\]+\\?[\"']?[ \t]+{_VALUE}"
+)
 #: `echo '…' | <command that reads a password>` (and `printf '%s\n' '…' | …`).
 _PIPED = re.compile(
     rf"(?:echo(?<![\w-]echo)(?:[ \t]+-[neE]+)*|printf(?<![\w-]printf)[ \t]+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))[ \t]+{_VALUE}[ \t]*\|[ \t]*(?P<reader>[^\n;|&]{{1,200}})"
 )
-_READS_PASSWORD = re.compile(r"(?:-S\b|--stdin|password-stdin|passwd|chpasswd|kinit|with-token|\blogin\b|\bsecrets?\b|saslpasswd|htpasswd|openssl|gpg|cryptsetup|vault)")
+_READS_PASSWORD = re.compile(
+    r"(?:-S\b|--stdin|password-stdin|passwd|chpasswd|kinit|with-token|\blogin\b|\bsecrets?\b|saslpasswd|htpasswd|openssl|gpg|cryptsetup|vault)"
+)
 #: A quoted value after the word password (`with password "…"`, `-password 'x'`).
-_QUOTED_AFTER = re.compile(r"(?i)pass(?<![\w-]pass)(?:word|wd|phrase)?[ \t]+(?P<q>\\?[\"'`])(?P<qv>[^\"'`\n\\]{3,256})(?P=q)")
+_QUOTED_AFTER = re.compile(
+    r"(?i)pass(?<![\w-]pass)(?:word|wd|phrase)?[ \t]+(?P<q>\\?[\"'`])(?P<qv>[^\"'`\n\\]{3,256})(?P=q)"
+)
 
 
 def _value(match: re.Match[str]) -> tuple[str, str] | None:
@@ -57,7 +80,9 @@ def _replaced(match: re.Match[str], group: str, kind: str) -> str:
     return whole[: match.start(group) - offset] + mark(kind) + whole[match.end(group) - offset :]
 
 
-_DIRECTIVE_HINT = re.compile(r"(?m)^[ \t]*(?:set(?:env)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth)[\w.-]{0,40}[ \t]+[^\s]")
+_DIRECTIVE_HINT = re.compile(
+    r"(?m)^[ \t]*(?:set(?:env)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth)[\w.-]{0,40}[ \t]+[^\s]"
+)
 
 
 def redact_directives(text: str, lowered: str) -> str:
@@ -115,8 +140,31 @@ def redact_quoted_after_password(text: str, lowered: str) -> str:
 
 
 CONFIG_SHAPES = (
-    Shape("cli_secret", ("config", "secret", "user-secrets", "kv ", "]:", "client_send"), redact_config_commands),
+    Shape(
+        "cli_secret",
+        ("config", "secret", "user-secrets", "kv ", "]:", "client_send"),
+        redact_config_commands,
+    ),
     Shape("cli_password", ("echo", "printf"), redact_piped_passwords),
     Shape("assignment", ("pass",), redact_quoted_after_password),
-    Shape("assignment", ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "salt", "pepper", "pat", "mnemonic", "sk", "masterauth"), redact_directives),
+    Shape(
+        "assignment",
+        (
+            "pass",
+            "pw",
+            "secret",
+            "token",
+            "key",
+            "cred",
+            "auth",
+            "sig",
+            "salt",
+            "pepper",
+            "pat",
+            "mnemonic",
+            "sk",
+            "masterauth",
+        ),
+        redact_directives,
+    ),
 )

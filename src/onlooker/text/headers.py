@@ -19,13 +19,17 @@ _AUTHORIZATION = re.compile(
     r"""(?P<scheme>[A-Za-z][A-Za-z0-9_.-]{1,40})[ \t]+(?P<creds>[^\n\r"'`\\]{1,2000})"""
 )
 #: Inside credentials of `key=value` pairs (Digest, OAuth 1, AWS SigV4): the pairs that are secret.
-_PAIR = re.compile(r"""(?P<name>[A-Za-z_][\w-]*)[ \t]*=[ \t]*(?P<q>\\?"?)(?P<value>[^",\s\\]+)(?P=q)""")
+_PAIR = re.compile(
+    r"""(?P<name>[A-Za-z_][\w-]*)[ \t]*=[ \t]*(?P<q>\\?"?)(?P<value>[^",\s\\]+)(?P=q)"""
+)
 _SECRET_PAIRS = frozenset({
     "response", "signature", "oauth_token", "oauth_signature", "token", "sig", "key", "secret",
     "password", "access_token", "cnonce",
 })  # fmt: skip
 #: Schemes whose credentials are `key=value` pairs, of which only some are secret.
-_PAIRED_SCHEMES = frozenset({"digest", "oauth", "aws4-hmac-sha256", "goog4-rsa-sha256", "hawk", "signature"})
+_PAIRED_SCHEMES = frozenset(
+    {"digest", "oauth", "aws4-hmac-sha256", "goog4-rsa-sha256", "hawk", "signature"}
+)
 
 
 def redact_authorization(text: str, lowered: str) -> str:

@@ -9,13 +9,15 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark, regex_apply
+from ._shape import Shape, already_redacted, mark
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 _B64_LINE = r"[A-Za-z0-9+/=_-]{16,}"
 #: `Private-Lines: N` and the lines after it (PuTTY), and its MAC.
-_PUTTY = re.compile(r"(?m)^(?P<head>Private-Lines:[ \t]*\d+[ \t]*\r?\n)(?P<body>(?:[ \t]*[A-Za-z0-9+/=]{8,}[ \t]*(?:\r?\n|\Z))+)")
+_PUTTY = re.compile(
+    r"(?m)^(?P<head>Private-Lines:[ \t]*\d+[ \t]*\r?\n)(?P<body>(?:[ \t]*[A-Za-z0-9+/=]{8,}[ \t]*(?:\r?\n|\Z))+)"
+)
 _PUTTY_MAC = re.compile(r"(?m)^(Private-(?:MAC|Hash):[ \t]*)([0-9a-fA-F]{16,})")
 
 
@@ -25,7 +27,9 @@ def redact_putty(text: str, lowered: str) -> str:
 
 
 #: The private members of a JSON Web Key (the public ones, n, e, x, y, stay).
-_JWK_PRIVATE = re.compile(r"""(\\?"(?:d|p|q|dp|dq|qi|k|oth)\\?"[ \t]*:[ \t]*\\?")([A-Za-z0-9_\-+/=]{16,})""")
+_JWK_PRIVATE = re.compile(
+    r"""(\\?"(?:d|p|q|dp|dq|qi|k|oth)\\?"[ \t]*:[ \t]*\\?")([A-Za-z0-9_\-+/=]{16,})"""
+)
 
 
 def redact_jwk(text: str, lowered: str) -> str:
@@ -37,7 +41,9 @@ _DER_PRIVATE = re.compile(
     r"(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEEI|MIGkAgEBBD|MIHcAgEBBE|MC4CAQAwBQYDK2V|MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49)[A-Za-z0-9+/=]*"
 )
 #: A line that goes on with base64 (perhaps after grep's `path:` or indentation).
-_CONTINUED = re.compile(rf"(?:\r?\n|\\n)(?P<lead>[ \t]*(?:[\w./-]+[:-](?:\d+[:-])?)?[ \t]*)(?P<b64>{_B64_LINE})(?=[ \t]*(?:\r?\n|\\n|\Z|\"|'))")
+_CONTINUED = re.compile(
+    rf"(?:\r?\n|\\n)(?P<lead>[ \t]*(?:[\w./-]+[:-](?:\d+[:-])?)?[ \t]*)(?P<b64>{_B64_LINE})(?=[ \t]*(?:\r?\n|\\n|\Z|\"|'))"
+)
 
 
 def redact_der_bodies(text: str, lowered: str) -> str:
@@ -55,9 +61,15 @@ def redact_der_bodies(text: str, lowered: str) -> str:
 
 
 #: The end of an armoured private or secret key, whose BEGIN line may be missing.
-_END = re.compile(r"-----END [A-Za-z0-9 ]*(?:PRIVATE|SECRET|STATIC|Static)[A-Za-z0-9 ]*(?:KEY|key)[A-Za-z0-9 ]*-----")
-_BEGIN = re.compile(r"-----BEGIN [A-Za-z0-9 ]*(?:PRIVATE|SECRET|STATIC|Static)[A-Za-z0-9 ]*(?:KEY|key)[A-Za-z0-9 ]*-----")
-_BODY_LINE = re.compile(rf"^[ \t]*(?:[\w./-]+[:-](?:\d+[:-])?)?[ \t]*(?P<b64>{_B64_LINE}|=[A-Za-z0-9+/]{{4}})[ \t]*$")
+_END = re.compile(
+    r"-----END [A-Za-z0-9 ]*(?:PRIVATE|SECRET|STATIC|Static)[A-Za-z0-9 ]*(?:KEY|key)[A-Za-z0-9 ]*-----"
+)
+_BEGIN = re.compile(
+    r"-----BEGIN [A-Za-z0-9 ]*(?:PRIVATE|SECRET|STATIC|Static)[A-Za-z0-9 ]*(?:KEY|key)[A-Za-z0-9 ]*-----"
+)
+_BODY_LINE = re.compile(
+    rf"^[ \t]*(?:[\w./-]+[:-](?:\d+[:-])?)?[ \t]*(?P<b64>{_B64_LINE}|=[A-Za-z0-9+/]{{4}})[ \t]*$"
+)
 
 
 def redact_armoured_bodies(text: str, lowered: str) -> str:
@@ -74,7 +86,9 @@ def redact_armoured_bodies(text: str, lowered: str) -> str:
                 break
             body = _BODY_LINE.match(line)
             if body is None:
-                if line.strip() and not line.startswith(("Proc-Type:", "DEK-Info:", "Comment:", "Version:")):
+                if line.strip() and not line.startswith(
+                    ("Proc-Type:", "DEK-Info:", "Comment:", "Version:")
+                ):
                     break
             elif not already_redacted(line):
                 spans.append((line_start + body.start("b64"), line_start + body.end("b64")))
@@ -93,7 +107,9 @@ def redact_armoured_bodies(text: str, lowered: str) -> str:
     return "".join(pieces) + text[done:]
 
 
-_WIF = re.compile(r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])")
+_WIF = re.compile(
+    r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])"
+)
 #: What a WIF key starts with, then enough base58: found at C speed before `_WIF` runs.
 _WIF_HINT = re.compile(r"[5KL][1-9A-HJ-NP-Za-km-z]{50}")
 
@@ -102,7 +118,11 @@ def redact_wif(text: str, lowered: str) -> str:
     if not _WIF_HINT.search(text):
         return text
     return _WIF.sub(mark("wallet_key"), text)
-_XPRV = re.compile(r"prv(?<![A-Za-z0-9][xyzt]prv)(?<=[xyzt]prv)[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])")
+
+
+_XPRV = re.compile(
+    r"prv(?<![A-Za-z0-9][xyzt]prv)(?<=[xyzt]prv)[1-9A-HJ-NP-Za-km-z]{100,112}(?![A-Za-z0-9])"
+)
 
 #: A mnemonic: 12 to 24 short lowercase words, after a word that names one.
 _MNEMONIC = re.compile(
@@ -162,9 +182,17 @@ KEY_FORMAT_SHAPES = (
     Shape("putty_key", ("private-lines:",), redact_putty),
     Shape("jwk_private", ("kty",), redact_jwk),
     Shape("private_key", ("-----end ",), redact_armoured_bodies),
-    Shape("private_key", ("mii", "mhccaqeei", "migkagebbd", "mihcagebbe", "mc4caqawbqydk2v", "mig"), redact_der_bodies),
+    Shape(
+        "private_key",
+        ("mii", "mhccaqeei", "migkagebbd", "mihcagebbe", "mc4caqawbqydk2v", "mig"),
+        redact_der_bodies,
+    ),
     Shape("wallet_key", ("5h", "5j", "5k", "k", "l"), redact_wif),
-    Shape("wallet_key", ("xprv", "yprv", "zprv", "tprv"), lambda text, _: _XPRV.sub(lambda m: mark("wallet_key"), text)),
+    Shape(
+        "wallet_key",
+        ("xprv", "yprv", "zprv", "tprv"),
+        lambda text, _: _XPRV.sub(lambda m: mark("wallet_key"), text),
+    ),
     Shape("mnemonic", ("mnemonic", "seed", "recovery", "phrase", "wallet"), redact_mnemonics),
     Shape("kubernetes_secret", ("kind: secret",), redact_kubernetes_secret),
 )

@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Any
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 
 def _trie_pattern(needles: Iterable[str]) -> str:
-    trie: dict[str, dict] = {}  # type: ignore[type-arg]
+    trie: dict[str, Any] = {}
     for needle in needles:
         node = trie
         for char in needle:
             node = node.setdefault(char, {})
         node[""] = {}
 
-    def build(node: dict) -> str:  # type: ignore[type-arg]
+    def build(node: dict[str, Any]) -> str:
         branches = [re.escape(char) + build(child) for char, child in sorted(node.items()) if char]
         if not branches:
             return ""

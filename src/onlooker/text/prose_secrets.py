@@ -19,13 +19,19 @@ _V = r"(?P<v>`[^`\n]{3,128}`|(?=[^\s\"'`,;()\[\]{}<>]{0,127}\d)[^\s\"'`,;()\[\]{
 _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
-    re.compile(rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"),
+    re.compile(
+        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"
+    ),
     # use X as the password; X is the password; X (the admin password)
     re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"),
     # login with admin / X; creds are admin:X; log in as root with X
     re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"),
-    re.compile(r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"),
-    re.compile(rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"),
+    re.compile(
+        r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"
+    ),
+    re.compile(
+        rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"
+    ),
     # password reset done, new one is X
     re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
 )
@@ -55,7 +61,9 @@ def redact_prose(text: str, lowered: str) -> str:
             if budget < 0:
                 spans.append(found.span("v"))
                 continue
-            if found.start() and (haystack[found.start() - 1].isalnum() or haystack[found.start() - 1] in "_-"):
+            if found.start() and (
+                haystack[found.start() - 1].isalnum() or haystack[found.start() - 1] in "_-"
+            ):
                 continue
             start, end = found.span("v")
             value = text[start:end]
@@ -63,7 +71,9 @@ def redact_prose(text: str, lowered: str) -> str:
                 start, end, value = start + 1, end - 1, value[1:-1]
             stripped = value.rstrip(".,;:!?)]}")
             end -= len(value) - len(stripped)
-            digits_after = value.isdigit() and _OTP_WORDS.search(text[max(0, found.start() - 40) : start])
+            digits_after = value.isdigit() and _OTP_WORDS.search(
+                text[max(0, found.start() - 40) : start]
+            )
             if _strong(stripped) or (digits_after and len(stripped) >= 4):
                 spans.append((start, end))
     for pattern in NAMED_AFTER:
@@ -71,7 +81,11 @@ def redact_prose(text: str, lowered: str) -> str:
             budget -= 1
             if found.start() and haystack[found.start() - 1] not in " \t(":
                 continue
-            before = _WORD_BEFORE.search(text, max(0, found.start() - 129), found.start() - 1 if text[found.start() - 1] in " \t" else found.start())
+            before = _WORD_BEFORE.search(
+                text,
+                max(0, found.start() - 129),
+                found.start() - 1 if text[found.start() - 1] in " \t" else found.start(),
+            )
             if before is not None and (budget < 0 or _strong(before.group(0))):
                 spans.append(before.span())
     if not spans:
@@ -82,14 +96,21 @@ def redact_prose(text: str, lowered: str) -> str:
 
 def _strong(value: str) -> bool:
     """Reads as a secret: letters and digits mixed (or symbols), not a word of prose."""
-    if len(value) < 6 or already_redacted(value) or value.lower() in STOPWORDS or value[0] in "$%{<[(":
+    if (
+        len(value) < 6
+        or already_redacted(value)
+        or value.lower() in STOPWORDS
+        or value[0] in "$%{<[("
+    ):
         return False
     letters = any(c.isalpha() for c in value)
     digits = any(c.isdigit() for c in value)
     if (_CODE.fullmatch(value) and not digits) or "[" in value:
         return False  # os.environ.get, self.password, user_password
     upper_inside = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
-    symbols = any(not c.isalnum() and c not in "._-/" for c in value) and letters and len(value) >= 8
+    symbols = (
+        any(not c.isalnum() and c not in "._-/" for c in value) and letters and len(value) >= 8
+    )
     return (letters and digits) or (upper_inside and len(value) >= 8) or symbols
 
 
@@ -97,5 +118,24 @@ _CODE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 
 
 PROSE_SHAPES = (
-    Shape("stated_password", ("pass", "pw", "pin", "key", "token", "secret", "cred", "login", "log in", "sign in", "mot de passe", "contraseña", "kennwort", "senha"), redact_prose),
+    Shape(
+        "stated_password",
+        (
+            "pass",
+            "pw",
+            "pin",
+            "key",
+            "token",
+            "secret",
+            "cred",
+            "login",
+            "log in",
+            "sign in",
+            "mot de passe",
+            "contraseña",
+            "kennwort",
+            "senha",
+        ),
+        redact_prose,
+    ),
 )

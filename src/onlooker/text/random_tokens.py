@@ -17,7 +17,9 @@ _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,10
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
 )
-_DIGEST_BEFORE = re.compile(r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$")
+_DIGEST_BEFORE = re.compile(
+    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
+)
 #: The least entropy (bits per character) of a random token of 20 characters or more.
 LEAST_ENTROPY = 3.6
 REACH = 60
@@ -32,7 +34,11 @@ def redact_random_tokens(text: str, lowered: str) -> str:
             continue
         line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - REACH)
         before = text[line_start : found.start()]
-        if not _CREDENTIAL_WORDS.search(before) or _DIGEST_BEFORE.search(before) or "://" in before[-12:]:
+        if (
+            not _CREDENTIAL_WORDS.search(before)
+            or _DIGEST_BEFORE.search(before)
+            or "://" in before[-12:]
+        ):
             continue
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
@@ -44,11 +50,18 @@ def _path(token: str) -> bool:
     if token.count("/") < 2 or "+" in token or token.endswith("="):
         return False
     segments = [s for s in token.split("/") if s]
-    return any(s.isalpha() and s.islower() for s in segments) or max(map(len, segments), default=0) <= 12
+    return (
+        any(s.isalpha() and s.islower() for s in segments)
+        or max(map(len, segments), default=0) <= 12
+    )
 
 
 def _random(token: str) -> bool:
-    if len(token) < 20 or _path(token) or "." in token[:-4] and not any(c.isdigit() for c in token):
+    if (
+        len(token) < 20
+        or _path(token)
+        or ("." in token[:-4] and not any(c.isdigit() for c in token))
+    ):
         return False
     upper = any(c.isupper() for c in token)
     lower = any(c.islower() for c in token)
@@ -60,7 +73,9 @@ def _random(token: str) -> bool:
 
 #: A token of a vendor onlooker does not know: a short lowercase prefix (`phx_`, `ak-live-`), then
 #: 30 or more random characters.
-_PREFIXED = re.compile(r"(?<![A-Za-z0-9_-])[a-z]{2,8}[_-](?:[a-z0-9]{2,10}[_-])?(?P<v>[A-Za-z0-9]{30,512})(?![A-Za-z0-9_-])")
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_-])[a-z]{2,8}[_-](?:[a-z0-9]{2,10}[_-])?(?P<v>[A-Za-z0-9]{30,512})(?![A-Za-z0-9_-])"
+)
 PREFIXED_ENTROPY = 4.0
 
 
@@ -76,5 +91,28 @@ def redact_prefixed_tokens(text: str, lowered: str) -> str:
 
 RANDOM_TOKEN_SHAPES = (
     Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
-    Shape("random_token", ("key", "secret", "token", "pass", "pwd", "auth", "credential", "private", "signing", "hmac", "bearer", "session", "cookie", "api", "login", "connect", "client", "pat"), redact_random_tokens),
+    Shape(
+        "random_token",
+        (
+            "key",
+            "secret",
+            "token",
+            "pass",
+            "pwd",
+            "auth",
+            "credential",
+            "private",
+            "signing",
+            "hmac",
+            "bearer",
+            "session",
+            "cookie",
+            "api",
+            "login",
+            "connect",
+            "client",
+            "pat",
+        ),
+        redact_random_tokens,
+    ),
 )

@@ -166,10 +166,15 @@ def redact_value(value: Any, name: str = "") -> Any:
 def _contained(key: Any, item: Any) -> Any:
     """A value inside an object under a secret's name (`{"secrets": {"stripe": "…"}}`): a string
     that is not a plain word is a secret whatever its own key."""
-    if isinstance(item, str) and _field_secret(item) and not (item.isalpha() and item.islower()):
-        if len(item) >= 8 and any(not c.isalpha() for c in item) or is_secret_name(str(key)):
-            return mark("secret_field")
+    if isinstance(item, str) and _contained_secret(str(key), item):
+        return mark("secret_field")
     return redact_value(item, key if isinstance(key, str) else "")
+
+
+def _contained_secret(key: str, item: str) -> bool:
+    if (item.isalpha() and item.islower()) or not _field_secret(item):
+        return False
+    return (len(item) >= 8 and any(not c.isalpha() for c in item)) or is_secret_name(key)
 
 
 def _redact_list(items: list[Any], name: str) -> list[Any]:

@@ -107,7 +107,7 @@ def _literal_first(pattern: str) -> str:
     if found is None:
         return pattern
     literal = found.group("lit")
-    return f"({literal}(?<!\\w{literal}){pattern[found.end():]}"
+    return f"({literal}(?<!\\w{literal}){pattern[found.end() :]}"
 
 
 def entropy(text: str) -> float:
@@ -181,8 +181,15 @@ def load_rules(path: Path = RULES_FILE) -> tuple[Rule, ...]:
             allow.extend((re.compile(translate(p)), on_match) for p in allowlist.get("regexes", ()))
             stop.extend(word.lower() for word in allowlist.get("stopwords", ()))
         rules.append(
-            Rule(entry["id"], entry["regex"], keywords, entry.get("secretGroup"),
-                 float(entry.get("entropy", 0.0)), tuple(allow), tuple(stop))  # fmt: skip
+            Rule(
+                entry["id"],
+                entry["regex"],
+                keywords,
+                entry.get("secretGroup"),
+                float(entry.get("entropy", 0.0)),
+                tuple(allow),
+                tuple(stop),
+            )
         )
     return tuple(rules)
 
@@ -206,5 +213,7 @@ def _update(source: Path) -> int:
     return 0
 
 
-if __name__ == "__main__" and sys.argv[1:2] == ["--update"]:  # pragma: no cover - a maintainer's step
+if __name__ == "__main__" and sys.argv[1:2] == [
+    "--update"
+]:  # pragma: no cover - a maintainer's step
     sys.exit(_update(Path(sys.argv[2])))

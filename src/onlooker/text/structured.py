@@ -17,7 +17,9 @@ from .secret_names import is_secret_name
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
-_COOKIE_FIELDS = frozenset({"domain", "path", "httpOnly", "httponly", "secure", "expires", "expirationDate", "sameSite"})
+_COOKIE_FIELDS = frozenset(
+    {"domain", "path", "httpOnly", "httponly", "secure", "expires", "expirationDate", "sameSite"}
+)
 
 
 def structured_secrets(data: Mapping[Any, Any]) -> frozenset[Any]:
@@ -64,14 +66,19 @@ def output_marked(value: Any) -> Any:
     if isinstance(value, str):
         return mark("credential_output") if value.strip() else value
     if isinstance(value, dict):
-        return {k: output_marked(v) if k in OUTPUT_FIELDS or isinstance(v, dict | list) else v for k, v in value.items()}
+        return {
+            k: output_marked(v) if k in OUTPUT_FIELDS or isinstance(v, dict | list) else v
+            for k, v in value.items()
+        }
     if isinstance(value, list):
         return [output_marked(v) for v in value]
     return value
 
 
 #: `$ <command that prints a credential>` in a transcript, and the token lines it printed.
-_PROMPTED = re.compile(r"(?m)^[ \t]*\$[ \t]+(?P<command>[^\n]{1,300})\r?\n(?P<out>(?:[ \t]*[A-Za-z0-9+/=._~:-]{16,}[ \t]*(?:\r?\n|\Z)){1,3})")
+_PROMPTED = re.compile(
+    r"(?m)^[ \t]*\$[ \t]+(?P<command>[^\n]{1,300})\r?\n(?P<out>(?:[ \t]*[A-Za-z0-9+/=._~:-]{16,}[ \t]*(?:\r?\n|\Z)){1,3})"
+)
 
 
 def redact_prompted_output(text: str, lowered: str) -> str:
@@ -79,11 +86,11 @@ def redact_prompted_output(text: str, lowered: str) -> str:
         if not prints_credential(match.group("command")):
             return match.group(0)
         end = "\n" if match.group("out").endswith("\n") else ""
-        return match.group(0)[: match.start("out") - match.start()] + mark("credential_output") + end
+        return (
+            match.group(0)[: match.start("out") - match.start()] + mark("credential_output") + end
+        )
 
     return _PROMPTED.sub(replace, text)
 
 
-STRUCTURED_SHAPES = (
-    Shape("credential_output", ("$ ",), redact_prompted_output),
-)
+STRUCTURED_SHAPES = (Shape("credential_output", ("$ ",), redact_prompted_output),)

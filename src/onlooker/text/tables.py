@@ -12,7 +12,11 @@ from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
-_CELLS = {"csv": re.compile(r"[^,\n]*"), "bar": re.compile(r"[^|\n]+"), "space": re.compile(r"\S+(?: \S+)*")}
+_CELLS = {
+    "csv": re.compile(r"[^,\n]*"),
+    "bar": re.compile(r"[^|\n]+"),
+    "space": re.compile(r"\S+(?: \S+)*"),
+}
 _RULE = re.compile(r"^[\s+|=-]*$")
 _GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
 #: Characters of code and prose, not of a table's header or cells laid out by spaces.
@@ -86,7 +90,11 @@ def redact_tables(text: str, lowered: str) -> str:
                     cell = line[start:end].strip()
                     if _secret_cell(cell):
                         lead = len(line[start:end]) - len(line[start:end].lstrip())
-                        new = new[: start + lead] + mark("table_secret") + new[start + lead + len(cell) :]
+                        new = (
+                            new[: start + lead]
+                            + mark("table_secret")
+                            + new[start + lead + len(cell) :]
+                        )
             if new != line:
                 lines[number], changed = new, True
             continue
@@ -95,13 +103,19 @@ def redact_tables(text: str, lowered: str) -> str:
         spans = _cells(line, line_kind)
         names = [line[s:e].strip() for s, e in spans]
         columns = [i for i, name in enumerate(names) if _column_name(name)]
-        if columns and len(names) >= 2 and not any(_secret_cell(n) and not is_secret_name(n) for n in names):
+        if (
+            columns
+            and len(names) >= 2
+            and not any(_secret_cell(n) and not is_secret_name(n) for n in names)
+        ):
             secret_columns, kind, header_cells = columns, line_kind, len(names)
         elif len(names) >= 2 and is_secret_name(names[0]) and _random_cell(names[1]):
             start, end = spans[1]
             cell = line[start:end].strip()
             lead = len(line[start:end]) - len(line[start:end].lstrip())
-            lines[number] = line[: start + lead] + mark("table_secret") + line[start + lead + len(cell) :]
+            lines[number] = (
+                line[: start + lead] + mark("table_secret") + line[start + lead + len(cell) :]
+            )
             changed = True
     return "\n".join(lines) if changed else text
 

@@ -4,7 +4,6 @@
 calendar feeds and webhook URLs (`/hooks/<token>`, `/private-<hex>/basic.ics`).
 """
 
-# ruff: noqa: E501 - each shape reads best as one pattern on one line
 from __future__ import annotations
 
 import re
@@ -30,7 +29,11 @@ def redact_query(text: str, lowered: str) -> str:
         plain = name.lower()
         if plain not in QUERY_NAMES and not is_secret_name(name):
             return match.group(0)
-        if already_redacted(value) or value[0] in "${<%" or not _credential(value, strong=plain not in QUERY_NAMES):
+        if (
+            already_redacted(value)
+            or value[0] in "${<%"
+            or not _credential(value, strong=plain not in QUERY_NAMES)
+        ):
             return match.group(0)
         return match.group(0)[: match.start("v") - match.start()] + mark("url_credential")
 
@@ -47,7 +50,9 @@ def _credential(value: str, *, strong: bool) -> bool:
 
 
 #: A URL's path: from its host on, up to where it ends.
-_URL = re.compile(r"(?i)\b(?:https?|webcal|wss?)://(?P<host>[^/\s\"'`<>?#]{1,253})(?P<path>/[^\s\"'`<>?#]{0,2048})")
+_URL = re.compile(
+    r"(?i)\b(?:https?|webcal|wss?)://(?P<host>[^/\s\"'`<>?#]{1,253})(?P<path>/[^\s\"'`<>?#]{0,2048})"
+)
 #: Path segments after which every random-looking segment is the secret of a capability URL.
 CAPABILITY_MARKERS = frozenset({
     "hooks", "hook", "webhook", "webhooks", "catch", "key", "keys", "published", "private",
@@ -61,7 +66,9 @@ def redact_capability_urls(text: str, lowered: str) -> str:
     def replace(match: re.Match[str]) -> str:
         host, path = match.group("host").lower(), match.group("path")
         hook_host = host.startswith(("hook.", "hooks.")) or ".webhook." in host
-        calendar = path.lower().endswith((".ics", ".ical")) or host.startswith("p") and "icloud.com" in host
+        calendar = path.lower().endswith((".ics", ".ical")) or (
+            host.startswith("p") and "icloud.com" in host
+        )
         pieces: list[str] = []
         done = 0
         marked = hook_host or calendar
@@ -93,7 +100,7 @@ def _random_segment(word: str) -> bool:
     digits = sum(c.isdigit() for c in stem)
     if "@" in stem:
         return False  # an address that names the calendar
-    return len(stem) >= 20 or (len(stem) >= 6 and letters and digits)
+    return len(stem) >= 20 or (len(stem) >= 6 and letters > 0 and digits > 0)
 
 
 #: `scheme://<user>@host`, no password: a user name that is a key (Sentry DSNs, tokens as users).
