@@ -93,7 +93,7 @@ def test_controls_come_back_unchanged_from_the_spool(onlooker_home: Path) -> Non
 def test_input_that_does_not_parse_is_decoded_before_the_text_pass() -> None:
     """A cut input is no JSON: its escapes are decoded, then the text pass runs."""
     raw = b'{"tool_input": {"command": "echo hi"}, "tool_response": {"stdout": "A=1\\nDB_PASS=Zq8v!mR2pLx\\nB=\\"'
-    kept = client._without_secrets(raw)
+    kept = client._without_secrets(raw)  # through onlooker.text.spooled
     assert b"Zq8v!mR2pLx" not in kept and b"DB_PASS=[REDACTED:" in kept
     cut = client._without_secrets(raw + b"x" * 100, head=90)
     assert b"Zq8v!mR2pLx" not in cut and len(cut) <= 90

@@ -211,60 +211,15 @@ def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
         pass  # nowhere to keep it: still never block the agent
 
 
-#: Bytes past a cut that are redacted with what is kept, so a secret across it goes whole.
-CUT_MARGIN = 4096
-
-
 def _without_secrets(payload: bytes, head: int = 0) -> bytes:
-    """The payload (or its first `head` bytes) redacted; the redaction modules are loaded here,
-    so only a spooled input pays for them. JSON that parses is redacted as decoded values
-    (`redact_value`: a `\\n` escape or an escaped quote hides no name), and written back as JSON,
-    so it can be replayed; what does not parse (a cut input, which is never replayed) has its
-    string escapes decoded first, then goes through the text pass (specs/redaction.md)."""
+    """The payload (or its first `head` bytes) redacted as decoded values
+    (`onlooker.text.spooled`); the redaction modules are loaded here, so only a spooled input
+    pays for them."""
     try:
-        import json
-
-        redaction = _redaction()
-        if not head:
-            text = payload.decode("utf-8", "surrogateescape")
-            try:
-                data = json.loads(text)
-            except ValueError:
-                kept: str = redaction.redact(_unescaped(text))
-                return kept.encode("utf-8", "surrogateescape")
-            cleaned = redaction.redact_value(data)
-            return json.dumps(cleaned, ensure_ascii=False).encode("utf-8", "surrogateescape")
-        text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
-        cut: str = redaction.redact(_unescaped(text))[:head]
-        return cut.encode("utf-8", "surrogateescape")
+        kept: bytes = _redaction().redact_payload(payload, head)
+        return kept
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
-
-
-_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\", "/": "/", "b": "\b", "f": "\f"}
-
-
-def _unescaped(text: str) -> str:
-    """`text` with JSON string escapes decoded (`\\n`, `\\"`, `\\uXXXX`), for a text pass over
-    JSON that does not parse: a name after `\\n` or inside `\\"…\\"` is then seen as written."""
-    if "\\" not in text:
-        return text
-    out: list[str] = []
-    at = 0
-    while (slash := text.find("\\", at)) != -1:
-        out.append(text[at:slash])
-        code = text[slash + 1 : slash + 2]
-        if code == "u" and len(text) >= slash + 6:
-            try:
-                out.append(chr(int(text[slash + 2 : slash + 6], 16)))
-                at = slash + 6
-                continue
-            except ValueError:
-                pass
-        out.append(_ESCAPES.get(code, "\\" + code))
-        at = slash + 2
-    out.append(text[at:])
-    return "".join(out)
 
 
 TEXT_PACKAGE = "_onlooker_spool_text"
@@ -272,18 +227,18 @@ TEXT_PACKAGE = "_onlooker_spool_text"
 
 
 def _redaction() -> "Any":
-    """The module `onlooker.text.redact`. Run by path (the installed hook), this file has no
+    """The module `onlooker.text.spooled`. Run by path (the installed hook), this file has no
     package,
     so `onlooker/text/` beside it is loaded on its own, by file path, under TEXT_PACKAGE: its
     modules import only each other and the standard library, and onlooker itself is not imported.
     """
     if __package__:
-        from ..text import redact
+        from ..text import spooled
 
-        return redact
+        return spooled
     import os
 
-    loaded = sys.modules.get(f"{TEXT_PACKAGE}.redact")
+    loaded = sys.modules.get(f"{TEXT_PACKAGE}.spooled")
     if loaded is None:
         import importlib
         import importlib.util
@@ -297,7 +252,7 @@ def _redaction() -> "Any":
         package = importlib.util.module_from_spec(spec)
         sys.modules[TEXT_PACKAGE] = package
         spec.loader.exec_module(package)
-        loaded = importlib.import_module(f"{TEXT_PACKAGE}.redact")
+        loaded = importlib.import_module(f"{TEXT_PACKAGE}.spooled")
     return loaded
 
 
