@@ -27,7 +27,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_memory": "memory extraction: model calls per 100 tool events over recorded sessions",
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
-    "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
+    "bench_redact": "redaction before/after issue 26: families corpus, controls, ms per 10 kB",
     "bench_improvement": "instruction files: apply and rollback latency vs a bare atomic write",
     "bench_report": "report of 1,000 sessions and 100k findings: generation, size, Chromium load",
     "bench_store_backends": "store backends: PostToolUse hook and Store ops, PostgreSQL vs SQLite",

@@ -60,7 +60,7 @@ TOKEN_SHAPES: tuple[tuple[str, str, int], ...] = (
     ("artifactory_token", r"\bAKCp[A-Za-z0-9]{60,}\b", 0),
     ("atlassian_token", r"\bATATT3[A-Za-z0-9_=-]{100,}", 0),
     ("postman_key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", 0),
-    ("doppler_token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", 0),
+    ("doppler_token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}", 0),
     ("pulumi_token", r"\bpul-[a-f0-9]{40}\b", 0),
     ("terraform_token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}", 0),
     ("sentry_token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", 0),

@@ -24,8 +24,7 @@ from ...daemon.client import REFUSED_DIR, SPOOL_DIR, SPOOL_HEAD
 from ...memory.settings import MemorySettings
 from ...runtime import WARM_SESSIONS, Runtime
 from ...store import Store
-from ...text.clipping import MARGIN
-from ...text.redact import redact
+from ...text.spooled import redact_payload
 from .assistant_words import AssistantWords
 from .hook_input import HookInput, HookInputError, hook_answer, parse_hook_input, read_hook_input
 from .input_limits import MAX_INPUT_BYTES
@@ -198,9 +197,6 @@ class HookHandler:
 
 
 def _redacted(raw: bytes, head: int = 0) -> bytes:
-    """Spooled input without secrets (its first `head` bytes only, when set, a secret across the
-    cut redacted whole); bytes that are not UTF-8 pass through as they were."""
-    if head:
-        text = raw[: head + MARGIN].decode("utf-8", "surrogateescape")
-        return redact(text)[:head].encode("utf-8", "surrogateescape")
-    return redact(raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    """Spooled input without secrets, redacted as decoded values (its first `head` bytes only,
+    when set, a secret across the cut redacted whole): see text/spooled.py."""
+    return redact_payload(raw, head)

@@ -1,0 +1,118 @@
+"""Long random tokens next to a word that means a credential, found by their characters: at least
+20 of them, upper and lower case letters and digits mixed, and enough entropy. Digests
+(`sha256:…`, `sha512-…` integrity values, `h1:`), paths and URLs are not tokens.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._shape import Shape, already_redacted, mark
+from .rule_set import entropy
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,1023}")
+#: Words that make a token nearby a credential (looked for earlier on its line).
+_CREDENTIAL_WORDS = re.compile(
+    r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
+)
+_DIGEST_BEFORE = re.compile(
+    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
+)
+#: The least entropy (bits per character) of a random token of 20 characters or more.
+LEAST_ENTROPY = 3.6
+REACH = 60
+
+
+def redact_random_tokens(text: str, lowered: str) -> str:
+    pieces: list[str] = []
+    done = 0
+    for found in _TOKEN.finditer(text):
+        token = found.group(0).rstrip(".=-")
+        if not _random(token) or already_redacted(text[max(0, found.start() - 11) : found.end()]):
+            continue
+        line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - REACH)
+        before = text[line_start : found.start()]
+        if (
+            not _CREDENTIAL_WORDS.search(before)
+            or _DIGEST_BEFORE.search(before)
+            or "://" in before[-12:]
+        ):
+            continue
+        pieces.append(text[done : found.start()] + mark("random_token"))
+        done = found.start() + len(token)
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _path(token: str) -> bool:
+    """`src/onlooker/text/x.py`, not base64 that holds slashes."""
+    if token.count("/") < 2 or "+" in token or token.endswith("="):
+        return False
+    segments = [s for s in token.split("/") if s]
+    return (
+        any(s.isalpha() and s.islower() for s in segments)
+        or max(map(len, segments), default=0) <= 12
+    )
+
+
+def _random(token: str) -> bool:
+    if (
+        len(token) < 20
+        or _path(token)
+        or ("." in token[:-4] and not any(c.isdigit() for c in token))
+    ):
+        return False
+    upper = any(c.isupper() for c in token)
+    lower = any(c.islower() for c in token)
+    digits = sum(c.isdigit() for c in token)
+    if not (upper and lower and digits) or digits == len(token):
+        return False
+    return entropy(token) >= LEAST_ENTROPY
+
+
+#: A token of a vendor onlooker does not know: a short lowercase prefix (`phx_`, `ak-live-`), then
+#: 30 or more random characters.
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_-])[a-z]{2,8}[_-](?:[a-z0-9]{2,10}[_-])?(?P<v>[A-Za-z0-9]{30,512})(?![A-Za-z0-9_-])"
+)
+PREFIXED_ENTROPY = 4.0
+
+
+def redact_prefixed_tokens(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        token = match.group("v")
+        if not _random(token) or entropy(token) < PREFIXED_ENTROPY:
+            return match.group(0)
+        return mark("prefixed_token")
+
+    return _PREFIXED.sub(replace, text)
+
+
+RANDOM_TOKEN_SHAPES = (
+    Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
+    Shape(
+        "random_token",
+        (
+            "key",
+            "secret",
+            "token",
+            "pass",
+            "pwd",
+            "auth",
+            "credential",
+            "private",
+            "signing",
+            "hmac",
+            "bearer",
+            "session",
+            "cookie",
+            "api",
+            "login",
+            "connect",
+            "client",
+            "pat",
+        ),
+        redact_random_tokens,
+    ),
+)
