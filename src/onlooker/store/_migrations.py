@@ -324,6 +324,23 @@ INSERT INTO upgrades (name) VALUES ('project_keys');
 """Marks the move of journals filed under a bare folder name to their project's key as due
 (`onlooker reindex` does it, then sets `done_at`)."""
 
+M010_EXPIRED = """
+DROP INDEX findings_unresolved;
+CREATE INDEX findings_unresolved ON findings (project, content_hash)
+    WHERE status IN ('open', 'acknowledged');
+"""
+"""Findings may expire (status `expired`): the index of unresolved content hashes, which
+deduplication reads, leaves out expired ones as it leaves out resolved ones."""
+
+M011_MEMORY_OPT_OUTS = """
+CREATE TABLE memory_opt_outs (
+    project TEXT PRIMARY KEY,
+    since TEXT NOT NULL
+);
+"""
+"""Projects whose memory is off (`.onlooker/no-memory`, `memory.enabled: false`), as their
+sessions last saw it: other projects' digests (`projectOnly: false`) leave their memories out."""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -335,4 +352,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m007_scores", M007_SCORES),
     ("m008_side_effects", M008_SIDE_EFFECTS),
     ("m009_project_keys", M009_PROJECT_KEYS),
+    ("m010_expired", M010_EXPIRED),
+    ("m011_memory_opt_outs", M011_MEMORY_OPT_OUTS),
 )
