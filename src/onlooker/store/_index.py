@@ -338,7 +338,8 @@ class Index(Database):
         """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
         order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id",
                  "memories": "id", "memory_files": "path, memory_id",
-                 "memory_injections": "session_id, memory_id", "scores": "project, session_id",
+                 "memory_injections": "session_id, memory_id", "memory_opt_outs": "project",
+                 "scores": "project, session_id",
                  "improvements": "id", "rejections": "project, pattern",
                  "observer_settings": "project, name", "side_effects": "key, path",
                  "compliance_verdicts": "n"}[table]  # fmt: skip
