@@ -95,6 +95,12 @@ def test_a_session_end_expires_its_episodes_and_a_resume_opens_them_again(
     assert {f.id for f in back} == {f.id for f in ended}
     assert {(f.status, f.resolution_note) for f in back} == {("open", None)}
     assert HEAD not in context(hook("UserPromptSubmit", app, "r1", prompt="Continue."))
+    # ended and resumed again, unchanged: the transcript it resumes with holds the list already
+    hook("SessionEnd", app, "r1", reason="other")
+    assert HEAD not in context(hook("SessionStart", app, "r1", source="resume"))
+    assert {f.status for f in open_trajectory(onlooker_home, app, "r1")} == {"open"}
+    # compaction drops it from the context: it comes back
+    assert HEAD in context(hook("SessionStart", app, "r1", source="compact"))
 
 
 def test_nothing_open_means_nothing_said(tmp_path: Path, onlooker_home: Path) -> None:

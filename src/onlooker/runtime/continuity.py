@@ -5,14 +5,18 @@ Compaction drops what hooks injected earlier; a resumed session (`claude --resum
 `claude -p` run that already ended) starts from a transcript the agent may not have in context.
 A resume first reopens the episode findings the session's end expired: the episode goes on.
 Delivering the list also records the open-observations summary as delivered, so the next prompt
-does not repeat it.
+does not repeat it. A resume keeps the transcript since the last compaction, so a list already
+delivered there is not said again while it is unchanged (its digest is journaled like the
+summary's, under the session's continuity channel).
 """
 
 from __future__ import annotations
 
+import hashlib
+
 from ..core.events import Event, SessionStarted
 from ..store import UNRESOLVED, FindingQuery, Observation, Store, short_id
-from ..store.changes import EPISODE_REF
+from ..store.changes import EPISODE_REF, SummaryDelivered
 from .episode_end import SESSION_ENDED
 from .next_turn import CLIPPED, mark_summary_delivered
 
@@ -44,9 +48,21 @@ def continued_observations(
     page = store.query(query)
     if not page.count:
         return ""
+    listed = continuity_text(page.observations, page.count, "", limit)
+    digest = hashlib.blake2b(listed.encode(), digest_size=16).hexdigest()
+    channel = continuity_channel(session_id)
+    if event.source == "resume" and store.index.delivered_digest(channel) == digest:
+        return ""  # the transcript the session resumes with holds this very list
     text = continuity_text(page.observations, page.count, WHY[event.source], limit)
+    store.record_changes([SummaryDelivered(session_id=channel, digest=digest)], project=project,
+                         session_id=session_id)  # fmt: skip
     mark_summary_delivered(store, project=project, session_id=session_id)
     return text
+
+
+def continuity_channel(session_id: str) -> str:
+    """Where the digest of the last list delivered to a session is kept (`deliveries`)."""
+    return f"{session_id}#continued"
 
 
 def reopen_ended_episodes(store: Store, *, project: str, session_id: str) -> int:
