@@ -10,6 +10,7 @@ from typing import Any
 
 from hook_runner import answer
 
+from onlooker import Finding
 from onlooker.memory._memories import Extracted, Memories
 from onlooker.store import FindingQuery, Store, project_for, short_id
 
@@ -81,9 +82,17 @@ def test_a_session_end_expires_its_episodes_and_a_resume_opens_them_again(
     tmp_path: Path, onlooker_home: Path
 ) -> None:
     app = stalled(tmp_path, "r1")
+    with Store(onlooker_home) as store:  # a reviewer's finding about code, made in the session
+        (review,) = store.create(
+            [Finding(observer="Code Reviewer", content="Bare except hides errors",
+                     severity="high", source_type="file", source_ref="src/app.py:12")],
+            project=project_for(app), session_id="r1",
+        )  # fmt: skip
     hook("Stop", app, "r1", stop_hook_active=False)
     hook("SessionEnd", app, "r1", reason="other")  # as every `claude -p` run ends
-    ended = open_trajectory(onlooker_home, app, "r1")
+    code = [f for f in open_trajectory(onlooker_home, app, "r1") if f.source_type == "file"]
+    assert [(f.id, f.status) for f in code] == [(review.observation.id, "open")]  # never expires
+    ended = [f for f in open_trajectory(onlooker_home, app, "r1") if f.source_type != "file"]
     assert ended and {(f.status, f.resolution_note) for f in ended} == {
         ("expired", "the session ended")
     }
@@ -91,7 +100,11 @@ def test_a_session_end_expires_its_episodes_and_a_resume_opens_them_again(
     resumed = context(hook("SessionStart", app, "r1", source="resume"))
     assert "said again after resuming" in resumed
     assert all(short_id(f.id) in resumed for f in ended)
-    back = open_trajectory(onlooker_home, app, "r1")
+    assert (
+        f"] {short_id(review.observation.id)} Code Reviewer: Bare except hides errors " in (resumed)
+        and "(src/app.py:12)" in resumed
+    )
+    back = [f for f in open_trajectory(onlooker_home, app, "r1") if f.source_type != "file"]
     assert {f.id for f in back} == {f.id for f in ended}
     assert {(f.status, f.resolution_note) for f in back} == {("open", None)}
     assert HEAD not in context(hook("UserPromptSubmit", app, "r1", prompt="Continue."))

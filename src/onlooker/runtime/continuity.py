@@ -18,7 +18,7 @@ from ..core.events import Event, SessionStarted
 from ..store import UNRESOLVED, FindingQuery, Observation, Store, short_id
 from ..store.changes import EPISODE_REF, SummaryDelivered
 from .episode_end import SESSION_ENDED
-from .next_turn import CLIPPED, mark_summary_delivered
+from .next_turn import mark_summary_delivered
 
 CONTINUED = frozenset({"compact", "resume"})
 """Session-start sources whose context lost what onlooker injected before."""
@@ -29,9 +29,10 @@ LISTED = 12
 """Observations listed one by one, most severe first; the rest are counted."""
 HEAD = "<observations>\nStill open in this session ({n}), said again after {why}:"
 TAIL = (
-    "</observations>\n\nAcknowledge or resolve one by its id with the observations tool "
-    '(operation "resolve", observation_id, resolution_note).'
+    "</observations>\n\nEach id is what the observations tool takes to acknowledge or resolve "
+    'the observation (operation "resolve", observation_id, resolution_note).'
 )
+MORE = "… and {n} more (observations tool, operation list)"
 WHY = {"compact": "compaction", "resume": "resuming"}
 
 
@@ -84,17 +85,19 @@ def continuity_text(
     observations: tuple[Observation, ...], count: int, why: str, limit: int = CONTINUITY_LIMIT
 ) -> str:
     """The list: one line per observation (severity, short id, observer, content, where it
-    points), the rest counted, the whole within `limit` characters."""
-    lines = [HEAD.format(n=count, why=why)]
+    points) while they fit, the rest counted, the whole within `limit` characters."""
+    head = HEAD.format(n=count, why=why)
+    room = limit - len(head) - len(TAIL) - len(MORE.format(n=count)) - 3
+    lines: list[str] = []
     for observation in observations:
-        lines.append(observation_line(observation))
-    if count > len(observations):
-        lines.append(f"… and {count - len(observations)} more (observations tool, operation list)")
-    body = "\n".join(lines)
-    room = limit - len(TAIL) - 1
-    if len(body) > room:
-        body = body[: room - len(CLIPPED)] + CLIPPED
-    return f"{body}\n{TAIL}"
+        line = observation_line(observation)
+        if len(line) + 1 > room:
+            break
+        lines.append(line)
+        room -= len(line) + 1
+    if count > len(lines):
+        lines.append(MORE.format(n=count - len(lines)))
+    return "\n".join((head, *lines, TAIL))
 
 
 def observation_line(observation: Observation, width: int = 300) -> str:
