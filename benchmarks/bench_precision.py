@@ -25,6 +25,8 @@ NOT_SESSIONS = ("claude-code-log", "agent-log-gif")
 """Folders under REAL that hold no real sessions: per-message excerpts, a synthetic demo."""
 RULE_OBSERVERS = frozenset({"Stall", "Error Cascade", "Drift"})
 RECALL_TARGET = 0.95
+FAMILY_RECALL_TARGET = 0.9
+"""Each observer's own recall on its labels: a family found well does not hide one missed."""
 CALLS_PER_WARNING = 500
 _CITED = re.compile(r"\b(\d+)(?:-(\d+))?\b")
 _TOLD = re.compile(r"\bcalls? \d")
@@ -70,7 +72,13 @@ class Score:
     real_calls: int = 0
     real_warnings: int = 0
     real_notes: int = 0
+    by_observer: dict[str, list[int]] = field(default_factory=dict)
+    """Observer -> [labels found, labels]."""
     details: list[str] = field(default_factory=list)
+
+    def family_recall(self, observer: str) -> float:
+        found, labels = self.by_observer.get(observer, [0, 0])
+        return found / labels if labels else 1.0
 
     @property
     def recall(self) -> float:
@@ -124,8 +132,11 @@ def score_labeled(score: Score, folder: Path = LABELED) -> None:
         score.alarms += len(alarms)
         score.uncited += sum(1 for a in alarms if not cites_its_calls(a))
         for label in expected:
+            tally = score.by_observer.setdefault(label.observer, [0, 0])
+            tally[1] += 1
             if any(label.met_by(a) for a in alarms):
                 score.found += 1
+                tally[0] += 1
             else:
                 score.details.append(
                     f"missed   {name}: {label.observer} {label.category} "
@@ -194,6 +205,15 @@ def figures(s: Score) -> list[Result]:
             f"{s.recall:.2f}",
             f"{s.found}/{s.labels} in time; target >= {RECALL_TARGET}",
             ok=s.recall >= RECALL_TARGET,
+        ),
+        Result(
+            "recall by observer",
+            f"{min(s.family_recall(o) for o in s.by_observer) if s.by_observer else 1.0:.2f}",
+            ", ".join(
+                f"{o} {found}/{labels}" for o, (found, labels) in sorted(s.by_observer.items())
+            )
+            + f"; the lowest, target >= {FAMILY_RECALL_TARGET}",
+            ok=all(s.family_recall(o) >= FAMILY_RECALL_TARGET for o in s.by_observer),
         ),
         Result("precision", f"{s.precision:.2f}", f"{s.true_alarms}/{s.alarms} alarms where due"),
         Result(

@@ -51,8 +51,8 @@ def test_a_subagent_that_forgets_its_report_is_told_why_and_writes_it(agent: Age
     agent.write("onlooker.yaml", CONFIG)
     agent.write(".claude/agents/report-writer.md", AGENT)
     agent.install()
-    # Claude Code 2.1.328 refuses a subagent's Write of a Markdown report ("Subagents should
-    # return findings as text"): the deliverable here is a text file.
+    # Claude Code 2.1.328 refuses a subagent's Write of REPORT*.md, SUMMARY*.md, FINDINGS*.md or
+    # ANALYSIS*.md ("Subagents should return findings as text"); a text file is written.
     report = agent.project / "work_products" / "q3.txt"
     subagent = [
         Text("The quarter went well."),  # stops without writing the report

@@ -95,3 +95,15 @@ def test_after_compact_the_scores_context_is_injected_once(agent: Agent, tmp_pat
     assert "- runs no tests (×1)" in contexts
     assert after.text.count("average adherence") == 1
     assert later.text.count("average adherence") == 1  # the same one, kept: not injected again
+
+
+def test_the_model_is_told_of_the_skill_for_acting_on_observations(
+    agent: Agent, tmp_path: Path
+) -> None:
+    plugin = with_plugin(agent, tmp_path)
+    with AnthropicEndpoint() as api:
+        run(agent, api, plugin, "What needs doing?")
+    (turn,) = api.turns
+    sent = turn.system + "\n" + turn.text
+    assert "onlooker-observations" in sent
+    assert "acknowledge or resolve them by id" in sent

@@ -157,3 +157,45 @@ def test_doctor_reports_side_effect_jobs_that_failed_for_good(onlooker_home: Pat
     text = subprocess.run([ONLOOKER, "doctor"], capture_output=True, text=True).stdout
     assert "side effects   1 failed for good" in text
     assert text.startswith("onlooker doctor: needs attention")
+
+
+TOOLS = (
+    Path(__file__).parents[1]
+    / "fixtures/claude-code/claude-code-log/dev-docs/messages/claude-code/tools"
+)
+
+
+def recorded_call(tool: str) -> dict[str, Any]:
+    """A PostToolUse payload as Claude Code sends it for a recorded call of `tool`: its
+    tool_use's input and the structured result (`toolUseResult`) as `tool_response`."""
+    use = json.loads((TOOLS / f"{tool}-tool_use.jsonl").read_text())
+    result = json.loads((TOOLS / f"{tool}-tool_result.jsonl").read_text())
+    (block,) = use["message"]["content"]
+    return {"tool_name": tool, "tool_use_id": block["id"], "tool_input": block["input"],
+            "tool_response": result["toolUseResult"]}  # fmt: skip
+
+
+def test_web_fetch_and_web_search_summaries_read_as_what_the_agent_saw(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    app = make_project(tmp_path, {"onlooker.yaml": "side_effects:\n  rules:\n"
+                                  "    - action: summarize_search\n"})  # fmt: skip
+    fetch, search = recorded_call("WebFetch"), recorded_call("WebSearch")
+    hook(app, "PostToolUse", **fetch)
+    hook(app, "PostToolUse", **search)
+
+    saved = {s.tool: s for s in settled(onlooker_home, app, 2)}
+    folder = Archive(onlooker_home / "archive", project_for(app), "s-fx", Limits()).folder
+    fetched = (folder / saved["WebFetch"].path).read_text()
+    assert fetched.startswith("# WebFetch: https://docs.github.com/en/rest/pulls/comments\n")
+    assert "- prompt: What fields are returned in the response" in fetched
+    assert "## What it returned" in fetched
+    assert '- `diff_hunk` - "The diff of the line that the comment refers to"' in fetched
+    searched = (folder / saved["WebSearch"].path).read_text()
+    assert searched.startswith(f"# WebSearch: {search['tool_input']['query']}\n")
+    first = search["tool_response"]["results"][0]["content"][0]
+    assert f"- [{first['title']}]({first['url']})" in searched
+    assert "I found information about the GitHub API pull request comments" in searched
+    for summary in (fetched, searched):  # the tool's JSON is read, never pasted
+        assert not any(key in summary for key in ('"codeText"', '"bytes"', '"tool_use_id"',
+                                                  '{"', '\\n'))  # fmt: skip

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
 from typing import Any
 
+from onlooker.core.assessment import Finding
 from onlooker.hosts.claude_code.hook_input import HOOK_EVENTS
 from onlooker.hosts.claude_code.install import installed_hooks
+from onlooker.mcp import Tools
+from onlooker.store import Store
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 TEAM_PLUGIN = {
@@ -87,7 +91,8 @@ def test_a_plugin_of_yours_is_merged_into_with_a_backup_and_restored(
     make(folder, TEAM_PLUGIN)
     before = tree(folder)
     report = plugin("install", "claude-code", "--plugin", str(folder))
-    written = [Path(f) for f in report["files"] if Path(f).parent.name != "commands"]
+    written = [Path(f) for f in report["files"]
+               if Path(f).parent.name != "commands" and f.endswith("SKILL.md") is False]  # fmt: skip
     assert sorted(f.name for f in written) == [".mcp.json", "hooks.json", "onlooker"]
     assert (folder / ".claude-plugin/plugin.json").read_text() == before[
         ".claude-plugin/plugin.json"
@@ -132,3 +137,40 @@ def test_what_is_someone_elses_is_refused_and_left_alone(tmp_path: Path) -> None
     done = onlooker("install", "claude-code", "--plugin", str(folder))
     assert done.returncode == 1 and "mcpServers.onlooker is already taken" in done.stderr
     assert tree(folder) == before  # refused before anything was written
+
+
+def test_the_plugin_tells_the_agent_how_to_act_on_observations_and_search_memory(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    folder = tmp_path / "onlooker-plugin"
+    plugin("install", "claude-code", "--plugin", str(folder))
+    skill = (folder / "skills/onlooker-observations/SKILL.md").read_text()
+    front, body = skill.removeprefix("---\n").split("\n---\n", 1)
+    fields = dict(line.split(": ", 1) for line in front.splitlines() if not line.startswith("#"))
+    assert fields["name"] == "onlooker-observations"
+    assert "acknowledge or resolve them by id" in json.loads(fields["description"])
+    flat = " ".join(body.split())
+    for said in ("prefix of 4 or more characters", "onlooker observations resolve <id> --note",
+                 "call `search` with a `query`", "`get_observations` with their `ids`"):  # fmt: skip
+        assert said in flat, said
+    assert len(body) < 2000  # short: it is loaded into the agent's context
+
+    with Store(onlooker_home) as store:  # each request it shows is one the tool takes
+        (made,) = store.create([Finding(content="loop", observer="Stall")], project="app")
+    tools = Tools(onlooker_home, "app")
+    examples = [json.loads(e) for e in re.findall(r"`(\{.*?\})`", flat)]
+    assert [e["operation"] for e in examples] == ["acknowledge", "resolve", "list"]
+    for example in examples:
+        request = json.loads(json.dumps(example).replace("<id>", made.observation.id[:6]))
+        answer = tools.call("observations", request)
+        assert not answer.error, answer.text
+    tools.close()
+    with Store(onlooker_home) as store:
+        assert store.get([made.observation.id], "app")[0].finding.status == "resolved"
+
+    (folder / "skills/onlooker-observations/SKILL.md").write_text("---\nname: mine\n---\nMine.\n")
+    done = onlooker("install", "claude-code", "--plugin", str(folder))
+    assert done.returncode == 1 and "SKILL.md is someone else's skill" in done.stderr
+    (folder / "skills/onlooker-observations/SKILL.md").write_text(skill)
+    plugin("uninstall", "claude-code", "--plugin", str(folder))
+    assert not folder.exists()

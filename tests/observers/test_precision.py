@@ -97,10 +97,11 @@ def test_the_labeled_set_meets_its_targets() -> None:
     )
     print(done.stdout)
     assert done.stderr == ""
-    figures = {line[2:].split("  ")[0]: line for line in done.stdout.splitlines()[:6]}
+    figures = {line[2:].split("  ")[0]: line for line in done.stdout.splitlines()[:7]}
     assert list(figures) == [
         "labeled trajectories",
         "recall",
+        "recall by observer",
         "precision",
         "clean-session false alarms",
         "real: warnings per 500 calls",

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import socket
 import time
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -84,9 +85,12 @@ def _wait_for(base: str) -> None:
     deadline = time.monotonic() + 60
     while True:
         try:
-            urllib.request.urlopen(f"{base}/config", timeout=5).read()
+            with urllib.request.urlopen(f"{base}/config", timeout=5) as answer:
+                answer.read()
             return
-        except OSError:
+        except OSError as error:
+            if isinstance(error, urllib.error.HTTPError):
+                error.close()  # an answer while opencode starts holds its socket open
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)

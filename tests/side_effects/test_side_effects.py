@@ -4,14 +4,16 @@ bounds, and collect_media copies the media a result names."""
 
 from __future__ import annotations
 
+import re
 import threading
 import time
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
 
 from onlooker.core.events import ToolCall
+from onlooker.core.session import Session
 from onlooker.errors import SideEffectError
 from onlooker.runtime import Arrival, Runtime
 from onlooker.side_effects import (
@@ -126,3 +128,49 @@ def test_collect_media_copies_the_media_a_result_names(tmp_path: Path, onlooker_
     with Store(onlooker_home) as store:
         saved = run_side_effects(store, "app", payload)
     assert [(s.path, s.size) for s in saved] == [("media/clip.mp4", 6)]
+
+
+@pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
+def test_the_activity_log_is_in_call_order_whatever_order_its_jobs_run_in(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    root = project(tmp_path)
+    session = Session("s")
+    calls = [
+        session.append(
+            ToolCall(
+                at=AT + timedelta(seconds=n // 2),
+                call_id=f"toolu_{n}",
+                tool="Bash",
+                input={"command": f"step {n}"},
+                output=f"## output of {n}",
+            )
+        )
+        for n in range(1, 13)
+    ]
+    settings = SideEffectSettings(rules=(Rule("activity_log"),))
+    payloads = [
+        job_payload(
+            c, settings.rules, settings, session_id="s", project_root=root, home=onlooker_home
+        )
+        for c in calls
+    ]
+    late, parallel = payloads[:4], payloads[4:]  # a retried job runs last; the rest at once
+    with Store(onlooker_home) as store:
+        runs = [threading.Thread(target=run_side_effects, args=(store, "app", p))
+                for p in reversed(parallel)]  # fmt: skip
+        for run in runs:
+            run.start()
+        for run in runs:
+            run.join()
+        for payload in reversed(late):
+            run_side_effects(store, "app", payload)
+    log = Archive(onlooker_home / "archive", "app", "s", Limits()).folder / "workbench_activity"
+    text = (log / "activity.log").read_text()
+    assert [int(n) for n in re.findall(r"^\$ step (\d+)$", text, re.MULTILINE)] == list(
+        range(1, 13)
+    )
+    assert re.findall(r"^## .* Bash \(toolu_(\d+)\) · call (\d+)$", text, re.MULTILINE) == [
+        (str(n), str(n)) for n in range(1, 13)
+    ]
+    assert "\n ## output of 3\n" in text  # an output line never passes for an entry's head

@@ -296,5 +296,6 @@ def test_a_url_password_in_long_text_takes_linear_time() -> None:
         return best
 
     baseline = seconds(10_000)
-    # 20 times the text: about 20 times the time when linear, 400 times when quadratic
-    assert seconds(200_000) < 60 * baseline
+    # 20 times the text: about 20 times the time when linear, 400 times when quadratic; the
+    # bound sits between them, wide enough for a loaded 2-core machine
+    assert seconds(200_000) < 150 * baseline

@@ -21,6 +21,7 @@ def main(argv: list[str] | None = None) -> None:
         from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
+    args = [_encodable_argument(arg) for arg in args]
     _degrade_unencodable_output()
     try:
         group = build_group()
@@ -30,6 +31,21 @@ def main(argv: list[str] | None = None) -> None:
         )
         raise SystemExit(2) from None
     group.main(args=args, prog_name="onlooker")
+
+
+def _encodable_argument(arg: str) -> str:
+    """An argument holding bytes that are not UTF-8 (or a lone surrogate) with U+FFFD in their
+    place, so no command stores text that cannot be encoded; one naming an existing file or
+    folder (`@FILE` too) stays as it was: a path is kept byte for byte."""
+    from ..text.encodable import encodable_text
+
+    cleaned = encodable_text(arg)
+    if cleaned is arg:
+        return arg
+    import os
+
+    path = arg[1:] if arg.startswith("@") else arg
+    return arg if path and os.path.lexists(path) else cleaned
 
 
 def _degrade_unencodable_output() -> None:

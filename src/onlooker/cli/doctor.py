@@ -125,9 +125,9 @@ def _print(data: dict[str, Any]) -> None:
     elif config["valid"]:
         line(f"  config         ok: {config['file']}")
     else:
-        line(f"  config         INVALID, observers are off until it validates: {config['file']}")
-        for problem in config["problems"][:10]:
-            line(f"    {problem}")
+        _config_problems(config)
+    for other in data.get("other_configs", []):
+        _config_problems(other)
     plugins = data["plugins"]
     failed = sum(1 for plugin in plugins if plugin["error"])
     packages = len({plugin["package"] or plugin["value"] for plugin in plugins})
@@ -144,3 +144,16 @@ def _print(data: dict[str, Any]) -> None:
     for problem in data["cannot_run"]:
         line(f"  CANNOT RUN     {problem['file']}: {problem['what']}")
         line(f"    {problem['problem']}")
+
+
+def _config_problems(config: dict[str, Any]) -> None:
+    defaulted = config.get("defaulted") or []
+    if defaulted == ["*"]:
+        meanwhile = "sessions run with the defaults until it is fixed"
+    elif defaulted:
+        meanwhile = f"these sections use their defaults until it is fixed: {', '.join(defaulted)}"
+    else:
+        meanwhile = "those keys are left out until it is fixed"
+    click.echo(f"  config         PROBLEMS in {config['file']}; {meanwhile}")
+    for problem in config["problems"][:10]:
+        click.echo(f"    {problem}")

@@ -29,6 +29,7 @@ from ..hosts.claude_code.mcp_registration import (
 )
 from ..hosts.claude_code.plugin import install_plugin, uninstall_plugin
 from ..store.home import data_home, project_root
+from ._config_check import warn_about_config
 from ._install_options import dry_run_option, json_option
 from ._install_options import run_install as _run
 from .install_opencode import install_opencode, uninstall_opencode
@@ -100,6 +101,7 @@ def install_claude_code(
             lambda: install_plugin(plugin, home, mcp=mcp and not problem, dry_run=dry_run)
         )
         _show_plugin(plugin, written, [server_note] if server_note else [], dry_run, as_json)
+        warn_about_config(project)
         return
     root = project_root(project)
     target = hooks_file(scope, root)
@@ -129,6 +131,7 @@ def install_claude_code(
             changes.append((SERVER_OUT, moved))
             notes.append(f"moved onlooker's MCP server out of {shared}, which teams commit")
     _show(changes, notes, "installed", dry_run, as_json, mcp_problem=problem)
+    warn_about_config(project)
 
 
 command.add_command(install_opencode)

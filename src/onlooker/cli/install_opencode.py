@@ -11,6 +11,7 @@ import click
 from ..hosts.claude_code.config_files import Change
 from ..hosts.opencode.install import SCOPES, install, plugin_path, uninstall
 from ..store.home import data_home
+from ._config_check import warn_about_config
 from ._install_options import dry_run_option, json_option
 from ._install_options import run_install as _run
 
@@ -46,6 +47,7 @@ def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) ->
     """
     path = plugin_path(scope, project.resolve())
     _show(_run(lambda: install(path, data_home(), dry_run=dry_run)), "installed", dry_run, as_json)
+    warn_about_config(project)
 
 
 @click.command(name="opencode")

@@ -16,6 +16,7 @@ import click
 
 from ..store import Store, StoreError, data_home, project_for
 from ..store.identity import matching_keys
+from ..text.encodable import encodable
 
 if TYPE_CHECKING:
     from ..display.observations import DisplayOptions
@@ -81,18 +82,20 @@ def read_request(source: str) -> Any:
     """A request given as JSON text, '-' for stdin, or @FILE."""
     where = "request"
     if source == "-":
-        text, where = sys.stdin.read(), "request (stdin)"
+        stream = getattr(sys.stdin, "buffer", None)  # bytes, to decode them leniently
+        text = stream.read().decode("utf-8", "replace") if stream else sys.stdin.read()
+        where = "request (stdin)"
     elif source.startswith("@"):
         path = Path(source[1:])
         where = f"request ({path})"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_bytes().decode("utf-8", "replace")
         except OSError as exc:
             fail(f"{path}: cannot read the request ({exc.strerror or exc})")
     else:
         text = source
-    try:
-        return json.loads(text)
+    try:  # bytes that are not UTF-8 are U+FFFD, and so is a `\ud800` escape (text/encodable.py)
+        return encodable(json.loads(text))
     except json.JSONDecodeError as exc:
         fail(f"{where}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
 

@@ -1,7 +1,8 @@
 """The compliance verifier: check an agent's rule when it stops, and decide pass, retry or
 gave_up (bounded: after `max_retries` the agent is let go). Runs inside the stop hook, so it is
 cheap: artifact checks read file metadata and at most PATTERN_BYTES of a file; the check command
-has its own timeout."""
+has its own timeout. An agent is judged by its own calls: the files they wrote, the tools they
+used (products.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +13,10 @@ from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
+from ..core.events import ToolCall
 from ..text.clipping import clip
 from ..text.redact import redact
+from .products import Products, products
 from .rules import Artifact, ComplianceRule, ComplianceSettings, Verdict
 
 PATTERN_BYTES = 1024 * 1024
@@ -22,16 +25,23 @@ MATCHES = 200
 """Files of one glob looked at."""
 CHECK_OUTPUT = 600
 """Characters of a failed check's output put into the reason."""
+REFUSAL = 300
+"""Characters of a failed call's error quoted when no call of a required tool succeeded."""
 
 
 def missing(
-    rule: ComplianceRule, root: Path, *, since: datetime | None, tools: Sequence[str]
+    rule: ComplianceRule, root: Path, *, since: datetime | None, calls: Sequence[ToolCall]
 ) -> list[str]:
-    """What the agent has not done of `rule`, one line each ([] when it complied)."""
-    found = [problem for a in rule.artifacts if (problem := _artifact(a, root, since))]
+    """What the agent has not done of `rule`, one line each ([] when it complied).
+
+    `calls` are the agent's own (a subagent's, or the main agent's since the turn's prompt): an
+    artifact holds only in a file they wrote, and a problem names only such files.
+    """
+    made = products(calls, root)
+    found = [problem for a in rule.artifacts if (problem := _artifact(a, root, since, made))]
     for pattern in rule.tools:
-        if not any(fnmatch.fnmatchcase(tool, pattern) for tool in tools):
-            found.append(f"a call of the tool {pattern}: none was made")
+        if problem := _tool(pattern, calls):
+            found.append(problem)
     if rule.check and not found:  # the command is the slow part: only when the rest holds
         problem = _check(rule.check, root, rule.timeout)
         if problem:
@@ -57,11 +67,23 @@ def decide(
     return Verdict("retry", tuple(lacking), attempt, redact(reason))
 
 
-def _artifact(artifact: Artifact, root: Path, since: datetime | None) -> str:
+def _tool(pattern: str, calls: Sequence[ToolCall]) -> str:
+    """'' when a call of the agent matching `pattern` succeeded; else what happened."""
+    made = [call for call in calls if fnmatch.fnmatchcase(call.tool, pattern)]
+    if any(call.ok for call in made):
+        return ""
+    if not made:
+        return f"a call of the tool {pattern}: none was made"
+    error = (made[-1].error or made[-1].output or "").strip()
+    failed = f"{len(made)} failed" + (f", the last with: {clip(error, REFUSAL)}" if error else "")
+    return f"a call of the tool {pattern}: none succeeded ({failed})"
+
+
+def _artifact(artifact: Artifact, root: Path, since: datetime | None, made: Products) -> str:
     matches = sorted(p for _, p in zip(range(MATCHES), root.glob(artifact.glob), strict=False))
-    files = [p for p in matches if p.is_file()]
+    files = [p for p in matches if p.is_file() and made.own(p, since)]
     if not files:
-        return f"{artifact.glob}: no such file"
+        return f"{artifact.glob}: no such file written by this agent"
     problems: list[str] = []
     for path in files:
         problem = _file_problem(path, artifact, since)

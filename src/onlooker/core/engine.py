@@ -20,6 +20,7 @@ from pathlib import PurePath
 from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
+from ..text.encodable import encodable, encodable_text
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within, unlimited
 from .assessment import Assessment, Finding, ObserverFailure
@@ -354,7 +355,7 @@ class Engine:
             if run.error is not None:
                 failure = ObserverFailure(
                     observer=run.spec.name,
-                    error=_describe(run.error),
+                    error=encodable_text(_describe(run.error)),
                     at=now,
                     call_index=count,
                     timed_out=isinstance(run.error, ObserverTimeout),
@@ -363,7 +364,7 @@ class Engine:
                 failures.append(failure)
             elif isinstance(run.result, Assessment):
                 assessment = dataclasses.replace(
-                    run.result,
+                    encodable(run.result),  # an observer's text is stored and sent: encodable
                     observer_name=run.result.observer_name or run.spec.name,
                     call_index=count,
                     timestamp=now,

@@ -164,6 +164,8 @@ class TurnEnded(Event):
     """The agent finished its response: the config's response:complete hook (Claude Code Stop)."""
 
     last_message: str = ""
+    continued: bool = field(default=False, metadata={"omit_empty": True})
+    """The turn went on because a Stop hook blocked it (Claude Code's `stop_hook_active`)."""
 
 
 @record("session_ended")

@@ -222,11 +222,24 @@ def _without_secrets(payload: bytes, head: int = 0) -> bytes:
         redact = _redactor()
         if head:
             text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
-            return redact(text)[:head].encode("utf-8", "surrogateescape")
+            return _utf8(redact(text)[:head])
         text = payload.decode("utf-8", "surrogateescape")
-        return redact(text).encode("utf-8", "surrogateescape")
+        return _utf8(redact(text))
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
+
+
+def _utf8(text: str) -> bytes:
+    """Redacted text as bytes: bytes that were not UTF-8 come back as they were, and any other
+    lone surrogate (a decoded `\\ud800` escape) is U+FFFD, so no input is lost for it."""
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        import re
+
+        return re.sub("[\ud800-\udc7f\udd00-\udfff]", "\ufffd", text).encode(
+            "utf-8", "surrogateescape"
+        )
 
 
 TEXT_PACKAGE = "_onlooker_spool_text"

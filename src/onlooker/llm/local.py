@@ -76,9 +76,14 @@ _running: set[threading.Thread] = set()
 @atexit.register
 def _finish_running() -> None:
     """At exit, let abandoned generations reach their next token (they were told to stop), so
-    the model is not freed under them."""
+    the model is not freed under them; then free the models while llama_cpp's module still
+    stands (freed later, by the interpreter's teardown, each prints a traceback)."""
     for thread in list(_running):
         thread.join()
+    with _loading:
+        for llama, _ in _loaded.values():
+            llama.close()
+        _loaded.clear()
 
 
 @dataclass

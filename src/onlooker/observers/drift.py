@@ -17,6 +17,7 @@ from ..core.observer import ObserverContext
 from ..core.session import TaskContext
 from ..core.triggers import Trigger, TriggerState
 from .episodes import WRITE_TOOLS, cite, require_counts
+from .task_leads import task_leads
 from .task_scope import TaskScope, activity_paths, task_scopes
 
 FILE_TOOLS = ("Read", "Write", "*Edit")
@@ -56,43 +57,88 @@ class DriftObserver:
         return task is not None and bool(task.first_paths)
 
     def observe(self, ctx: ObserverContext) -> Assessment | None:
-        scopes = _scopes(ctx)
-        if scopes is None:
+        judge = _judge(ctx)
+        if judge is None or not _away_since_last_run(ctx, judge):
             return None
-        scope, ground = scopes
-        if not _away_since_last_run(ctx, scope, ground):
-            return None
-        # Newest first: (call, its unrelated path or '' under the scope, … under the ground).
-        allowed = self.window - math.ceil(self.unrelated_share * self.window)
-        recent: list[tuple[int, str, str]] = []
-        run = 0
-        changed = False
-        related = 0
-        for call in ctx.session[ToolCall].newest_first():
-            broad, near = _verdicts(call, scope, ground)
-            if broad is None:
-                continue
-            if run == len(recent) and near:
-                run += 1
-                changed = changed or (call.ok and call.tool in WRITE_TOOLS)
-            related += not broad
-            recent.append((call.index, broad, near))
-            if len(recent) == self.window or (run < len(recent) and related > allowed):
-                break
-        if ground.first_paths and run >= (self.away_run if changed else self.window):
-            away = [(index, path) for index, _, path in recent[:run]]
-            base = ground
-        elif len(recent) == self.window and related <= allowed:
-            away = [(index, path) for index, path, _ in recent if path]
-            base = scope
+        ground = judge.ground
+        run, changed, passed = self._ground_run(ctx, judge)
+        if ground.first_paths and self._long_enough(ctx, run, changed):
+            away, base, judged, oldest = run, ground, len(run) + passed, run[-1][0]
         else:
-            return None
-        oldest = recent[run - 1][0] if base is ground else recent[-1][0]
-        level = self._level(ctx, oldest, lambda: self._before(scope, ctx, oldest))
+            window = self._share_window(ctx, judge)
+            if window is None:
+                return None
+            away, judged, oldest = window
+            base = judge.scope
+        level = self._level(ctx, oldest, lambda: self._before(judge.scope, ctx, oldest))
         if level is None:
             return None
-        judged = run if base is ground else len(recent)
         return self._assessment(base, judged, sorted(away), level)
+
+    def _long_enough(self, ctx: ObserverContext, run: list[tuple[int, str]], changed: bool) -> bool:
+        """A run that changes files away from the ground: `away_run` calls since it began, most
+        of them naming files there (searches and shell commands between them are part of it);
+        a run that only reads: a whole window of calls naming files."""
+        if not changed:
+            return len(run) >= self.window
+        spanned = ctx.tool_call_count - run[-1][0] + 1
+        return spanned >= self.away_run and 10 * len(run) >= 7 * self.away_run
+
+    def _ground_run(
+        self, ctx: ObserverContext, judge: _Judge
+    ) -> tuple[list[tuple[int, str]], bool, int]:
+        """The latest calls away from the task's ground (newest first), back to the last change
+        made on it; whether one of them changed a file; how many calls back on the task's files
+        were passed over between them.
+
+        Reading the task's files again or running its check now and then between the calls
+        away is no return to the task: such calls are passed over. A change to the task's
+        files is, and so is going back to them for more than half as many calls as went away.
+        Calls before the task's files were first touched leave nothing.
+        """
+        verdicts = [(call, *judge.verdicts(call)) for call in ctx.session[ToolCall].all()]
+        on_task = [call.index for call, broad, near in verdicts if broad is not None and not near]
+        run: list[tuple[int, str]] = []
+        changed = False
+        returns: list[int] = []
+        for call, broad, near in reversed(verdicts):
+            if broad is None:
+                continue
+            if not on_task or call.index < on_task[0]:
+                break  # before the task's files were first touched: no task to leave yet
+            changes = call.ok and call.tool in WRITE_TOOLS
+            if not near:
+                if changes or 2 * (len(returns) + 1) > len(run):
+                    break
+                returns.append(call.index)
+                continue
+            run.append((call.index, near))
+            changed = changed or changes
+            if len(run) == self.window:
+                break
+        oldest = run[-1][0] if run else 0
+        return run, changed, sum(1 for index in returns if index > oldest)
+
+    def _share_window(
+        self, ctx: ObserverContext, judge: _Judge
+    ) -> tuple[list[tuple[int, str]], int, int] | None:
+        """The unrelated calls among the last `window` calls naming files, when they are most;
+        how many calls were judged, and the oldest of them."""
+        allowed = self.window - math.ceil(self.unrelated_share * self.window)
+        away: list[tuple[int, str]] = []
+        judged = 0
+        for call in ctx.session[ToolCall].newest_first():
+            broad = judge.verdicts(call)[0]
+            if broad is None:
+                continue
+            judged += 1
+            if broad:
+                away.append((call.index, broad))
+            if judged - len(away) > allowed:
+                return None
+            if judged == self.window:
+                return away, judged, call.index
+        return None
 
     def _level(
         self, ctx: ObserverContext, oldest: int, before: Callable[[], int | None]
@@ -155,17 +201,42 @@ class DriftObserver:
         )
 
 
-def _scopes(ctx: ObserverContext) -> tuple[TaskScope, TaskScope] | None:
-    """The task's scope and its ground, once it has touched files."""
+@dataclass(frozen=True, slots=True)
+class _Judge:
+    """The task's scope, its ground, and the files its own searches and failures led to."""
+
+    scope: TaskScope
+    ground: TaskScope
+    leads: dict[str, int]
+
+    def verdicts(self, call: ToolCall) -> tuple[str | None, str]:
+        """The call under the task's scope (None: names no telling path; '': related; else the
+        unrelated path) and under its ground ('' or an unrelated path)."""
+        paths = activity_paths(call)
+        if not paths:
+            return None, ""
+        for raw in paths:
+            path = self.scope.resolve(raw)
+            if path is not None and self.leads.get(path, call.index) < call.index:
+                return "", ""
+        broad = self.scope.judge(paths)
+        if broad is None or broad:
+            return broad, broad or ""
+        return broad, self.ground.judge(paths) or ""
+
+
+def _judge(ctx: ObserverContext) -> _Judge | None:
+    """The task's scope and ground, once it has touched files, and where it led."""
     task = ctx.session[TaskContext].latest()
     if task is None or not task.first_paths:
         return None
     root = str(ctx.project_root) if ctx.project_root else None
     prompts = tuple([prompt.text for prompt in ctx.session[UserPrompt].all()])
-    return task_scopes(task.first_prompt, task.first_paths, prompts, root)
+    scope, ground = task_scopes(task.first_prompt, task.first_paths, prompts, root)
+    return _Judge(scope, ground, task_leads(ctx.session[ToolCall].all(), ground))
 
 
-def _away_since_last_run(ctx: ObserverContext, scope: TaskScope, ground: TaskScope) -> bool:
+def _away_since_last_run(ctx: ObserverContext, judge: _Judge) -> bool:
     """Did a call since this observer last ran work away from the task's ground?
 
     Only such a call can start or extend a drift (a related call lowers the share, a call naming
@@ -177,21 +248,9 @@ def _away_since_last_run(ctx: ObserverContext, scope: TaskScope, ground: TaskSco
     for call in ctx.session[ToolCall].newest_first():
         if call.index <= since:
             return False
-        if _verdicts(call, scope, ground)[1]:
+        if judge.verdicts(call)[1]:
             return True
     return False
-
-
-def _verdicts(call: ToolCall, scope: TaskScope, ground: TaskScope) -> tuple[str | None, str]:
-    """The call under the task's scope (None: names no telling path; '': related; else the
-    unrelated path) and under its ground ('' or an unrelated path)."""
-    paths = activity_paths(call)
-    if not paths:
-        return None, ""
-    broad = scope.judge(paths)
-    if broad is None or broad:
-        return broad, broad or ""
-    return broad, ground.judge(paths) or ""
 
 
 def _top_places(scope: TaskScope, paths: list[str], limit: int = 2) -> str:

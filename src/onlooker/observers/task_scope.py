@@ -43,6 +43,7 @@ CONVENTIONAL_NAMES = frozenset(
 _WORD = re.compile(r"[a-z0-9]+")
 _NAME = re.compile(r"[\w.-]+")
 _SHELL_SPLIT = re.compile(r"[\s;|&<>()`'\"=]+")
+_PROMPT_PATH = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+/?")
 _FILE_TOKEN = re.compile(r"^[\w.@+-]+\.([A-Za-z0-9]{1,6})$")
 
 
@@ -60,6 +61,11 @@ class TaskScope:
     """Stems of the words of the user's prompts."""
     names: frozenset[str] = frozenset()
     """Stems of the task's files' names."""
+    dirs: frozenset[str] = frozenset()
+    """Task paths that name a folder (a search's `path`): whatever lies under one is related."""
+    by_area: bool = True
+    """Does a top folder below the root tie a path to the task (the broad scope) or not (the
+    ground, where the folders a path shares with the task's files say nothing either)?"""
 
     def resolve(self, path: str) -> str | None:
         """The path made absolute and normal; None for paths that say nothing about the task."""
@@ -92,15 +98,47 @@ class TaskScope:
         return unrelated
 
     def related(self, path: str) -> bool:
-        return _ties(self, path, self.folders, self.areas, self.names)
+        return _ties(self, path, self.folders, self.areas, self.names, self.dirs, self.by_area)
 
 
-def _ties(base: TaskScope, path: str, folders: Set[str], areas: Set[str], names: Set[str]) -> bool:
-    """Is `path` under one of `folders` or `areas`, or do the prompts or `names` speak of it?"""
+def _ties(
+    base: TaskScope,
+    path: str,
+    folders: Set[str],
+    areas: Set[str],
+    names: Set[str],
+    dirs: Set[str],
+    by_area: bool = True,
+) -> bool:
+    """Is `path` in one of `folders`, under one of `areas` or `dirs`, or do the prompts or
+    `names` speak of it?
+
+    Without areas, the names of the folders a path shares with the task's files do not tie it:
+    `src/notes/sync.py` is not about the task of `src/notes/search.py` for the word `notes`.
+    """
     folder, area, stems, _ = _place(base.root, path)
     if folder in folders or area in areas:
         return True
+    if any(path.startswith(d + "/") for d in dirs):
+        return True
+    if not by_area:
+        stems = stems - _shared_folder_stems(base, folder, frozenset(folders))
     return not (stems.isdisjoint(base.words) and stems.isdisjoint(names))
+
+
+@lru_cache(maxsize=4096)
+def _shared_folder_stems(base: TaskScope, folder: str, folders: frozenset[str]) -> frozenset[str]:
+    """Stems of the folders above `folder` that it shares with one of `folders`."""
+    parts = base.relative(folder).split("/")
+    shared: set[str] = set()
+    for other in folders:
+        common = 0
+        for mine, theirs in zip(parts, base.relative(other).split("/"), strict=False):
+            if mine != theirs:
+                break
+            common += 1
+        shared |= path_stems("/".join(parts[:common]))
+    return frozenset(shared)
 
 
 @lru_cache(maxsize=4096)
@@ -133,24 +171,33 @@ def _place(root: str | None, path: str) -> tuple[str, str | None, frozenset[str]
 
 @dataclass(slots=True)
 class _Building:
-    """A scope being put together, one of the task's files at a time."""
+    """A scope being put together, one of the task's files at a time.
+
+    The broad scope takes in the top folder below the root of each file (`by_area`); the ground
+    does not: in a src layout or a monorepo every path shares `src/` or `packages/`, and a fix
+    in one module is no ground for work in all the others.
+    """
 
     bare: TaskScope
+    by_area: bool = True
     paths: list[str] = field(default_factory=list)
     folders: set[str] = field(default_factory=set)
     areas: set[str] = field(default_factory=set)
     names: set[str] = field(default_factory=set)
+    dirs: set[str] = field(default_factory=set)
 
     def add(self, path: str) -> None:
         folder, area, _, names = _place(self.bare.root, path)
         self.paths.append(path)
         self.folders.add(folder)
-        if area:
+        if area and self.by_area:
             self.areas.add(area)
+        if "." not in posixpath.basename(path):
+            self.dirs.add(path)
         self.names |= names
 
     def related(self, path: str) -> bool:
-        return _ties(self.bare, path, self.folders, self.areas, self.names)
+        return _ties(self.bare, path, self.folders, self.areas, self.names, self.dirs, self.by_area)
 
     def done(self) -> TaskScope:
         return TaskScope(
@@ -160,6 +207,8 @@ class _Building:
             frozenset(self.areas),
             self.bare.words,
             frozenset(self.names),
+            frozenset(self.dirs),
+            self.by_area,
         )
 
 
@@ -204,7 +253,7 @@ def _task_files(
     scope = _Building(bare)
     for path in firsts:
         scope.add(path)
-    ground = _Building(bare)
+    ground = _Building(bare, by_area=False)
     named = [path for path in firsts if names_file(first_prompt, path)]
     start = named[0] if named else next((p for p in firsts if _spoken_of(bare, p)), None)
     if start is not None:
@@ -287,8 +336,13 @@ def _stem(word: str) -> str:
 
 @lru_cache(maxsize=256)
 def prompt_stems(text: str) -> frozenset[str]:
-    """Stems of the words of a prompt (three letters or more)."""
-    return frozenset(_stem(w) for w in _WORD.findall(text.lower()) if len(w) >= 3)
+    """Stems of the words of a prompt (three letters or more).
+
+    A path in the prompt speaks of its file, not of every folder above it: only its last part
+    counts (`src/shipit/http/retry.py` says `retry`, not `shipit`, which every file shares).
+    """
+    text = _PROMPT_PATH.sub(lambda m: m.group(0).rstrip("/").rsplit("/", 1)[-1], text.lower())
+    return frozenset(_stem(w) for w in _WORD.findall(text) if len(w) >= 3)
 
 
 @lru_cache(maxsize=4096)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import threading
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -28,6 +28,7 @@ from ..core.events import (
     UserPrompt,
 )
 from ..core.session import Session, SessionInfo
+from ..errors import OnlookerError
 from ..side_effects import JOB_KIND, SideEffectSettings, job_payload, run_side_effects
 from ..store import ComplianceVerdict, Store
 from ._arrival import subagent_session_id
@@ -36,6 +37,7 @@ from ._memory import WakeWorker
 log = logging.getLogger("onlooker.runtime")
 
 COMPLIANCE_OBSERVER = "Compliance"
+_CALLS = frozenset({"tool_call"})
 
 
 class EffectSteps:
@@ -84,6 +86,19 @@ class EffectSteps:
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id)
         self.wake_worker(self.store.home)
 
+    def _own_calls(
+        self, project: str, session_id: str, kept: Sequence[ToolCall]
+    ) -> tuple[ToolCall, ...]:
+        """Every call a subagent made: its journal (the session keeps only the latest ones), and
+        what its session holds that the journal does not yet."""
+        try:
+            read = self.store.journal(project, session_id).read(kinds=_CALLS)
+        except OnlookerError:
+            log.error("compliance: the calls of %s could not be read", session_id)
+            return tuple(kept)
+        journaled = [r for r in read.records if isinstance(r, ToolCall)]
+        return _merged(journaled, kept)
+
     def _run_here(self, project: str, payload: dict[str, object]) -> None:
         try:
             run_side_effects(self.store, project, payload)
@@ -110,12 +125,13 @@ class EffectSteps:
         if subagent:
             own = child()
             since = _started(session, agent_id, own)
-            calls = own[ToolCall].all() if own is not None else ()
+            kept = own[ToolCall].all() if own is not None else ()
+            calls = self._own_calls(project, subagent_session_id(session.id, agent_id), kept)
         else:
             prompt = session[UserPrompt].latest()
             since = prompt.at if prompt is not None else None
             calls = tuple(c for c in session[ToolCall].all() if since is None or c.at >= since)
-        lacking = missing(rule, root, since=since, tools=[c.tool for c in calls if c.ok])
+        lacking = missing(rule, root, since=since, calls=calls)
         retries = 0
         for earlier in self.store.effects.last_verdicts(
             session.id, agent_id, settings.max_retries + 1
@@ -157,6 +173,12 @@ class EffectSteps:
                 session_id=session.id,
             )
         return verdict.reason
+
+
+def _merged(journaled: Sequence[ToolCall], kept: Sequence[ToolCall]) -> tuple[ToolCall, ...]:
+    """The calls of the journal, then those of the session's window it does not hold yet."""
+    ids = {call.call_id for call in journaled if call.call_id}
+    return (*journaled, *(c for c in kept if not c.call_id or c.call_id not in ids))
 
 
 def _started(parent: Session, agent_id: str, own: Session | None) -> datetime | None:

@@ -33,12 +33,14 @@ from ..core.session import Session, SessionInfo
 from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
 from ..store.home import project_key
+from ..text.encodable import encodable
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
 from ._review import ReviewSteps
 from ._scoring import ScoringSteps
+from .config_notice import config_notice
 from .continuity import continued_observations
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
@@ -131,6 +133,7 @@ class Runtime:
 
     def handle(self, arrival: Arrival) -> Delivery:
         """Record `arrival`, run the due observers, say what to deliver. Store failures raise."""
+        arrival = encodable(arrival)  # every host's input, once: no text that cannot be stored
         warm, event, start = self._begin(arrival)
         try:
             if _seen(warm, event):
@@ -138,11 +141,15 @@ class Runtime:
             if start is not None:
                 self._recorded(warm, warm.engine.dispatch(start))
             return self._finish(arrival, warm, warm.engine.dispatch(event))
+        except BaseException:
+            self._drop(arrival.session_key, warm)
+            raise
         finally:
             self._done(warm)
 
     async def ahandle(self, arrival: Arrival) -> Delivery:
         """`handle` inside an event loop: async observers run concurrently. Callers serialize."""
+        arrival = encodable(arrival)
         warm, event, start = self._begin(arrival)
         try:
             if _seen(warm, event):
@@ -150,8 +157,19 @@ class Runtime:
             if start is not None:
                 self._recorded(warm, await warm.engine.adispatch(start))
             return self._finish(arrival, warm, await warm.engine.adispatch(event))
+        except BaseException:
+            self._drop(arrival.session_key, warm)
+            raise
         finally:
             self._done(warm)
+
+    def review_setup(self, cwd: str) -> ReviewSetup | None:
+        """The reviewers of the project `cwd` belongs to (None: none, or no folder)."""
+        if self.configs is None or not cwd:
+            return None
+        with self._lock:
+            loaded = self.configs.lookup(cwd)
+        return self.reviewers(str(loaded.root)) if self.reviewers else loaded.review_setup
 
     def engine(self, session_key: str) -> Engine | None:
         """The engine of a warm session (a subagent's until it stops)."""
@@ -228,6 +246,10 @@ class Runtime:
         notice = ""
         if self._scoring is not None and arrival.cwd:
             notice = self._scored(arrival, warm, event, parts)
+        told = self._step(config_notice, warm.engine.session, warm.loaded, event) or ""
+        if told:
+            warm.unsaved += 1
+            notice = joined(told, notice)
         text = joined(*parts)
         if not arrival.deliverable:
             warm.held, text = text, ""
@@ -306,6 +328,14 @@ class Runtime:
     def _done(self, warm: _Warm) -> None:
         with self._lock:
             warm.busy -= 1
+
+    def _drop(self, key: str, warm: _Warm) -> None:
+        """Forget a session, unsaved, after its step failed: it may hold what its journal does
+        not, so its next event loads it again from its snapshot and journal (specs/session.md).
+        Without a store, memory is all there is: it is kept."""
+        with self._lock:
+            if self.store is not None and self._warm.get(key) is warm:
+                del self._warm[key]
 
     def _engine_for(
         self, key: str, saved: Session | None, loaded: Loaded, arrival: Arrival

@@ -9,6 +9,7 @@ content already there under the same name is not written again (compared by SHA-
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import hashlib
 import os
@@ -68,9 +69,12 @@ class Archive:
                 os.close(fd)
         return True
 
+    def _keys_locked(self) -> contextlib.AbstractContextManager[None]:
+        return self._locked(".lock")
+
     @contextmanager
-    def _keys_locked(self) -> Iterator[None]:
-        fd = os.open(self.folder / KEYS / ".lock", os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
+    def _locked(self, name: str) -> Iterator[None]:
+        fd = os.open(self.folder / KEYS / name, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW, 0o600)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
             yield
@@ -103,20 +107,36 @@ class Archive:
         """Write a text file (whole) into the archive; unchanged content is not written again."""
         return self._write(relative, text.encode("utf-8", "replace"), source=source)
 
-    def append_text(self, relative: str, text: str) -> Written:
+    def append_text(
+        self, relative: str, text: str, *, place: Callable[[str], int] | None = None
+    ) -> Written:
         """Append to a log in the archive, rolling it over to `<stem>.1<suffix>` past the log
-        limit (so it keeps at most twice the limit)."""
+        limit (so it keeps at most twice the limit). With `place`, the log is kept in an order:
+        `place(log text)` gives the offset the text goes in at (its length: the end). Writes to
+        one log are made one at a time (a lock file beside the keys)."""
         self.folder.mkdir(parents=True, exist_ok=True)
         target = self.inside(relative)
         target.parent.mkdir(parents=True, exist_ok=True)
         data = text.encode("utf-8", "replace")[: self.limits.max_log_bytes]
-        if target.exists() and target.stat().st_size + len(data) > self.limits.max_log_bytes:
-            target.replace(target.with_name(f"{target.stem}.1{target.suffix}"))
-        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
-        try:
-            os.write(fd, data)
-        finally:
-            os.close(fd)
+        (self.folder / KEYS).mkdir(exist_ok=True)
+        with self._locked(f".log.{hashlib.sha256(relative.encode()).hexdigest()[:16]}.lock"):
+            if target.exists() and target.stat().st_size + len(data) > self.limits.max_log_bytes:
+                target.replace(target.with_name(f"{target.stem}.1{target.suffix}"))
+            current = ""
+            if place is not None and target.is_file():
+                current = target.read_bytes().decode("utf-8", "replace")
+            at = place(current) if place else 0
+            if place is None or at >= len(current):
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW, 0o600)
+                try:
+                    os.write(fd, data)
+                finally:
+                    os.close(fd)
+            else:
+                whole = current[:at].encode() + data + current[at:].encode()
+                temporary = target.with_name(f".{target.name}.{os.getpid()}.writing")
+                temporary.write_bytes(whole)
+                temporary.replace(target)
         return Written(relative, hashlib.sha256(data).hexdigest(), len(data))
 
     def copy(self, source: Path, relative: str, project_root: Path) -> Written:

@@ -15,11 +15,11 @@ from ..errors import PluginError
 from ..plugins import Plugin
 from .actions import (
     EffectContext,
-    activity_log,
     collect_media,
     save_work_product,
     summarize_search,
 )
+from .activity_log import activity_log
 from .archive import Written
 
 Action = Callable[[ToolCall, EffectContext], "Written | Iterable[Written] | None"]

@@ -7,7 +7,7 @@ get, acknowledge, resolve, clear_resolved). Rebuilding the index is `onlooker.ru
 from ..errors import LifecycleError, StoreError, UnknownFinding
 from ._index import Index
 from ._store import Created, JobContext, Store
-from ._trajectory_findings import trajectory_findings
+from ._trajectory_findings import kept_findings, trajectory_findings
 from .changes import (
     Change,
     FindingAcknowledged,
@@ -63,6 +63,7 @@ __all__ = [
     "content_hash",
     "data_home",
     "journal_path",
+    "kept_findings",
     "normalized",
     "project_for",
     "short_id",

@@ -298,7 +298,10 @@ CREATE TABLE upgrades (
 INSERT INTO upgrades (name) VALUES ('project_keys');
 """
 
-M010_EXPIRED = """
+M012_FTS_FOLLOWS_EDITS = "SELECT 1"
+"""The search column is generated from the row, so it follows every edit already."""
+
+M013_EXPIRED = """
 DROP INDEX findings_unresolved;
 CREATE INDEX findings_unresolved ON findings (project, content_hash)
     WHERE status IN ('open', 'acknowledged');
@@ -306,7 +309,7 @@ CREATE INDEX findings_unresolved ON findings (project, content_hash)
 """Findings may expire (status `expired`): the index of unresolved content hashes, which
 deduplication reads, leaves out expired ones as it leaves out resolved ones."""
 
-M011_MEMORY_OPT_OUTS = """
+M014_MEMORY_OPT_OUTS = """
 CREATE TABLE memory_opt_outs (
     project TEXT PRIMARY KEY,
     since TEXT NOT NULL
@@ -326,6 +329,7 @@ POSTGRES_MIGRATIONS: dict[str, str] = {
     "m007_scores": M007_SCORES,
     "m008_side_effects": M008_SIDE_EFFECTS,
     "m009_project_keys": M009_PROJECT_KEYS,
-    "m010_expired": M010_EXPIRED,
-    "m011_memory_opt_outs": M011_MEMORY_OPT_OUTS,
+    "m012_fts_follows_edits": M012_FTS_FOLLOWS_EDITS,
+    "m013_expired": M013_EXPIRED,
+    "m014_memory_opt_outs": M014_MEMORY_OPT_OUTS,
 }

@@ -20,8 +20,9 @@ from ..core.assessment import Finding
 from ..core.clock import Clock, SystemClock
 from ..core.engine import Dispatch
 from ..core.events import Event
-from ..core.records import Record, record_kinds
+from ..core.records import Record
 from ..core.session import Session
+from ..core.session_history import apply_history, history_kinds
 from ..core.slices import Reducer
 from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
@@ -300,10 +301,8 @@ class Store:
             key, _seq, snapshot, offset = saved
             session = Session.restore(snapshot, windows=windows, reducers=reducers)
         journal = self.journal_at(key)
-        if journal is not None and journal.size() > offset:
-            for record in journal.read(offset, kinds=_event_kinds()).records:
-                if isinstance(record, Event) and record.seq > session.seq:
-                    session.append(record)
+        if journal is not None and journal.size() > offset:  # its assessments too, not only events
+            apply_history(session, journal.read(offset, kinds=history_kinds()).records)
         return session if saved is not None or session.seq else None
 
     def _unsaved_journal(self, session_id: str) -> str | None:
@@ -413,7 +412,3 @@ def _plain(metadata: dict[str, Any]) -> dict[str, Any]:
     """Metadata as JSON keeps it: values JSON cannot hold become their text."""
     plain: dict[str, Any] = json.loads(json.dumps(metadata, default=str))
     return plain
-
-
-def _event_kinds() -> frozenset[str]:
-    return frozenset(k for k, cls in record_kinds().items() if issubclass(cls, Event))

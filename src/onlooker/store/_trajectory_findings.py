@@ -9,11 +9,12 @@ episode keeps one finding, whose later reports update it (specs/store.md, Trajec
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Iterable
 from typing import Any
 
 from ..core.assessment import Assessment, Finding, is_warning
 from ..core.events import EPOCH
-from .changes import episode_ref
+from .changes import EPISODE_REF, content_hash, episode_ref
 
 
 def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Finding]:
@@ -47,3 +48,21 @@ def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Fi
             )
         )
     return [f for f in stored if is_warning(f.severity)]
+
+
+def kept_findings(findings: Iterable[Finding]) -> list[tuple[Finding, int]]:
+    """What the store keeps of `findings` stored in this order while none is resolved, with how
+    often each was reported: one finding per identity (`content_hash`); an episode's takes its
+    newest report's severity, text, evidence and metadata, and keeps its first id and time
+    (`Store.create`, specs/store.md)."""
+    kept: dict[str, tuple[Finding, int]] = {}
+    for finding in findings:
+        key = content_hash(finding)
+        first, seen = kept.get(key, (finding, 0))
+        if seen and (finding.source_ref or "").startswith(EPISODE_REF):
+            first = dataclasses.replace(
+                first, severity=finding.severity, content=finding.content,
+                evidence=finding.evidence or first.evidence, metadata=finding.metadata,
+            )  # fmt: skip
+        kept[key] = (first, seen + 1)
+    return list(kept.values())

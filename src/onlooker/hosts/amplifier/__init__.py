@@ -1,13 +1,16 @@
-"""Amplifier: the hook module `hooks-onlooker` (entry point group `amplifier.modules`).
+"""Amplifier: the hook module `hooks-onlooker` and the tool module `tool-onlooker-observations`
+(entry point group `amplifier.modules`).
 
 `mount(coordinator, config)` registers handlers for session:start, prompt:submit, tool:post,
 tool:error, orchestrator:complete, context:pre_compact and session:end; each event goes to the
-Runtime, and its feedback comes back as `inject_context` (specs/hosts.md).
+Runtime, and its feedback comes back as `inject_context` (specs/hosts.md). `mount_tool` mounts the
+`observations` tool, the MCP tool's requests and answers over the same store and ids.
 """
 
 from ._events import DELIVERED_AT, EVENTS
 from ._module import PRIORITY, ObserverHooks, framed, mount
 from ._settings import ModuleSettings, module_settings
+from ._tool import ObservationsTool, mount_tool
 
 __amplifier_module_type__ = "hook"
 
@@ -16,8 +19,10 @@ __all__ = [
     "EVENTS",
     "PRIORITY",
     "ModuleSettings",
+    "ObservationsTool",
     "ObserverHooks",
     "framed",
     "module_settings",
     "mount",
+    "mount_tool",
 ]

@@ -26,7 +26,8 @@ from ...runtime import WARM_SESSIONS, Runtime
 from ...store import Store
 from ...text.clipping import MARGIN
 from ...text.redact import redact
-from .hook_input import HookInputError, hook_answer, parse_hook_input, read_hook_input
+from .assistant_words import AssistantWords
+from .hook_input import HookInput, HookInputError, hook_answer, parse_hook_input, read_hook_input
 from .input_limits import MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
@@ -77,6 +78,7 @@ class HookHandler:
             models=self.models, review_budget=self.review_budget, memory=self.memory,
             wake_worker=self.wake_worker, warm_limit=self.warm_limit,
         )  # fmt: skip
+        self.words = AssistantWords()
 
     def handle(self, raw: bytes) -> bytes:
         """The bytes to print for this hook input ('' for nothing). Never raises: an input over
@@ -111,6 +113,7 @@ class HookHandler:
             where, event = parse_hook_input(data, self.clock.now())
         except HookInputError as exc:
             return b"", str(exc), True
+        self._assistant_words(where, data)
         try:
             delivery = self.runtime.handle(where.arrival(event))
         except Exception as exc:
@@ -121,6 +124,16 @@ class HookHandler:
             notice=delivery.notice,
         )  # fmt: skip
         return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
+
+    def _assistant_words(self, where: HookInput, data: Mapping[str, Any]) -> None:
+        """Record what the assistant wrote since the last hook, when reviewers read it; a
+        failure here is logged, and the hook's own event goes on."""
+        try:
+            setup = self.runtime.review_setup(where.cwd)
+            for arrival in self.words.before(where, data, setup, self.clock.now()):
+                self.runtime.handle(arrival)
+        except Exception:
+            log.error("reading the assistant's words failed: %s", traceback.format_exc())
 
     def _answer_host(self, host: Any, data: Mapping[str, Any]) -> tuple[bytes, str, bool]:
         translate = self.hosts.get(host) if isinstance(host, str) else None

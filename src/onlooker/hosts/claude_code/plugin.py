@@ -1,8 +1,9 @@
 """onlooker in a Claude Code plugin folder: a plugin of its own or merged into one, and out again.
 
 The folder gets `scripts/onlooker` (a launcher naming this machine's Python), onlooker's hooks in
-`hooks/hooks.json`, its MCP server in `.mcp.json` and the observer's slash commands in
-`commands/` (`/onlooker:status` …), all through `${CLAUDE_PLUGIN_ROOT}`, and a
+`hooks/hooks.json`, its MCP server in `.mcp.json`, the observer's slash commands in
+`commands/` (`/onlooker:status` …), all through `${CLAUDE_PLUGIN_ROOT}`, the skill that tells the
+agent how to act on observations (`skills/onlooker-observations/SKILL.md`), and a
 `.claude-plugin/plugin.json` only when it has none. What is there already is merged into with a
 backup, never replaced; a folder that is not a plugin, or a launcher or server name that is
 someone else's, is refused. Uninstall takes out exactly that and removes what install created.
@@ -26,6 +27,9 @@ from .config_files import (
 )
 from .install import entry_file, install, uninstall
 from .mcp_registration import SERVER_NAME, install_mcp, uninstall_mcp
+from .skill import PATH as SKILL_FILE
+from .skill import is_ours as is_our_skill
+from .skill import skill_text
 from .slash_commands import COMMANDS, is_ours
 
 MANIFEST_FILE = Path(".claude-plugin") / "plugin.json"
@@ -82,13 +86,24 @@ def install_plugin(
         if existing is not None and not is_ours(existing):
             raise InstallError(f"{folder / slash.path} is someone else's command; onlooker's "
                                f"/onlooker:{slash.name} goes there")  # fmt: skip
+    skill = read_text(folder / SKILL_FILE)
+    if skill is not None and not is_our_skill(skill):
+        raise InstallError(f"{folder / SKILL_FILE} is someone else's skill; onlooker's goes there")
     # Refused before anything is written: a hooks or servers file onlooker may not change.
     install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=True)
     if mcp:
         install_mcp(servers, ("mcpServers",), home, entry=mcp_entry(), dry_run=True)
     slash_files = [slash.path for slash in COMMANDS]
     created = _missing(
-        folder, [MANIFEST_FILE, HOOKS_FILE, LAUNCHER, *slash_files, *([MCP_FILE] if mcp else [])]
+        folder,
+        [
+            MANIFEST_FILE,
+            HOOKS_FILE,
+            LAUNCHER,
+            *slash_files,
+            SKILL_FILE,
+            *([MCP_FILE] if mcp else []),
+        ],
     )
     changes = []
     if not (folder / MANIFEST_FILE).exists():
@@ -101,6 +116,7 @@ def install_plugin(
     )
     changes.append(install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=dry_run))
     changes += [_write_command(folder / slash.path, slash.text(), dry_run) for slash in COMMANDS]
+    changes.append(_write_command(folder / SKILL_FILE, skill_text(), dry_run))
     if mcp:
         entry = mcp_entry()
         changes.append(install_mcp(servers, ("mcpServers",), home, entry=entry, dry_run=dry_run))
@@ -130,6 +146,11 @@ def uninstall_plugin(folder: Path, home: Path, *, dry_run: bool = False) -> list
             if not dry_run:
                 (folder / slash.path).unlink()
             changes.append(Change(folder / slash.path, text, None, changed=True))
+    skill = read_text(folder / SKILL_FILE)
+    if is_our_skill(skill):
+        if not dry_run:
+            (folder / SKILL_FILE).unlink()
+        changes.append(Change(folder / SKILL_FILE, skill, None, changed=True))
     plugin_json = folder / MANIFEST_FILE
     if MANIFEST_FILE in created and read_text(plugin_json) == _plugin_json():
         if not dry_run:

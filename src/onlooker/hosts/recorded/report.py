@@ -1,5 +1,6 @@
 """A report of recorded sessions: replay each transcript (observers run as if live) and report
-what they would have said, with the findings the store would have kept (medium and above).
+what they would have said, with the findings the store would have kept (medium and above): one
+per episode, at its newest severity and text, as `Store.create` keeps them (`kept_findings`).
 
 Nothing is stored; there are no reviewer runs or memories to count.
 """
@@ -27,10 +28,13 @@ from ...report import (
     activity,
     scores_section,
 )
-from ...store import trajectory_findings
+from ...store import kept_findings, trajectory_findings
 from ...text.redact import redact
 from .replay import ObserverFactory, replay_session
 from .transcripts import Transcript, read_transcript
+
+Kept = tuple[Finding, int]
+"""A finding as the store keeps it, with how often it was reported."""
 
 
 def report_from_transcripts(
@@ -48,7 +52,7 @@ def report_from_transcripts(
     per project (the sessions' own project, else `recorded`); `project` keeps only that one."""
     since = utc(since) if since is not None else None
     files = [str(p) for p in paths]
-    by_project: dict[str, list[tuple[SessionBuilder, list[Finding]]]] = {}
+    by_project: dict[str, list[tuple[SessionBuilder, list[Kept]]]] = {}
     for path in files:
         for transcript in read_transcript(path).sessions():
             name = _project_of(transcript)
@@ -61,11 +65,11 @@ def report_from_transcripts(
                            on_dispatch=builder.dispatched)  # fmt: skip
             if since is not None and (builder.ended is None or builder.ended < since):
                 continue
-            findings = [
+            findings = kept_findings(
                 f
                 for a in builder.assessment_records
                 for f in trajectory_findings(a, builder.session_id)
-            ]
+            )
             by_project.setdefault(name, []).append((builder, findings))
     notes = []
     for name, sessions in by_project.items():
@@ -90,10 +94,11 @@ def _project_of(transcript: Transcript) -> str:
 
 
 def _project(
-    name: str, sessions: list[tuple[SessionBuilder, list[Finding]]], detailed: int
+    name: str, sessions: list[tuple[SessionBuilder, list[Kept]]], detailed: int
 ) -> ProjectReport:
     sessions.sort(key=lambda pair: pair[0].started or EPOCH, reverse=True)
-    findings = [f for _, found in sessions for f in found]
+    kept = [k for _, found in sessions for k in found]
+    findings = [f for f, _ in kept]
     times = [t for b, _ in sessions for t in (b.started, b.ended) if t is not None]
     now = SystemClock().now()
     buckets = Buckets(min(times, default=now), max(times, default=now))
@@ -112,7 +117,7 @@ def _project(
         name=name,
         sessions=tuple(b.build(len(found)) for b, found in sessions),
         activity=series,
-        open_findings=_open(findings),
+        open_findings=_open(kept),
         open_total=len(findings),
         findings_total=len(findings),
         findings_by_severity=dict(Counter(f.severity for f in findings)),
@@ -120,14 +125,9 @@ def _project(
     )
 
 
-def _open(findings: list[Finding]) -> tuple[OpenFinding, ...]:
-    """The most severe findings first, a repeat of the same text counted as an occurrence."""
-    seen: dict[tuple[str, str, str], tuple[Finding, int]] = {}
-    for f in findings:
-        key = (f.session_id, f.observer, f.content)
-        first, n = seen.get(key, (f, 0))
-        seen[key] = (first, n + 1)
-    ranked = sorted(seen.values(), key=lambda p: (-severity_rank(p[0].severity), p[0].created_at))
+def _open(kept: list[Kept]) -> tuple[OpenFinding, ...]:
+    """The most severe findings first, each with how often it was reported."""
+    ranked = sorted(kept, key=lambda p: (-severity_rank(p[0].severity), p[0].created_at or EPOCH))
     return tuple(
         OpenFinding(
             id=f.id,

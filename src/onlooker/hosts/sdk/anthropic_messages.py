@@ -1,7 +1,9 @@
 """Anthropic messages tool loops: each executed tool_use recorded, feedback in its tool_result.
 
-`tool_result_block(engine, tool_use, result)` gives the block for the next user message; feedback
-is an extra text block after the tool's own content, which stays as it was. No `anthropic` import.
+`tool_result_block(engine, tool_use, result, is_error=failed)` gives the block for the next user
+message; feedback is an extra text block after the tool's own content, which stays as it was. A
+call that failed must say so (`is_error=True`), or it is recorded as a success. No `anthropic`
+import.
 """
 
 from __future__ import annotations

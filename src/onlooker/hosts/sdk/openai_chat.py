@@ -1,7 +1,8 @@
 """OpenAI chat-completions tool loops: each executed call recorded, feedback in the tool message.
 
-`tool_message(engine, tool_call, result)` gives the `{"role": "tool", ...}` message to append, its
-content the tool's result with the feedback after a blank line. No `openai` import.
+`tool_message(engine, tool_call, result, is_error=failed)` gives the `{"role": "tool", ...}`
+message to append, its content the tool's result with the feedback after a blank line; a call
+that failed must say so (`is_error=True`), or it is recorded as a success. No `openai` import.
 """
 
 from __future__ import annotations
