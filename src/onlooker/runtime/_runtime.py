@@ -41,6 +41,7 @@ from ._memory import MemorySteps, WakeWorker
 from ._review import ReviewSteps
 from ._scoring import ScoringSteps
 from .config_notice import config_notice
+from .continuity import continued_observations
 from .next_turn import next_turn_observations
 from .recording import record_dispatch
 
@@ -196,7 +197,10 @@ class Runtime:
                 warm.engine = self._engine_for(key, warm.engine.session, loaded, arrival)
                 warm.loaded = loaded
                 warm.memory = loaded.memory or self.memory
-                warm.remember = memory_on(arrival.cwd, warm.memory)
+            if self._memory is not None:  # opt-outs are live: decided at every arrival
+                warm.remember = self._memory.turned_on(warm.memory, loaded.root, arrival.cwd)
+                self._step(self._memory.note_opt_out, warm.remember, project=warm.project,
+                           session_id=arrival.session_id)  # fmt: skip
             return warm, _with_deadline(redact_record(arrival.event), loaded), start
         except BaseException:
             self._done(warm)
@@ -268,7 +272,11 @@ class Runtime:
             record_dispatch(self.store, dispatch, project=warm.project, session=warm.engine.session)
 
     def _next_turn(self, key: str, warm: _Warm, event: Event) -> str:
-        """At a prompt: the open-findings summary when it changed since the session last saw it."""
+        """At a prompt: the open-findings summary when it changed since the session last saw it;
+        after compaction and on resume: the session's open observations again (continuity)."""
+        if self.store is not None and isinstance(event, SessionStarted):
+            return self._step(continued_observations, self.store, event, project=warm.project,
+                              session_id=key) or ""  # fmt: skip
         if self.store is None or not isinstance(event, UserPrompt):
             return ""
         return next_turn_observations(self.store, project=warm.project, session_id=key)

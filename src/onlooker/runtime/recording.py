@@ -15,7 +15,7 @@ def record_dispatch(
 ) -> tuple[Created, ...]:
     """Journal a dispatched event with its assessments and failures; store the findings of
     assessments at medium or above (see `trajectory_findings`). Given the session, the episodes
-    the event ends have their findings resolved (`end_episodes`)."""
+    the event ends have their findings expired (`end_episodes`)."""
     session_id = dispatch.event.session_id
     records = (dispatch.event, *dispatch.assessments, *dispatch.failures)
     store.append(records, project=project, session_id=session_id)

@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from functools import partial
 from typing import Any
 
+from ._database import stamp
 from .changes import Change
 from .memory_records import (
     MemoriesDropped,
@@ -18,12 +19,13 @@ from .memory_records import (
     Memory,
     MemoryCreated,
     MemoryFilter,
+    MemoryOptOut,
     PendingEvent,
     from_millis,
     millis,
 )
 
-MEMORY_TABLES = ("memories", "memory_files", "memory_injections")
+MEMORY_TABLES = ("memories", "memory_files", "memory_injections", "memory_opt_outs")
 """Tables the journals rebuild (pending events are not journaled: they are a work queue)."""
 
 _COLUMNS = "m.id, m.title, m.content, m.project, m.session_id, m.timestamp, m.created_at"
@@ -76,6 +78,16 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
             "ON CONFLICT DO NOTHING",
             [(change.session_id, i) for i in change.memory_ids],
         )
+        return True
+    if isinstance(change, MemoryOptOut):
+        if change.off:
+            conn.execute(
+                "INSERT INTO memory_opt_outs (project, since) VALUES (?, ?) "
+                "ON CONFLICT(project) DO NOTHING",
+                (change.project, stamp(change.at)),
+            )
+        else:
+            conn.execute("DELETE FROM memory_opt_outs WHERE project = ?", (change.project,))
         return True
     if isinstance(change, MemoriesDropped):
         conn.execute(
@@ -301,6 +313,11 @@ def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:
     if where.before is not None:
         clause += " AND m.timestamp < ?"
         params.append(millis(where.before))
+    if where.not_session:
+        clause += " AND (m.session_id IS NULL OR m.session_id != ?)"
+        params.append(where.not_session)
+    if where.opted_in:
+        clause += " AND m.project NOT IN (SELECT o.project FROM memory_opt_outs o)"
     if where.files:
         ends = " OR ".join("(f.path = ? OR f.path LIKE ? ESCAPE '\\')" for _ in where.files)
         clause += (

@@ -345,6 +345,23 @@ report's text): it followed only the resolution note, so resolving a finding who
 changed deleted tokens it never indexed, and SQLite called the database malformed. The rebuild
 mends indexes left that way."""
 
+M013_EXPIRED = """
+DROP INDEX findings_unresolved;
+CREATE INDEX findings_unresolved ON findings (project, content_hash)
+    WHERE status IN ('open', 'acknowledged');
+"""
+"""Findings may expire (status `expired`): the index of unresolved content hashes, which
+deduplication reads, leaves out expired ones as it leaves out resolved ones."""
+
+M014_MEMORY_OPT_OUTS = """
+CREATE TABLE memory_opt_outs (
+    project TEXT PRIMARY KEY,
+    since TEXT NOT NULL
+);
+"""
+"""Projects whose memory is off (`.onlooker/no-memory`, `memory.enabled: false`), as their
+sessions last saw it: other projects' digests (`projectOnly: false`) leave their memories out."""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -357,4 +374,6 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m008_side_effects", M008_SIDE_EFFECTS),
     ("m009_project_keys", M009_PROJECT_KEYS),
     ("m012_fts_follows_edits", M012_FTS_FOLLOWS_EDITS),
+    ("m013_expired", M013_EXPIRED),
+    ("m014_memory_opt_outs", M014_MEMORY_OPT_OUTS),
 )

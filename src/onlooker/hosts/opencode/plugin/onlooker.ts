@@ -199,7 +199,7 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
           operation: tool.schema.enum(["list", "get", "acknowledge", "resolve", "clear_resolved"]),
           observation_id: tool.schema.string().optional(),
           resolution_note: tool.schema.string().optional(),
-          status: tool.schema.enum(["open", "acknowledged", "resolved"]).optional(),
+          status: tool.schema.enum(["open", "acknowledged", "resolved", "expired"]).optional(),
           severity: tool.schema.string().optional(),
         },
         async execute(args, context) {
