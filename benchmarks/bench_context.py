@@ -51,7 +51,7 @@ _BLOCK = re.compile(
 )
 _CITED = re.compile(r"\bcalls? ((?:\d+(?:-\d+)?)(?:, \d+(?:-\d+)?)*)")
 _ID = re.compile(r"\[(?:id|ids) ([0-9a-f]{4,}(?:, [0-9a-f]{4,})*)\]")
-_SUMMARY_ID = re.compile(r"^  \[\w+\] ([0-9a-f]{8}) ", re.MULTILINE)
+_SUMMARY_ID = re.compile(r"^  \[\w+\] \[id ([0-9a-f]{8})\] ", re.MULTILINE)
 _REMAINING = re.compile(
     r"(\d+(?:\.\d+)?) (seconds|minutes?|hours) (?:remaining|left)|"
     r"(reached the time deadline)|overdue by (\d+) (seconds|minutes?)"
