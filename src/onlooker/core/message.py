@@ -97,16 +97,23 @@ def _ids(fact: Sequence[Finding], ids: Mapping[str, str] | None) -> str:
 
 
 def _fact_line(fact: Sequence[Finding], ids: Mapping[str, str] | None) -> str:
-    """`• category [id 1a2b3c4d]: content (where it points)`."""
+    """`• category [id 1a2b3c4d]: content (where it points)`; what another finding of the same
+    fact adds after its cited calls (an error line) follows the shown one's content."""
     shown = fact[0]
+    content = shown.content
+    for other in fact[1:]:
+        detail = other.content.partition("): ")[2].strip()
+        if detail and detail not in content:
+            content = f"{content.rstrip('.')}: {detail}"
+            break
     where = ""
     ref = shown.source_ref or ""
-    if shown.source_type == "file" and ref and ref not in shown.content:
+    if shown.source_type == "file" and ref and ref not in content:
         where = f" ({ref})"
-    elif shown.evidence and not cited_calls(shown.content):
+    elif shown.evidence and not cited_calls(content):
         where = f" ({shown.evidence})"
     head = f"{shown.category} {_ids(fact, ids)}" if shown.category else _ids(fact, ids)
-    return f"• {head}: {shown.content}{where}"
+    return f"• {head}: {content}{where}"
 
 
 def messages_of(assessments: Sequence[Assessment]) -> list[Message]:
@@ -158,8 +165,8 @@ def _message(group: Sequence[Assessment]) -> Message:
 
 
 def facts_of(findings: Iterable[Finding]) -> tuple[tuple[Finding, ...], ...]:
-    """Findings that rest on the same calls (or say the same) are one fact; the most severe,
-    then the most detailed, is shown."""
+    """Findings that rest on the same calls (or say the same) are one fact; the most severe
+    (the first of them) is shown."""
     facts: list[list[Finding]] = []
     for finding in findings:
         calls = cited_calls(finding.evidence)
@@ -171,7 +178,4 @@ def facts_of(findings: Iterable[Finding]) -> tuple[tuple[Finding, ...], ...]:
                 break
         else:
             facts.append([finding])
-    return tuple(
-        tuple(sorted(fact, key=lambda f: (-severity_rank(f.severity), -len(f.content))))
-        for fact in facts
-    )
+    return tuple(tuple(sorted(fact, key=lambda f: -severity_rank(f.severity))) for fact in facts)
