@@ -5,7 +5,7 @@ Figures: messages, characters, duplicate facts, stale statements (a deadline fig
 with the clock at delivery; a finding delivered after it was resolved or expired) and the share of
 delivered findings carrying an id; then two scenarios of issue 25: eight identical failing calls,
 and a 30-minute deadline over a 36-minute session. `python -m benchmarks.bench_context --details`
-prints what was delivered in the scenarios. See specs/feedback.md.
+prints what was delivered in the scenarios. See specs/engine.md (Feedback).
 """
 
 from __future__ import annotations
