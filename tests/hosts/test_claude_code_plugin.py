@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from onlooker.core.message import INTRODUCTION
 from onlooker.hosts.claude_code.hook_input import HOOK_EVENTS
 from onlooker.hosts.claude_code.install import installed_hooks
 
@@ -74,6 +75,9 @@ def test_a_new_plugin_runs_through_claude_plugin_root_and_goes_away_again(tmp_pa
     for portable in ("hooks/hooks.json", ".mcp.json"):  # only the launcher names this machine
         text = (folder / portable).read_text()
         assert sys.executable not in text and str(tmp_path) not in text
+    skill = (folder / "skills/observations/SKILL.md").read_text()
+    assert skill.startswith("---\n") and "\nname: observations\n" in skill
+    assert INTRODUCTION in skill  # the same line the first message of a session says
 
     assert plugin("install", "claude-code", "--plugin", str(folder))["files"] == []  # idempotent
     plugin("uninstall", "claude-code", "--plugin", str(folder))
@@ -88,7 +92,7 @@ def test_a_plugin_of_yours_is_merged_into_with_a_backup_and_restored(
     before = tree(folder)
     report = plugin("install", "claude-code", "--plugin", str(folder))
     written = [Path(f) for f in report["files"] if Path(f).parent.name != "commands"]
-    assert sorted(f.name for f in written) == [".mcp.json", "hooks.json", "onlooker"]
+    assert sorted(f.name for f in written) == [".mcp.json", "SKILL.md", "hooks.json", "onlooker"]
     assert (folder / ".claude-plugin/plugin.json").read_text() == before[
         ".claude-plugin/plugin.json"
     ]

@@ -2,7 +2,8 @@
 
 The folder gets `scripts/onlooker` (a launcher naming this machine's Python), onlooker's hooks in
 `hooks/hooks.json`, its MCP server in `.mcp.json` and the observer's slash commands in
-`commands/` (`/onlooker:status` …), all through `${CLAUDE_PLUGIN_ROOT}`, and a
+`commands/` (`/onlooker:status` …), the `observations` skill in `skills/observations/SKILL.md`
+(how to act on a finding by its id), all through `${CLAUDE_PLUGIN_ROOT}`, and a
 `.claude-plugin/plugin.json` only when it has none. What is there already is merged into with a
 backup, never replaced; a folder that is not a plugin, or a launcher or server name that is
 someone else's, is refused. Uninstall takes out exactly that and removes what install created.
@@ -26,6 +27,7 @@ from .config_files import (
 )
 from .install import entry_file, install, uninstall
 from .mcp_registration import SERVER_NAME, install_mcp, uninstall_mcp
+from .skill import OBSERVATIONS_SKILL
 from .slash_commands import COMMANDS, is_ours
 
 MANIFEST_FILE = Path(".claude-plugin") / "plugin.json"
@@ -62,6 +64,10 @@ esac
 """
 
 
+TEXTS = (*COMMANDS, OBSERVATIONS_SKILL)
+"""The plugin's Markdown files onlooker writes: the slash commands and the observations skill."""
+
+
 def mcp_entry() -> dict[str, Any]:
     return {"type": "stdio", "command": "${CLAUDE_PLUGIN_ROOT}/scripts/onlooker", "args": ["mcp"]}
 
@@ -77,7 +83,7 @@ def install_plugin(
     if current is not None and LAUNCHER_MARK not in current:
         raise InstallError(f"{launcher} is someone else's file; onlooker's launcher goes there")
     servers = folder / MCP_FILE
-    for slash in COMMANDS:
+    for slash in TEXTS:
         existing = read_text(folder / slash.path)
         if existing is not None and not is_ours(existing):
             raise InstallError(f"{folder / slash.path} is someone else's command; onlooker's "
@@ -86,7 +92,7 @@ def install_plugin(
     install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=True)
     if mcp:
         install_mcp(servers, ("mcpServers",), home, entry=mcp_entry(), dry_run=True)
-    slash_files = [slash.path for slash in COMMANDS]
+    slash_files = [slash.path for slash in TEXTS]
     created = _missing(
         folder, [MANIFEST_FILE, HOOKS_FILE, LAUNCHER, *slash_files, *([MCP_FILE] if mcp else [])]
     )
@@ -100,7 +106,7 @@ def install_plugin(
         else _write_launcher(launcher, current, text)
     )
     changes.append(install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=dry_run))
-    changes += [_write_command(folder / slash.path, slash.text(), dry_run) for slash in COMMANDS]
+    changes += [_write_command(folder / slash.path, slash.text(), dry_run) for slash in TEXTS]
     if mcp:
         entry = mcp_entry()
         changes.append(install_mcp(servers, ("mcpServers",), home, entry=entry, dry_run=dry_run))
@@ -124,7 +130,7 @@ def uninstall_plugin(folder: Path, home: Path, *, dry_run: bool = False) -> list
         if not dry_run:
             launcher.unlink()
         changes.append(Change(launcher, current, None, changed=True))
-    for slash in COMMANDS:
+    for slash in TEXTS:
         text = read_text(folder / slash.path)
         if is_ours(text):
             if not dry_run:
