@@ -27,8 +27,8 @@ from .config_files import (
 )
 from .install import entry_file, install, uninstall
 from .mcp_registration import SERVER_NAME, install_mcp, uninstall_mcp
-from .skill import OBSERVATIONS_SKILL
-from .slash_commands import COMMANDS, is_ours
+from .skill import OBSERVATIONS_SKILL, Skill
+from .slash_commands import COMMANDS, SlashCommand, is_ours
 
 MANIFEST_FILE = Path(".claude-plugin") / "plugin.json"
 HOOKS_FILE = Path("hooks") / "hooks.json"
@@ -64,7 +64,7 @@ esac
 """
 
 
-TEXTS = (*COMMANDS, OBSERVATIONS_SKILL)
+TEXTS: tuple[SlashCommand | Skill, ...] = (*COMMANDS, OBSERVATIONS_SKILL)
 """The plugin's Markdown files onlooker writes: the slash commands and the observations skill."""
 
 
