@@ -103,6 +103,8 @@ def test_an_episode_is_told_when_it_starts_once_when_it_escalates_then_not() -> 
     assert [bool(text) for text in said] == [True, False, True, False, False]
     assert "→ Stall suggests" in said[0] and "→" not in said[2]  # the escalation adds no advice
     assert INTRODUCTION in said[0] and INTRODUCTION not in said[2]
+    first_id = said[0].split("[id ")[1][:8]  # without a store, the escalation keeps the first id
+    assert f"[id {first_id}]" in said[2]
     # The same pattern again on other calls is a new episode: told again.
     again = repeat("Stall", "calls 30, 31, 32, 33", "medium", "x", "r")
     assert immediate_feedback(session, [again]).startswith("[Trajectory Assessment - Stall]")

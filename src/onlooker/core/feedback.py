@@ -10,6 +10,7 @@ Claude Code cuts hook output at 10,000 characters, so feedback is capped there (
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -35,6 +36,8 @@ class ToldEpisode:
     calls: frozenset[int]
     severity: str
     times: int = 1
+    first_ids: tuple[str, ...] = ()
+    """`key\x00id` of the findings as first told (an escalation names them so again)."""
 
 
 @record("delivered")
@@ -141,7 +144,8 @@ def _news(
     episodes: list[ToldEpisode], message: Message, members: Sequence[Assessment]
 ) -> Message | None:
     """The message if its episode is new or escalates; updates `episodes` either way."""
-    keys = frozenset(finding_key(a.observer_name, f) for a in members for f in a.findings)
+    keyed = {f.id: finding_key(a.observer_name, f) for a in members for f in a.findings}
+    keys = frozenset(keyed.values())
     calls = frozenset().union(*(cited_calls(f.evidence) for fact in message.facts for f in fact))
     level = message.severity
     for i, known in enumerate(episodes):
@@ -150,18 +154,20 @@ def _news(
             continue
         worse = severity_rank(level) > severity_rank(known.severity)
         tell = worse and known.times < TELLINGS
+        first = dict(entry.rsplit("\x00", 1) for entry in known.first_ids)
+        new = tuple(f"{key}\x00{i}" for i, key in keyed.items() if key not in first)
         episodes[i] = ToldEpisode(
             known.keys | keys,
             calls or known.calls,
             level if worse else known.severity,
             known.times + tell,
+            known.first_ids + new,
         )
         episodes.append(episodes.pop(i))
         if not tell:
             return None
-        return Message(
-            message.observers, message.summary, message.facts, message.suggestions,
-            message.severity, escalation=True,
-        )  # fmt: skip
-    episodes.append(ToldEpisode(keys, calls, level))
+        aliases = tuple((i, first[key]) for i, key in keyed.items() if key in first)
+        return dataclasses.replace(message, escalation=True, aliases=aliases)
+    told = tuple(f"{key}\x00{i}" for i, key in keyed.items())
+    episodes.append(ToldEpisode(keys, calls, level, first_ids=told))
     return message

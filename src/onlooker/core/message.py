@@ -72,9 +72,13 @@ class Message:
     """The episode was told before; now it is worse (its suggestion is not said again)."""
     summary_only: bool = False
     """An assessment without findings: its summary is the fact."""
+    aliases: tuple[tuple[str, str], ...] = ()
+    """(finding id, id first told for its episode): without a store, an escalation names the
+    findings by the ids the agent was first given, as a store's continuing finding would."""
 
     def render(self, ids: Mapping[str, str] | None = None) -> str:
         """The text; `ids` maps a finding's own id to its stored one (else its own is shown)."""
+        ids = {**dict(self.aliases), **(ids or {})}
         name = ", ".join(self.observers)
         if self.status:
             return " ".join((f"[{name}] {self.summary}", *self.suggestions))
@@ -91,12 +95,12 @@ class Message:
         return "\n".join(lines)
 
 
-def _ids(fact: Sequence[Finding], ids: Mapping[str, str] | None) -> str:
-    shown = list(dict.fromkeys((ids or {}).get(f.id, f.id)[:SHORT_ID] for f in fact))
+def _ids(fact: Sequence[Finding], ids: Mapping[str, str]) -> str:
+    shown = list(dict.fromkeys(ids.get(f.id, f.id)[:SHORT_ID] for f in fact))
     return f"[{'id' if len(shown) == 1 else 'ids'} {', '.join(shown)}]"
 
 
-def _fact_line(fact: Sequence[Finding], ids: Mapping[str, str] | None) -> str:
+def _fact_line(fact: Sequence[Finding], ids: Mapping[str, str]) -> str:
     """`• category [id 1a2b3c4d]: content (where it points)`; what another finding of the same
     fact adds after its cited calls (an error line) follows the shown one's content."""
     shown = fact[0]
