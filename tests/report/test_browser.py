@@ -83,21 +83,21 @@ def test_tables_sort_by_click_and_by_keyboard(browser: HeadlessChromium, tmp_pat
     assert browser.open(page.as_uri()).errors == []
     severities = COLUMN.replace("{table}", "findings").replace("{column}", "0")
     before = browser.evaluate(severities)
-    assert before[0] == "high" and before[-1] == "medium"
+    assert before[0] == "high" and before[-1] == "low"  # the undone edit, told to the agent
     box = browser.evaluate(
         "(() => { const b = document.querySelector('table[data-table=findings] th button');"
         " b.scrollIntoView(); const r = b.getBoundingClientRect();"
         " return [r.x + r.width / 2, r.y + r.height / 2]; })()"
     )
     browser.click(*box)  # ascending: least severe first
-    assert browser.evaluate(severities)[0] == "medium"
+    assert browser.evaluate(severities)[0] == "low"
     assert browser.evaluate("document.querySelector('table[data-table=findings] th')"
                             ".getAttribute('aria-sort')") == "ascending"  # fmt: skip
     browser.evaluate("document.querySelector('table[data-table=findings] th button').focus()")
     browser.press("Enter", "Enter", 13)
     assert browser.evaluate(severities)[0] == "high"
     browser.press(" ", "Space", 32)
-    assert browser.evaluate(severities)[0] == "medium"
+    assert browser.evaluate(severities)[0] == "low"
 
 
 def test_the_keyboard_reaches_controls_and_shows_where_it_is(
