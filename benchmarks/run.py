@@ -14,6 +14,7 @@ from pathlib import Path
 BENCHMARKS: dict[str, str] = {
     "bench_replay": "replay throughput vs bare json.loads",
     "bench_precision": "rule observers: recall, precision on labeled sessions; real-session rate",
+    "bench_context": "what the agent hears per 100 calls: messages, characters, duplicates, ids",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_hookd_load": "hook service under load: head of line, 16 busy sessions, vs one at a time",
     "bench_hookd_kills": "hook service and worker SIGKILLed 35 and 20 times: nothing twice or lost",

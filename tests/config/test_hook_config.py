@@ -79,10 +79,16 @@ def test_an_observer_turned_off_says_nothing(handler: HookHandler, project: Path
     assert not any("Error Cascade" in text for text in said)
 
 
-def test_the_deadline_comes_from_the_config(handler: HookHandler, project: Path) -> None:
-    (project / "onlooker.yaml").write_text("trajectory: {deadline_minutes: 1.5}\n")
-    said = context(handler.handle(hook(project, "SessionStart", source="startup")))
-    assert "Deadline]" in said and "You have 90 seconds remaining." in said
+def test_the_deadline_comes_from_the_config(
+    handler: HookHandler, project: Path, clock: FixedClock
+) -> None:
+    (project / "onlooker.yaml").write_text("trajectory: {deadline_minutes: 2}\n")
+    assert context(handler.handle(hook(project, "SessionStart", source="startup"))) == ""
+    clock.advance(61)
+    said = context(handler.handle(failure(project, 1)))
+    assert said == "[Deadline] 59 seconds remaining (51% of the time used). " + (
+        "The remaining work is best wrapped up."
+    )
 
 
 def test_a_section_with_a_problem_takes_its_defaults_and_is_logged_once(

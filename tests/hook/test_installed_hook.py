@@ -39,7 +39,7 @@ def test_installed_command_answers_a_hook(tmp_path: Path) -> None:
         )
         assert done.returncode == 0, done.stderr
         answers.append(done.stdout)
-    assert "[Trajectory Assessment - Stall]" in answers[3]
+    assert "[Trajectory Assessment - Stall" in answers[3]
 
 
 def test_a_hook_installed_by_an_earlier_version_still_answers_and_install_moves_it(
@@ -68,7 +68,7 @@ def test_a_hook_installed_by_an_earlier_version_still_answers_and_install_moves_
         )  # fmt: skip
         assert done.returncode == 0, done.stderr
         answers.append(done.stdout)
-    assert "[Trajectory Assessment - Stall]" in answers[3]
+    assert "[Trajectory Assessment - Stall" in answers[3]
 
     subprocess.run(
         [ONLOOKER, "install", "claude-code", "--project", str(project)],

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from onlooker.core.assessment import Finding
+from onlooker.core.message import INTRODUCTION
 from onlooker.hosts.claude_code.hook_input import HOOK_EVENTS
 from onlooker.hosts.claude_code.install import installed_hooks
 from onlooker.mcp import Tools
@@ -78,6 +79,9 @@ def test_a_new_plugin_runs_through_claude_plugin_root_and_goes_away_again(tmp_pa
     for portable in ("hooks/hooks.json", ".mcp.json"):  # only the launcher names this machine
         text = (folder / portable).read_text()
         assert sys.executable not in text and str(tmp_path) not in text
+    skill = (folder / "skills/onlooker-observations/SKILL.md").read_text()
+    assert skill.startswith("---\n") and "\nname: onlooker-observations\n" in skill
+    assert INTRODUCTION in skill  # the same line the first message of a session says
 
     assert plugin("install", "claude-code", "--plugin", str(folder))["files"] == []  # idempotent
     plugin("uninstall", "claude-code", "--plugin", str(folder))

@@ -79,7 +79,7 @@ def test_the_service_answers_the_plugin_in_opencodes_terms(
                 )
             )
         assert said[:3] == [{}, {}, {}]
-        assert "[Trajectory Assessment - Stall]" in said[3]["append"]
+        assert "[Trajectory Assessment - Stall" in said[3]["append"]
         compacting = json.loads(
             handler.handle(forwarded("experimental.session.compacting", "ses_1", project, {}))
         )

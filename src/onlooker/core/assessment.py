@@ -94,6 +94,9 @@ class Assessment(Record):
     timestamp: datetime = EPOCH
     call_index: int = 0
     """Tool-call count of the session when the assessment was made."""
+    status: bool = False
+    """A status line (time left, plan steps), not trouble: never stored as a finding, told as one
+    line (specs/engine.md, Feedback)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "severity", severity(self.severity))

@@ -26,7 +26,7 @@ from ._time_limit import alarm_available, as_coroutine, await_blocking, call_wit
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
-from .feedback import FEEDBACK_LIMIT, immediate_feedback
+from .feedback import FEEDBACK_LIMIT, Telling, tell
 from .observer import Observer, ObserverContext
 from .session import Session, SessionInfo
 from .triggers import ObserverRun, Trigger, TriggerState
@@ -77,6 +77,8 @@ class Dispatch:
     failures: tuple[ObserverFailure, ...] = ()
     feedback: str = ""
     """Text to inject into the agent's context now ('' for nothing)."""
+    telling: Telling = field(default_factory=Telling)
+    """What the feedback says, as messages (a host with a store renders them with stored ids)."""
 
 
 @dataclass(slots=True)
@@ -373,8 +375,9 @@ class Engine:
                 assessments.append(assessment)
         if runs:
             session[TriggerState].seed(state)
-        feedback = immediate_feedback(session, assessments, self.feedback_limit)
-        return Dispatch(event, tuple(assessments), tuple(failures), feedback)
+        telling = tell(session, assessments)
+        feedback = telling.render(self.feedback_limit)
+        return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
 
 
 _SKIPPED: Any = object()

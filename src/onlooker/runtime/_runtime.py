@@ -43,7 +43,7 @@ from ._scoring import ScoringSteps
 from .config_notice import config_notice
 from .continuity import continued_observations
 from .next_turn import next_turn_observations
-from .recording import record_dispatch
+from .recording import recorded_feedback
 
 if TYPE_CHECKING:
     from ..llm.model import Model
@@ -208,7 +208,7 @@ class Runtime:
 
     def _finish(self, arrival: Arrival, warm: _Warm, dispatch: Dispatch) -> Delivery:
         key, event = arrival.session_key, dispatch.event
-        self._recorded(warm, dispatch)
+        feedback = self._recorded(warm, dispatch)
         main = key == arrival.session_id
         if warm.remember and self._memory is not None:
             if isinstance(event, ToolCall):
@@ -230,7 +230,7 @@ class Runtime:
             self._save(key, forget=True)
         if isinstance(event, SubagentStopped):
             self._save(subagent_session_id(arrival.session_id, event.agent_id), forget=True)
-        parts = [warm.held, dispatch.feedback, context, self._next_turn(key, warm, event)]
+        parts = [warm.held, feedback, context, self._next_turn(key, warm, event)]
         if isinstance(arrival.event, SessionStarted) and warm.remember and self._memory:
             parts.append(
                 self._step(
@@ -267,9 +267,13 @@ class Runtime:
         parts.append(self._step(steps.after_compaction, event, project=project) or "")
         return self._step(steps.notice, event, project=project) or ""
 
-    def _recorded(self, warm: _Warm, dispatch: Dispatch) -> None:
-        if self.store is not None:
-            record_dispatch(self.store, dispatch, project=warm.project, session=warm.engine.session)
+    def _recorded(self, warm: _Warm, dispatch: Dispatch) -> str:
+        """Record the dispatch; its feedback, with the stored findings' ids."""
+        if self.store is None:
+            return dispatch.feedback
+        engine = warm.engine
+        return recorded_feedback(self.store, dispatch, project=warm.project,
+                                 session=engine.session, limit=engine.feedback_limit)  # fmt: skip
 
     def _next_turn(self, key: str, warm: _Warm, event: Event) -> str:
         """At a prompt: the open-findings summary when it changed since the session last saw it;

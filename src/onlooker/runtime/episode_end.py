@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from ..core.assessment import Assessment, is_warning
+from ..core.assessment import Assessment, severity_rank
 from ..core.events import Event, SessionEnded, ToolCall
 from ..core.session import Session
 from ..observers.episodes import WRITE_TOOLS, call_key, is_cancelled
@@ -42,7 +42,7 @@ def end_episodes(
 
 
 def _warned(session: Session) -> bool:
-    return any(is_warning(a.severity) for a in session[Assessment].all())
+    return any(severity_rank(a.severity) > 1 for a in session[Assessment].all())
 
 
 def _why_ended(observation: Observation, event: Event, calls: Sequence[ToolCall]) -> str:

@@ -10,6 +10,7 @@ import hashlib
 from typing import Any
 
 from ..core.feedback import FEEDBACK_LIMIT
+from ..core.message import SHORT_ID
 from ..store._store import Store
 from ..store.query import FindingQuery
 
@@ -38,7 +39,7 @@ def format_observations_summary(result: dict[str, Any]) -> str:
     for observer, obs_list in by_observer.items():
         lines.append(f"\n**{observer}** ({len(obs_list)} observations):")
         for obs in obs_list[:3]:  # Limit to top 3
-            lines.append(f"  [{obs['severity']}] {obs['content']}")
+            lines.append(f"  [{obs['severity']}] [id {obs['id'][:SHORT_ID]}] {obs['content']}")
         if len(obs_list) > 3:
             lines.append(f"  ... and {len(obs_list) - 3} more")
 
