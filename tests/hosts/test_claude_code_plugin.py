@@ -154,7 +154,7 @@ def test_the_plugin_tells_the_agent_how_to_act_on_observations_and_search_memory
     assert fields["name"] == "onlooker-observations"
     assert "acknowledge or resolve them by id" in json.loads(fields["description"])
     flat = " ".join(body.split())
-    for said in ("prefix of 4 or more characters", "onlooker observations resolve <id> --note",
+    for said in ("prefix of 4 or more works", "onlooker observations resolve <id> --note",
                  "call `search` with a `query`", "`get_observations` with their `ids`"):  # fmt: skip
         assert said in flat, said
     assert len(body) < 2000  # short: it is loaded into the agent's context
