@@ -146,12 +146,13 @@ def context(answer: dict[str, Any]) -> str:
     return str(answer.get("hookSpecificOutput", {}).get("additionalContext", ""))
 
 
+TEST_COMMAND = {"command": "pytest tests/test_tokens.py -q", "description": "Token tests"}
+TEST_ERROR = ("Exit code 1\nFAILED tests/test_tokens.py::test_hash - AssertionError: sha512 "
+              "expected\n1 failed, 4 passed")  # fmt: skip
+
+
 class Agent:
     """A Claude Code session as its hooks see it: one project folder, one session id."""
-
-    COMMAND = {"command": "pytest tests/test_tokens.py -q", "description": "Token tests"}
-    ERROR = ("Exit code 1\nFAILED tests/test_tokens.py::test_hash - AssertionError: sha512 "
-             "expected\n1 failed, 4 passed")  # fmt: skip
 
     def __init__(self, root: Path, session: str) -> None:
         self.root, self.session, self.calls = root, session, 0
@@ -170,7 +171,7 @@ class Agent:
 
     def failing_test_run(self) -> str:
         self.calls += 1
-        return context(hook({**self.base("PostToolUseFailure"), "error": self.ERROR,
+        return context(hook({**self.base("PostToolUseFailure"), "error": TEST_ERROR,
                              "is_interrupt": False, "tool_name": "Bash",
-                             "tool_input": self.COMMAND,
+                             "tool_input": TEST_COMMAND,
                              "tool_use_id": f"toolu_{self.session}_{self.calls:03d}"}))  # fmt: skip
