@@ -8,7 +8,7 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-from viewer import Agent, EventStream, running_viewer
+from viewer import Agent, EventStream, hook, running_viewer
 
 from onlooker.store import Store, project_for
 
@@ -85,3 +85,31 @@ def test_reviewer_runs_reach_the_stream_with_tokens_and_cost(
     assert item["session"] == "live-3" and item["observer"] == "security-review"
     assert (item["input_tokens"], item["output_tokens"], item["cost_usd"]) == (1200, 300, 0.0021)
     assert item["model"] == "openai:gpt-4o-mini" and item["text"] == "No secrets in the diff."
+
+
+def test_a_subagent_is_a_lane_of_its_session_live_and_in_the_timeline(
+    onlooker_home: Path, project: Path
+) -> None:
+    agent = Agent(project, "lanes")
+    agent.start("Explore the repository.")
+    sub = {"agent_id": "agent7", "agent_type": "Explore"}
+    with running_viewer() as viewer:
+        stream = EventStream(viewer)
+        hook({**agent.base("SubagentStart"), **sub})
+        hook({**agent.base("PostToolUseFailure"), **sub, "error": "ls: cannot access 'nope'",
+              "is_interrupt": False, "tool_name": "Bash", "tool_input": {"command": "ls nope"},
+              "tool_use_id": "toolu_sub_1"})  # fmt: skip
+        live = stream.until(lambda d: d.get("kind") == "tool_call")["data"]
+        stream.close()
+        assert (live["session"], live["lane"], live["ok"]) == ("lanes", "agent7", False)
+
+        status, sessions = viewer.request("GET", "/api/sessions")
+        assert status == 200
+        assert [s["session_id"] for s in sessions["sessions"]] == ["lanes"]  # no row of its own
+        key = project_for(project)
+        status, timeline = viewer.request("GET", f"/api/timeline?project={key}&session=lanes")
+    assert status == 200
+    assert timeline["lanes"] == ["", "agent7"]
+    kinds = [(i["lane"], i["kind"]) for i in timeline["items"]]
+    assert ("", "subagent_started") in kinds and ("agent7", "tool_call") in kinds
+    assert ("", "user_prompt") in kinds

@@ -48,8 +48,17 @@ def item_of(line: bytes, project: str, session: str) -> dict[str, Any] | None:
     except (ValueError, KeyError, TypeError):
         return None
     event_session = str(data.get("session_id") or "")
-    lane = event_session.partition("/")[2] if "/" in event_session else ""
-    return {"kind": kind, "project": project, "session": session, "lane": lane, **item}
+    parent, lane = lane_of(event_session)
+    session = safe_name(parent) if lane else session
+    return {"kind": kind, "project": project, "session": session, "lane": lane,
+            "session_id": event_session, **item}  # fmt: skip
+
+
+def lane_of(session_id: str) -> tuple[str, str]:
+    """(the main session, the subagent's lane) of a session id; a subagent's events carry
+    `<session>/<agent id>` (runtime.subagent_session_id), the main agent's lane is ''."""
+    parent, _, agent = session_id.partition("/")
+    return parent, agent
 
 
 def _text(value: Any) -> str:
@@ -86,6 +95,7 @@ def _shape(kind: str, data: dict[str, Any]) -> dict[str, Any]:
         item["cwd"] = _text(data.get("cwd"))
     if kind.startswith("subagent"):
         item["agent"] = str(data.get("agent_type") or data.get("agent_id") or "")
+        item["agent_id"] = str(data.get("agent_id") or "")
     return item
 
 
@@ -103,9 +113,11 @@ def _finding_change(kind: str, data: dict[str, Any]) -> dict[str, Any]:
 
 def run_item(run: dict[str, Any]) -> dict[str, Any]:
     """The item of one reviewer run (a row of `Store.runs.after`)."""
+    parent, lane = lane_of(run["session_id"])
     return {
-        "kind": "reviewer_run", "project": run["project"], "session": safe_name(run["session_id"]),
-        "lane": "", "at": run["started_at"], "run": run["n"], "observer": run["observer"],
+        "kind": "reviewer_run", "project": run["project"], "session": safe_name(parent),
+        "lane": lane, "session_id": run["session_id"], "at": run["started_at"], "run": run["n"],
+        "observer": run["observer"],
         "status": run["status"], "model": run["model"], "input_tokens": run["input_tokens"],
         "output_tokens": run["output_tokens"], "cost_usd": run["cost_usd"],
         "seconds": round(float(run["duration"]), 3), "delivered_at": run["delivered_at"],

@@ -26,7 +26,7 @@ from ..report.sessions import SessionBuilder, read_journal
 from ..scoring import Scores
 from ..scoring._scores import STEERING
 from ..store import FindingQuery, Observation, Store
-from ..store.home import JOURNALS
+from ..store.home import JOURNALS, safe_name
 from ..store.identity import display_name
 from ..store.memory_records import MemoryFilter
 from ..text.clipping import clip
@@ -82,6 +82,8 @@ def sessions(
     for journal in files[offset : offset + limit]:
         builder = SessionBuilder(journal.session, journal.project)
         read_journal(journal.path, builder)
+        if "/" in builder.session_id:
+            continue  # a subagent's journal: a lane of its session's timeline
         rows.append({
             "project": journal.project, "project_name": display_name(journal.project),
             "session": journal.session, "session_id": builder.session_id,
@@ -98,23 +100,34 @@ def sessions(
 def timeline(store: Store, project: str, session: str) -> dict[str, Any]:
     """A session's items in order (its newest TIMELINE_LIMIT), reviewer runs among them, and
     its lanes (the main agent's, then each subagent's)."""
-    path = store.home / JOURNALS / project / f"{session}.jsonl"
-    if path.parent.parent != store.home / JOURNALS or not path.is_file():
+    folder = store.home / JOURNALS / project
+    path = folder / f"{session}.jsonl"
+    if folder.parent != store.home / JOURNALS or not path.is_file():
         return {"items": [], "lanes": [], "dropped": 0}
-    data = path.read_bytes()
-    items = [
-        i for line in data[: data.rfind(b"\n") + 1].splitlines()
-        if line and (i := item_of(line, project, session)) is not None
-    ]  # fmt: skip
-    session_id = next((str(i.get("session_id")) for i in items if i.get("session_id")), "")
-    ids = {session, session_id} - {""}
-    for one in ids:
+    items = _journal_items(path, project, session)
+    session_id = next((str(i["session_id"]) for i in items if i.get("session_id")), session)
+    children = {f"{session_id}/{i['agent_id']}" for i in items
+                if i["kind"] == "subagent_started" and i.get("agent_id")}  # fmt: skip
+    for child in sorted(children):  # each subagent journals its own events: its lane
+        items += _journal_items(folder / f"{safe_name(child)}.jsonl", project, session)
+    for one in {session_id, *children}:
         items += [run_item(r) for r in store.runs.after(0, session_id=one, limit=TIMELINE_LIMIT)]
     items.sort(key=lambda i: str(i.get("at", "")))
     dropped = max(len(items) - TIMELINE_LIMIT, 0)
     items = items[dropped:]
     lanes = ["", *sorted({str(i["lane"]) for i in items if i["lane"]})]
     return {"items": items, "lanes": lanes, "dropped": dropped}
+
+
+def _journal_items(path: Path, project: str, session: str) -> list[dict[str, Any]]:
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        return []
+    return [
+        i for line in data[: data.rfind(b"\n") + 1].splitlines()
+        if line and (i := item_of(line, project, session)) is not None
+    ]  # fmt: skip
 
 
 def findings(
