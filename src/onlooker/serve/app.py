@@ -119,6 +119,7 @@ def create_app(
         Route("/api/memories", read(_memories)),
         Route("/api/overview", read(_overview)),
         Route("/api/improvements", read(_improvements)),
+        Route("/api/health", read(lambda s, r: reads.hook_health(s))),
     ]
     if not read_only:
         routes += [

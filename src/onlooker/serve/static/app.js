@@ -186,6 +186,19 @@
       $("charts").replaceChildren(...(figures.length ? figures : [el("p", { class: "muted", text: "Nothing to chart yet." })]));
     } catch (e) { say($("charts"), e); }
   }
+  async function loadHealth() {
+    try {
+      const h = await get("/api/health");
+      const lines = [
+        h.service_pid ? `hook service running (pid ${h.service_pid})` : "hook service not running (it starts with the next hook)",
+        `${h.spooled.length} hook input(s) spooled, ${h.refused.length} refused`,
+        `${h.run_errors} reviewer run(s) ended in an error`,
+        ...h.latest_run_errors.map((e) => `${e.observer}: ${e.error}`),
+        ...h.log_errors.map((line) => line),
+      ];
+      $("health").replaceChildren(...lines.map((text) => el("li", { text })));
+    } catch (e) { say($("health"), e); }
+  }
   async function loadMemories() {
     try {
       const data = await get("/api/memories", { q: $("m-query").value, project: state.project });
@@ -222,7 +235,7 @@
   }
 
   // -- the live feed ---------------------------------------------------------------------------
-  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500);
+  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000);
   function onItem(item) {
     const key = sessionKey(item.project, item.session);
     let row = state.sessions.get(key);
@@ -239,7 +252,7 @@
     }
     addToTimeline(item);
     if (item.kind.startsWith("finding")) { refreshFindings(); refreshOverview(); }
-    if (item.kind === "reviewer_run") refreshOverview();
+    if (item.kind === "reviewer_run") { refreshOverview(); refreshHealth(); }
     if (item.kind.startsWith("memor")) refreshMemories();
   }
   function follow() {
@@ -252,7 +265,7 @@
   }
   async function reloadAll() {
     await loadSessions();
-    await Promise.all([loadFindings(), loadOverview(), loadMemories()]);
+    await Promise.all([loadFindings(), loadOverview(), loadMemories(), loadHealth()]);
     if (state.session) {
       const row = state.sessions.get(state.session);
       if (row) await openSession(row);
