@@ -11,7 +11,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from ..errors import OnlookerError, UnknownFinding
+from ..errors import BadViewerRequest, UnknownFinding
 from ..memory._memories import Memories
 from ..store import Store
 from ..store.home import JOURNALS
@@ -20,10 +20,6 @@ from .reads import finding_row
 
 NOTE_LIMIT = 20_000
 """Characters of a resolution note, as the observations tool allows."""
-
-
-class Refused(OnlookerError):
-    """A request the viewer cannot carry out; its message names the field at fault."""
 
 
 def acknowledge(store: Store, finding_id: str) -> dict[str, Any]:
@@ -36,7 +32,7 @@ def acknowledge(store: Store, finding_id: str) -> dict[str, Any]:
 
 def resolve(store: Store, finding_id: str, note: str) -> dict[str, Any]:
     if len(note) > NOTE_LIMIT:
-        raise Refused(f"note: at most {NOTE_LIMIT} characters, not {len(note)}")
+        raise BadViewerRequest(f"note: at most {NOTE_LIMIT} characters, not {len(note)}")
     full, project = _finding(store, finding_id)
     done = store.resolve(full, note.strip() or None, project=project)
     return {"status": "resolved", "finding": finding_row(done)}
@@ -45,7 +41,7 @@ def resolve(store: Store, finding_id: str, note: str) -> dict[str, Any]:
 def forget(store: Store, memory_id: int) -> dict[str, Any]:
     gone = Memories(store).forget([memory_id])
     if not gone:
-        raise Refused(f"id: no memory {memory_id}")
+        raise BadViewerRequest(f"id: no memory {memory_id}")
     return {"status": "forgotten", "ids": [m.id for m in gone]}
 
 
@@ -62,7 +58,7 @@ def improvements(store: Store, project: str, action: str, body: dict[str, Any]) 
     elif action == "rollback":
         answer = commands.rollback(str(body.get("agent", "")))
     else:
-        raise Refused(f"action: one of accept, reject, steer, rollback, not {action!r}")
+        raise BadViewerRequest(f"action: one of accept, reject, steer, rollback, not {action!r}")
     return {"status": "ok", "text": answer.text, **answer.data}
 
 
@@ -80,7 +76,7 @@ def project_folder(store: Store, project: str) -> Path:
     store keeps keys, not folders)."""
     folder = store.home / JOURNALS / project
     if folder.parent != store.home / JOURNALS or not folder.is_dir():
-        raise Refused(f"project: no project {project!r} in this data home")
+        raise BadViewerRequest(f"project: no project {project!r} in this data home")
     journals = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
     for path in journals:
         with path.open("rb") as file:
@@ -90,14 +86,14 @@ def project_folder(store: Store, project: str) -> Path:
                     if cwd and Path(cwd).is_dir():
                         return project_root(cwd)
                     break
-    raise Refused(f"project: no session of {project!r} names a folder that still exists")
+    raise BadViewerRequest(f"project: no session of {project!r} names a folder that still exists")
 
 
 def _finding(store: Store, finding_id: str) -> tuple[str, str]:
     try:
         full = store.find_id(finding_id)
     except UnknownFinding as exc:
-        raise Refused(f"id: {exc}") from None
+        raise BadViewerRequest(f"id: {exc}") from None
     found = store.get((full,))
     return full, str(found[0].finding.project)
 
@@ -105,7 +101,7 @@ def _finding(store: Store, finding_id: str) -> tuple[str, str]:
 def _number(body: dict[str, Any]) -> int:
     number = body.get("number")
     if not isinstance(number, int) or isinstance(number, bool):
-        raise Refused(
+        raise BadViewerRequest(
             "number: the pending improvement's number (1, 2, …), as `observer suggest` lists"
         )
     return number
