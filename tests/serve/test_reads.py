@@ -71,3 +71,16 @@ def test_hook_health_shows_what_is_recorded(onlooker_home: Path) -> None:
     ]
     assert len(health["log_errors"]) == 1 and "[REDACTED:github_token]" in health["log_errors"][0]
     assert health["spooled"] == [] and health["refused"] == []
+
+
+def test_hook_answer_times_are_recorded_by_the_service(onlooker_home: Path, project: Path) -> None:
+    agent = Agent(project, "timed")
+    agent.start("Time the hooks.")
+    for _ in range(3):
+        agent.failing_test_run()
+    with running_viewer() as viewer:
+        _, health = viewer.request("GET", "/api/health")
+    latency = health["latency"]
+    assert latency["hooks"] == 5 and latency["failed"] == 0  # start, prompt, three calls
+    assert 0 < latency["p50_ms"] <= latency["p95_ms"] < 30_000
+    assert health["service_pid"] is not None

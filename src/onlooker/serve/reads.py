@@ -233,15 +233,17 @@ def improvements(store: Store, project: str) -> dict[str, Any]:
 
 def hook_health(store: Store) -> dict[str, Any]:
     """What is recorded of the hooks' health: whether the hook service runs, inputs spooled
-    (waiting to be replayed) or refused, the service log's latest errors and warnings, and
-    reviewer runs that ended in an error. Hook latency is not recorded (specs/serve.md)."""
+    (waiting to be replayed) or refused, the service log's latest errors and warnings, reviewer
+    runs that ended in an error, and the service's answer times (p50, p95) of the newest hooks."""
     from ..daemon.health import recent_errors
+    from ..daemon.hook_times import hook_latency
     from ..daemon.hookd import running_pid
     from ..daemon.spool import spool_entries
 
     failed, latest = store.runs.errors(limit=5)
     return {
         "service_pid": running_pid(store.home),
+        "latency": hook_latency(store.home),
         "spooled": [redact(e.reason) for e in spool_entries(store.home)],
         "refused": [redact(e.reason) for e in spool_entries(store.home, refused=True)],
         "log_errors": [redact(line) for line in recent_errors(store.home)],

@@ -191,6 +191,7 @@
       const h = await get("/api/health");
       const lines = [
         h.service_pid ? `hook service running (pid ${h.service_pid})` : "hook service not running (it starts with the next hook)",
+        h.latency.hooks ? `hook answers: p50 ${h.latency.p50_ms} ms · p95 ${h.latency.p95_ms} ms over the last ${h.latency.hooks} (${h.latency.failed} unanswered)` : "no hook answered yet",
         `${h.spooled.length} hook input(s) spooled, ${h.refused.length} refused`,
         `${h.run_errors} reviewer run(s) ended in an error`,
         ...h.latest_run_errors.map((e) => `${e.observer}: ${e.error}`),
