@@ -93,7 +93,9 @@ def sessions(
             "warnings": builder.warnings, "observer_failures": builder.observer_failures,
         })  # fmt: skip
     projects = sorted({j.project for j in files})
-    return {"total": len(files), "sessions": rows,
+    following = min(offset + limit, len(files))
+    return {"total": len(files), "next": following if following < len(files) else None,
+            "sessions": rows,
             "projects": [{"key": p, "name": display_name(p)} for p in projects]}  # fmt: skip
 
 

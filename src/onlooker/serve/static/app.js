@@ -60,8 +60,8 @@
     const data = await get("/api/sessions", { project: state.project, offset: more ? state.offset : 0 });
     if (!more) state.sessions.clear();
     for (const row of data.sessions) state.sessions.set(sessionKey(row.project, row.session), row);
-    state.offset = (more ? state.offset : 0) + data.sessions.length;
-    $("more-sessions").hidden = state.offset >= data.total;
+    state.offset = data.next || 0;
+    $("more-sessions").hidden = data.next === null;
     const select = $("f-project");
     const chosen = select.value;
     select.replaceChildren(el("option", { value: "", text: "all" }),
@@ -126,7 +126,11 @@
     if (sessionKey(item.project, item.session) !== state.session) return;
     state.items.push(item);
     if (item.lane && !state.lanes.includes(item.lane)) { state.lanes.push(item.lane); drawTimeline(); return; }
-    if (shown(item)) $("timeline").append(itemNode(item));
+    if (!shown(item)) return;
+    const box = $("timeline");
+    const following = box.scrollHeight - box.scrollTop - box.clientHeight < 40;
+    box.append(itemNode(item));
+    if (following) box.scrollTop = box.scrollHeight; // keep up with the session, unless scrolled back
   }
 
   // -- findings --------------------------------------------------------------------------------
