@@ -97,6 +97,12 @@ def test_a_stall_shows_live_and_resolving_it_reaches_the_agent(
         wait_for(browser, f"!{STALL_ROW}")  # left the list of open findings
         assert browser.evaluate("window.notReloaded") is True
 
+        shown_at = browser.evaluate("location.href")
+        browser.open("about:blank")
+        browser.open(shown_at)  # opened again, the page shows the same session
+        assert browser.evaluate("window.onlookerReady") is True
+        wait_for(browser, STALL_ITEM)
+
     with Store(onlooker_home) as store:
         page = store.query(FindingQuery(project=project_for(project), observers=("Stall",)))
     [stall] = page.observations

@@ -109,6 +109,7 @@
   }
   async function openSession(row) {
     state.session = sessionKey(row.project, row.session);
+    history.replaceState(null, "", `#session=${encodeURIComponent(state.session)}`); // survives a reload
     state.items = [];
     $("timeline-title").textContent = `— ${row.session_id || row.session} (${row.project_name})`;
     drawSessions();
@@ -294,5 +295,7 @@
   $("filters").addEventListener("submit", (e) => e.preventDefault());
   $("memory-search").addEventListener("submit", (e) => { e.preventDefault(); loadMemories(); });
   $("more-sessions").addEventListener("click", () => loadSessions(true));
+  const named = new URLSearchParams(location.hash.slice(1)).get("session");
+  if (named) state.session = named; // the session a reload was showing
   window.onlookerReady = reloadAll().then(follow).then(() => true);
 })();
