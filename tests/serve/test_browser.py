@@ -49,6 +49,7 @@ def click(browser: HeadlessChromium, expression: str) -> None:
 
 
 def open_page(browser: HeadlessChromium, viewer: Viewer) -> list[str]:
+    browser.open("about:blank")  # no page of an earlier test's viewer is still reconnecting
     load = browser.open(viewer.url)
     assert browser.evaluate("window.onlookerReady") is True
     wait_for(browser, "document.getElementById('live').classList.contains('on')")
@@ -61,6 +62,7 @@ def test_a_stall_shows_live_and_resolving_it_reaches_the_agent(
     agent = Agent(project, "sess-live")
     agent.start("Switch the token hash from sha256 to sha512.")
     with running_viewer() as viewer:
+        browser.open("about:blank")
         load = browser.open(viewer.url)
         assert browser.evaluate("window.onlookerReady") is True
         wait_for(browser, "document.getElementById('live').classList.contains('on')")
