@@ -95,13 +95,13 @@ class Feed:
         self.ring: deque[tuple[int, dict[str, Any]]] = deque(maxlen=RING)
         self.last = 0
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._changed: asyncio.Condition | None = None
+        self._changed: asyncio.Event | None = None
+        """Set when items arrive, then replaced by a fresh one (all on the event loop's thread)."""
         self._stop = threading.Event()
-        self._waking: set[asyncio.Future[None]] = set()
         self._thread: threading.Thread | None = None
 
     def start(self, loop: asyncio.AbstractEventLoop) -> None:
-        self._loop, self._changed = loop, asyncio.Condition()
+        self._loop, self._changed = loop, asyncio.Event()
         self.tail.prime()
         self._thread = threading.Thread(target=self._run, name="onlooker-serve-feed", daemon=True)
         self._thread.start()
@@ -136,15 +136,8 @@ class Feed:
             self.last += 1
             self.ring.append((self.last, item))
         assert self._changed is not None
-        changed = self._changed
-
-        async def wake() -> None:
-            async with changed:
-                changed.notify_all()
-
-        task = asyncio.ensure_future(wake())
-        self._waking.add(task)
-        task.add_done_callback(self._waking.discard)
+        woken, self._changed = self._changed, asyncio.Event()
+        woken.set()
 
     def since(self, last_id: str | None) -> tuple[list[tuple[int, dict[str, Any]]], bool]:
         """Items after `last_id` and whether the page must reload instead (an id of another
@@ -163,12 +156,12 @@ class Feed:
     async def wait(self, after: int, timeout: float) -> list[tuple[int, dict[str, Any]]]:
         """Items numbered after `after`, waiting up to `timeout` seconds for some."""
         assert self._changed is not None
+        changed = self._changed  # taken before looking: an item published after it sets it
         if self.last <= after:
-            async with self._changed:
-                try:
-                    await asyncio.wait_for(self._changed.wait(), timeout)
-                except TimeoutError:
-                    return []
+            try:
+                await asyncio.wait_for(changed.wait(), timeout)
+            except TimeoutError:
+                return []
         return self._after(after)
 
     def event_id(self, number: int) -> str:
