@@ -10,7 +10,9 @@ from viewer import Agent, running_viewer
 
 from onlooker.core.assessment import Finding
 from onlooker.core.events import UserPrompt
+from onlooker.scoring import Scores
 from onlooker.store import Store, project_for
+from onlooker.store.score_records import ScoreCard, SessionScore
 
 SECRET = "ghp_AbCdEfGhIjKlMnOpQrStUvWxYz0123456789"
 
@@ -50,6 +52,19 @@ def test_the_overview_draws_findings_runs_and_cost(onlooker_home: Path) -> None:
         assert "1,500 in · 200 out · $0.2500" in charts["cost"]
         _, one = viewer.request("GET", "/api/overview?project=nope")
         assert one == {}
+
+
+def test_the_overview_draws_scores_per_agent(onlooker_home: Path) -> None:
+    with Store(onlooker_home) as store:
+        now = int(store.clock.now().timestamp())
+        for n, (agent, score) in enumerate([("coder", 0.6), ("coder", 0.8), ("reviewer", 0.7)]):
+            card = ScoreCard(session_id=f"s{n}", timestamp=now + 60 * n, overall_score=score)
+            Scores(store).record(SessionScore(card=card, project="shop-00000000",
+                                              agent_name=agent), max_history=100)  # fmt: skip
+    with running_viewer() as viewer:
+        _, charts = viewer.request("GET", "/api/overview?project=shop-00000000")
+    assert charts["scores"].startswith("<svg") and charts["scores"].count("<polyline") == 2
+    assert "coder" in charts["scores"] and "reviewer" in charts["scores"]
 
 
 def test_hook_health_shows_what_is_recorded(onlooker_home: Path) -> None:
