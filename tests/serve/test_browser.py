@@ -150,3 +150,26 @@ def test_the_page_switches_light_and_dark_and_draws_its_charts(
                 browser.evaluate("document.activeElement.id || document.activeElement.tagName")
             )
         assert "f-project" in focused and "BUTTON" in focused  # filters, then the sessions
+
+
+def test_a_second_tab_shares_the_first_tabs_stream(
+    browser: HeadlessChromium, onlooker_home: Path, project: Path
+) -> None:
+    """A browser opens at most 6 connections to one host: tabs share one event stream."""
+    agent = Agent(project, "sess-tabs")
+    agent.start("Open two tabs.")
+    with running_viewer() as viewer:
+        open_page(browser, viewer)
+        browser.send("Runtime.evaluate", expression=f"window.tab = window.open('{viewer.url}')",
+                     userGesture=True)  # fmt: skip
+        wait_for(browser, "window.tab && window.tab.onlookerReady")
+        assert browser.evaluate("window.tab.onlookerReady") is True
+        wait_for(
+            browser, "window.tab.document.getElementById('live').textContent === 'live (shared)'"
+        )
+        assert browser.evaluate("document.getElementById('live').textContent") == "live"
+        agent.failing_test_run()
+        calls = ("[...(window.tab.document.querySelectorAll('#sessions li .counts'))]"
+                 ".map(e => e.textContent).join()")  # fmt: skip
+        wait_for(browser, f"{calls}.includes('1 calls · 1 failed')")
+        browser.evaluate("window.tab.close()")

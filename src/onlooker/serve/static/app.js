@@ -241,7 +241,7 @@
   }
 
   // -- the live feed ---------------------------------------------------------------------------
-  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000);
+  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000), redrawSessions = later(drawSessions, 250);
   function onItem(item) {
     const key = sessionKey(item.project, item.session);
     let row = state.sessions.get(key);
@@ -254,20 +254,52 @@
       if (item.kind === "tool_call") { row.tool_calls += 1; row.failed_calls += item.ok ? 0 : 1; }
       if (item.kind === "assessment" && ["medium", "high", "critical"].includes(item.severity)) row.warnings += 1;
       if (item.at > (row.active || "")) row.active = item.at;
-      drawSessions();
+      redrawSessions(); // at most a few times a second, however fast events come
     }
     addToTimeline(item);
     if (item.kind.startsWith("finding")) { refreshFindings(); refreshOverview(); }
     if (item.kind === "reviewer_run") { refreshOverview(); refreshHealth(); }
     if (item.kind.startsWith("memor")) refreshMemories();
   }
+  // One tab of this viewer holds the event stream and shares it with the others: a browser
+  // opens at most 6 connections to one host, so a stream per tab would starve the 7th tab.
+  // The tab holding the Web Lock streams; the others hear it on a BroadcastChannel, and the
+  // next one takes over (from the last id it heard) when that tab closes.
+  const feed = new EventTarget();
+  window.onlookerFeed = feed;
+  const channel = "BroadcastChannel" in window ? new BroadcastChannel("onlooker-feed") : null;
+  let lastId = "", leading = false, liveNow = false;
+  function status(on, text) { liveNow = on; $("live").textContent = text; $("live").classList.toggle("on", on); }
+  function deliver(id, item) {
+    lastId = id || lastId;
+    onItem(item);
+    feed.dispatchEvent(new MessageEvent("message", { data: JSON.stringify(item), lastEventId: id }));
+  }
+  function stream() {
+    const source = new EventSource(`/events${lastId ? "?" + query({ last: lastId }) : ""}`);
+    const tell = (message) => { if (channel) channel.postMessage(message); };
+    source.onopen = () => { status(true, "live"); tell({ status: true }); };
+    source.onerror = () => { status(false, "reconnecting…"); tell({ status: false }); };
+    source.onmessage = (m) => { const item = JSON.parse(m.data); deliver(m.lastEventId, item); tell({ id: m.lastEventId, item }); };
+    source.addEventListener("reset", (m) => { lastId = m.lastEventId || lastId; reloadAll(); tell({ reset: true, id: lastId }); });
+  }
   function follow() {
-    const source = new EventSource("/events");
-    source.onopen = () => { $("live").textContent = "live"; $("live").classList.add("on"); };
-    source.onerror = () => { $("live").textContent = "reconnecting…"; $("live").classList.remove("on"); };
-    source.onmessage = (message) => onItem(JSON.parse(message.data));
-    source.addEventListener("reset", () => reloadAll());
-    window.onlookerFeed = source;
+    if (channel) {
+      channel.onmessage = ({ data }) => {
+        if (leading) { if (data.ask) channel.postMessage({ status: liveNow }); return; }
+        if (data.item) deliver(data.id, data.item);
+        else if (data.reset) { lastId = data.id || lastId; reloadAll(); }
+        else if ("status" in data) status(data.status, data.status ? "live (shared)" : "reconnecting…");
+      };
+    }
+    if (!channel || !navigator.locks) { leading = true; stream(); return; }
+    status(false, "waiting for the stream…");
+    channel.postMessage({ ask: true });
+    navigator.locks.request(`onlooker-feed-${location.port}`, () => {
+      leading = true;
+      stream();
+      return new Promise(() => {}); // held while this tab lives
+    });
   }
   async function reloadAll() {
     await loadSessions();
