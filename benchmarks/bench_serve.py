@@ -5,6 +5,7 @@ feed against none (interleaved phases: none, 10 tabs, none)."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -13,6 +14,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -99,6 +101,21 @@ def connections(port: int) -> int:
                if line.split()[1].endswith(f":{port:04X}") and line.split()[3] == "01")  # fmt: skip
 
 
+def drain(port: int, stop: threading.Event, counts: list[int], n: int) -> None:
+    """One raw event stream read to the end, counting its messages (a tab's worth of work for
+    the server without a browser's)."""
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+    connection.request("GET", "/events", headers={"Host": f"127.0.0.1:{port}"})
+    answer = connection.getresponse()
+    while not stop.is_set():
+        try:
+            line = answer.fp.readline()
+        except TimeoutError:
+            continue
+        counts[n] += line.startswith(b"data: ")
+    connection.close()
+
+
 def paint_ms(browser: HeadlessChromium, url: str) -> float:
     """Navigation start to the sessions, findings and charts drawn (the page's own clock)."""
     browser.open(url, settle=0)
@@ -163,6 +180,18 @@ def run() -> list[Result]:
             time.sleep(1)
             quiet_after = [timed_hook(command, payload("live", 300 + i, str(cwd)))
                            for i in range(ROUNDS)]  # fmt: skip
+            port = int(url.rsplit(":", 1)[1].strip("/"))
+            stop, counts = threading.Event(), [0] * TABS
+            readers = [threading.Thread(target=drain, args=(port, stop, counts, n))
+                       for n in range(TABS)]  # fmt: skip
+            for reader in readers:
+                reader.start()
+            time.sleep(1)
+            raw = [timed_hook(command, payload("live", 400 + i, str(cwd))) for i in range(ROUNDS)]
+            time.sleep(0.5)
+            stop.set()
+            for reader in readers:
+                reader.join()
     finally:
         viewer.send_signal(signal.SIGTERM)
         viewer.wait(timeout=15)
@@ -175,6 +204,7 @@ def run() -> list[Result]:
     quiet = statistics.median(quiet_before + quiet_after) * 1000
     busy = statistics.median(streaming) * 1000
     ratio = busy / quiet
+    raw_ms = statistics.median(raw) * 1000
     worst_live = max(live)
     return [
         Result("data home filled", f"{filled:.1f} s",
@@ -194,6 +224,11 @@ def run() -> list[Result]:
                streams >= 1),
         Result(f"{TABS} tabs / none", f"{ratio:.2f}x", f"target <= {TARGET_HOOK_RATIO}",
                ratio <= TARGET_HOOK_RATIO),
+        Result(f"hook, {TABS} raw streams", f"{raw_ms:.1f} ms",
+               f"median of {ROUNDS}; each stream got {min(counts)}-{max(counts)} messages",
+               min(counts) >= ROUNDS),
+        Result(f"{TABS} raw streams / none", f"{raw_ms / quiet:.2f}x",
+               f"target <= {TARGET_HOOK_RATIO}", raw_ms / quiet <= TARGET_HOOK_RATIO),
         Result("console errors", str(len(errors)), "; ".join(errors)[:80], not errors),
     ]  # fmt: skip
 
