@@ -84,3 +84,26 @@ def test_every_response_forbids_anything_but_its_own_files(onlooker_home: Path) 
             assert "frame-ancestors 'none'" in csp
             assert answer.getheader("x-content-type-options") == "nosniff"
             connection.close()
+
+
+def test_a_timeline_is_read_only_from_the_journals(onlooker_home: Path, tmp_path: Path) -> None:
+    (tmp_path / "outside.jsonl").write_text(
+        '{"kind":"user_prompt","at":"2026-01-01T00:00:00+00:00","text":"private"}\n'
+    )
+    (onlooker_home / "journals" / "p").mkdir(parents=True)
+    with running_viewer() as viewer:
+        for project, session in (("p", "../../../outside"), ("..", "outside"), ("p/../..", "x"),
+                                 ("", "x"), ("p", "")):  # fmt: skip
+            status, body = viewer.request(
+                "GET", f"/api/timeline?project={project}&session={session}"
+            )
+            assert status == 400 and body["error"].startswith("project, session:"), (
+                project,
+                session,
+            )
+        status, body = viewer.request("GET", "/api/sessions?project=..")
+        assert status == 400 and body["error"] == "project: a project key, not '..'"
+        status, body = viewer.write("/api/improvements/steer", {"project": "..", "text": "x"})
+        assert status == 400 and body["error"] == "project: no project '..' in this data home"
+        status, body = viewer.request("GET", "/api/timeline?project=p&session=none")
+        assert status == 200 and body["items"] == []

@@ -16,7 +16,7 @@ from ..memory._memories import Memories
 from ..store import Store
 from ..store.home import JOURNALS
 from ..store.identity import project_root
-from .reads import finding_row
+from .reads import finding_row, plain_name
 
 NOTE_LIMIT = 20_000
 """Characters of a resolution note, as the observations tool allows."""
@@ -75,7 +75,7 @@ def project_folder(store: Store, project: str) -> Path:
     """The folder of a project key: the working directory its newest session started in (the
     store keeps keys, not folders)."""
     folder = store.home / JOURNALS / project
-    if folder.parent != store.home / JOURNALS or not folder.is_dir():
+    if not plain_name(project) or not folder.is_dir():
         raise BadViewerRequest(f"project: no project {project!r} in this data home")
     journals = sorted(folder.glob("*.jsonl"), key=lambda p: p.stat().st_mtime, reverse=True)
     for path in journals:

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.clock import parse_time
+from ..errors import BadViewerRequest
 from ..memory._memories import Memories
 from ..memory.search import search as search_memories
 from ..report import charts
@@ -77,6 +78,8 @@ def sessions(
     store: Store, *, project: str | None = None, limit: int = SESSION_PAGE, offset: int = 0
 ) -> dict[str, Any]:
     """The most recently active sessions with their counts, and how many there are in all."""
+    if project is not None and not plain_name(project):
+        raise BadViewerRequest(f"project: a project key, not {project!r}")
     files = journal_files(store.home, project)
     rows = []
     for journal in files[offset : offset + limit]:
@@ -102,9 +105,11 @@ def sessions(
 def timeline(store: Store, project: str, session: str) -> dict[str, Any]:
     """A session's items in order (its newest TIMELINE_LIMIT), reviewer runs among them, and
     its lanes (the main agent's, then each subagent's)."""
+    if not (plain_name(project) and plain_name(session)):
+        raise BadViewerRequest("project, session: a journal's folder and file name (no path)")
     folder = store.home / JOURNALS / project
     path = folder / f"{session}.jsonl"
-    if folder.parent != store.home / JOURNALS or not path.is_file():
+    if not path.is_file():
         return {"items": [], "lanes": [], "dropped": 0}
     items = _journal_items(path, project, session)
     session_id = next((str(i["session_id"]) for i in items if i.get("session_id")), session)
@@ -119,6 +124,11 @@ def timeline(store: Store, project: str, session: str) -> dict[str, Any]:
     items = items[dropped:]
     lanes = ["", *sorted({str(i["lane"]) for i in items if i["lane"]})]
     return {"items": items, "lanes": lanes, "dropped": dropped}
+
+
+def plain_name(name: str) -> bool:
+    """A file or folder name of the journals (as `safe_name` makes them): no path in it."""
+    return bool(name) and name == Path(name).name and not name.startswith(".") and "\\" not in name
 
 
 def _journal_items(path: Path, project: str, session: str) -> list[dict[str, Any]]:
