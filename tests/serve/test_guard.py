@@ -4,6 +4,7 @@ forbids fetching anything but the viewer's own files."""
 
 from __future__ import annotations
 
+import http.client
 from pathlib import Path
 
 from viewer import running_viewer
@@ -75,7 +76,7 @@ def test_read_only_serves_no_write(onlooker_home: Path) -> None:
 def test_every_response_forbids_anything_but_its_own_files(onlooker_home: Path) -> None:
     with running_viewer() as viewer:
         for path in ("/", "/static/app.js", "/api/sessions"):
-            connection = __import__("http.client").client.HTTPConnection("127.0.0.1", viewer.port)
+            connection = http.client.HTTPConnection("127.0.0.1", viewer.port)
             connection.request("GET", path, headers={"Host": f"127.0.0.1:{viewer.port}"})
             answer = connection.getresponse()
             answer.read()

@@ -3,6 +3,7 @@ second one names the first one's address and exits 2); stopped, it lets go of lo
 
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -33,7 +34,7 @@ def test_a_port_in_use_is_refused_naming_the_option(onlooker_home: Path) -> None
         other = onlooker_home.parent / "other-home"
         taken = subprocess.run(
             [ONLOOKER, "serve", "--no-open", "--port", str(first.port)], capture_output=True,
-            timeout=60, env={**__import__("os").environ, "ONLOOKER_HOME": str(other)},
+            timeout=60, env={**os.environ, "ONLOOKER_HOME": str(other)},
         )  # fmt: skip
         assert taken.returncode == 2
         assert (
