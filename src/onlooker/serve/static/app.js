@@ -172,7 +172,7 @@
         el("td", {}, el("span", { class: `sev-${f.severity}`, text: f.severity })),
         el("td", { text: f.observer }),
         el("td", {}, el("span", { text: f.content }), el("span", { class: "muted", text: ` ×${f.occurrences} · ${f.project_name}` })),
-        el("td", { text: f.status }), el("td", {}, el("code", { text: f.id.slice(0, 8) })),
+        el("td", { text: f.status }), el("td", {}, el("code", { title: `${f.id} (the id the CLI and MCP tools take)`, text: f.id.slice(0, 8) })),
         el("td", {}, findingActions(f))))));
   }
 
