@@ -31,6 +31,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_redact": "redaction before/after issue 26: families corpus, controls, ms per 10 kB",
     "bench_improvement": "instruction files: apply and rollback latency vs a bare atomic write",
     "bench_report": "report of 1,000 sessions and 100k findings: generation, size, Chromium load",
+    "bench_serve": "viewer: first paint at 1,000 sessions/100k events; hook with 10 tabs vs none",
     "bench_store_backends": "store backends: PostToolUse hook and Store ops, PostgreSQL vs SQLite",
     "bench_scoring": "scoring: judge calls per 100 sessions, tokens per detail level, apply time",
 }

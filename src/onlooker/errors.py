@@ -24,6 +24,7 @@ OnlookerError
 │   └── HookInputOverLimit  a hook input over a size, depth, count or number limit
 ├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
+├── BadViewerRequest        a request to `onlooker serve` that cannot be carried out
 ├── InstallError            a host's settings or plugin folder cannot be read or written
 ├── ImprovementError        an instructions or prompt file cannot be changed (names the file)
 │   ├── LockTimeout         another process held the file's lock past the wait
@@ -32,7 +33,7 @@ OnlookerError
 ├── SideEffectError         a side effect refused a path (outside the project or the archive)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
 ├── ChromiumMissing         no headless Chromium to check a page in (also a RuntimeError)
-└── AlreadyRunning          the hook service or worker already runs for this data home
+└── AlreadyRunning          the hook service, worker or viewer already runs for this data home
 """
 
 from __future__ import annotations
@@ -142,6 +143,11 @@ class BadArguments(OnlookerError, ValueError):
 
 class RefusedPath(OnlookerError, ValueError):
     """A path the MCP `read` tool will not open; the message says why and what is allowed."""
+
+
+class BadViewerRequest(OnlookerError, ValueError):
+    """A request to the live viewer (`onlooker serve`) that cannot be carried out; the message
+    starts with the field at fault."""
 
 
 class InstallError(OnlookerError):
