@@ -18,6 +18,7 @@ from onlooker.testing.browser import HeadlessChromium
 STALL_ITEM = (
     "document.querySelector('#timeline article[data-kind=assessment][data-observer=Stall]')"
 )
+TOLD_ITEM = "[...document.querySelectorAll('#timeline article[data-kind=told]')].pop()"
 STALL_ROW = (
     "[...document.querySelectorAll('#findings tr[data-finding]')]"
     ".find(r => r.cells[1].textContent === 'Stall')"
@@ -79,12 +80,13 @@ def test_a_stall_shows_live_and_resolving_it_reaches_the_agent(
         assert browser.evaluate(f"!!{STALL_ITEM}") is False
         told = agent.failing_test_run()  # the fourth: the stall
         delivered = time.time()
-        assert "[Trajectory Assessment - Stall]" in told
+        assert "[Trajectory Assessment - Stall" in told  # with Error Cascade: one voice
         shown = wait_for(browser, STALL_ITEM)
         assert shown - delivered < 1.0, f"{shown - delivered:.3f} s from the hook to the page"
         assert browser.evaluate("window.notReloaded") is True
-        text = browser.evaluate(f"{STALL_ITEM}.querySelector('pre').textContent")
-        assert text in told  # exactly what the agent got
+        wait_for(browser, TOLD_ITEM)
+        text = browser.evaluate(f"{TOLD_ITEM}.querySelector('pre').textContent")
+        assert text == told  # exactly what the agent got
         assert browser.evaluate(
             "document.querySelectorAll('#timeline article[data-kind=tool_call].failed').length"
         ) == 4  # fmt: skip

@@ -14,6 +14,7 @@ import dataclasses
 import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from datetime import datetime
 
 from .assessment import Assessment, Finding, severity_rank
 from .message import INTRODUCTION, Message, cited_calls, same_calls, spoken
@@ -49,6 +50,20 @@ class Delivered(Record):
     fingerprints: tuple[str, ...] = ()
     episodes: tuple[ToldEpisode, ...] = ()
     introduced: bool = False
+
+
+@record("told")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class Told(Record):
+    """What the agent was told at one event, exactly as delivered: the context text and the
+    reason of a block (journaled beside the event; the viewer shows it, specs/runtime.md)."""
+
+    session_id: str
+    at: datetime
+    seq: int
+    """The event's `seq` in the session."""
+    text: str = ""
+    block: str = ""
 
 
 @dataclass(frozen=True, slots=True)

@@ -29,6 +29,7 @@ from ..core.events import (
     TurnEnded,
     UserPrompt,
 )
+from ..core.feedback import Told
 from ..core.session import Session, SessionInfo
 from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
@@ -255,6 +256,11 @@ class Runtime:
             warm.held, text = text, ""
         else:
             warm.held = ""
+        if (text or block) and self.store is not None:
+            said = redact_record(
+                Told(session_id=key, at=event.at, seq=event.seq, text=text, block=block)
+            )
+            self._step(self.store.append, [said], project=warm.project, session_id=key)
         return Delivery(text, block, dispatch, notice)
 
     def _scored(self, arrival: Arrival, warm: _Warm, event: Event, parts: list[str]) -> str:

@@ -23,7 +23,7 @@ SHOWN = frozenset(
     {"session_started", "user_prompt", "tool_call", "assessment", "observer_failure",
      "turn_ended", "session_ended", "compacting", "subagent_started", "subagent_stopped",
      "finding_created", "finding_seen", "finding_acknowledged", "finding_resolved",
-     "memory_created", "memories_forgotten", "improvement_recorded"}
+     "memory_created", "memories_forgotten", "improvement_recorded", "told"}
 )  # fmt: skip
 """The journal kinds the viewer shows; the rest (snapshots' bookkeeping) is left out."""
 
@@ -87,6 +87,10 @@ def _shape(kind: str, data: dict[str, Any]) -> dict[str, Any]:
         }  # fmt: skip
     if kind.startswith("finding"):
         return _finding_change(kind, data)
+    if kind == "told":  # exactly what the agent got: the context text, a block's reason
+        said = "\n\n".join(p for p in (data.get("text"), data.get("block")) if p)
+        return {"at": data["at"], "seq": int(data.get("seq") or 0),
+                "blocked": bool(data.get("block")), "text": _text(said)}  # fmt: skip
     if kind in ("memory_created", "memories_forgotten", "improvement_recorded"):
         return {"at": data.get("at", ""), "text": ""}
     item: dict[str, Any] = {"at": data["at"], "text": _text(data.get("text"))}

@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.assessment import Finding
 from ..core.events import EPOCH
+from ..core.message import SHORT_ID
 from ..core.records import Record, encode, record
 
 _DIGITS = re.compile(r"\d+")
@@ -123,10 +124,6 @@ def content_hash(finding: Finding) -> str:
     text = "" if ref.startswith(EPISODE_REF) else normalized(finding.content)
     key = "\x00".join((finding.observer, ref, text))
     return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
-
-
-SHORT_ID = 8
-"""Characters of a finding's id shown to the agent and people; the tools take it as a prefix."""
 
 
 def short_id(finding_id: str) -> str:

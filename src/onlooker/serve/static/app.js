@@ -74,7 +74,8 @@
   function itemLabel(item) {
     switch (item.kind) {
       case "tool_call": return `call ${item.call} · ${item.tool}${item.ok ? "" : " failed"}`;
-      case "assessment": return `${item.observer} · ${item.severity} · to the agent after call ${item.call}`;
+      case "assessment": return `${item.observer} · ${item.severity} · observed at call ${item.call}`;
+      case "told": return `told the agent${item.blocked ? " · blocked the stop" : ""}`;
       case "observer_failure": return `${item.observer} failed · call ${item.call}`;
       case "reviewer_run": {
         const cost = item.cost_usd === null || item.cost_usd === undefined ? "" : ` · $${Number(item.cost_usd).toFixed(4)}`;
