@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from onlooker import Finding, FixedClock, SessionStarted
+from onlooker.core.message import INTRODUCTION
 from onlooker.runtime.continuity import CONTINUITY_LIMIT, continued_observations
 from onlooker.runtime.next_turn import next_turn_observations
 from onlooker.store import Store, short_id
@@ -38,7 +39,7 @@ def test_many_long_findings_stay_within_the_budget_most_severe_first(
         listed = [line for line in lines if line.startswith("- [")]
         assert 3 <= len(listed) <= 12  # as many as fit, at most 12 ...
         assert f"… and {40 - len(listed)} more (observations tool, operation list)" in text
-        assert text.endswith('(operation "resolve", observation_id, resolution_note).')
+        assert text.endswith(INTRODUCTION)  # the first message's line on acting by id
         # the prompt after it does not repeat the same observations as a summary
         assert next_turn_observations(store, project="shop", session_id="s1") == ""
 

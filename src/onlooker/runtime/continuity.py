@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 
 from ..core.events import Event, SessionStarted
+from ..core.message import INTRODUCTION
 from ..store import UNRESOLVED, FindingQuery, Observation, Store, short_id
 from ..store.changes import EPISODE_REF, SummaryDelivered
 from .episode_end import SESSION_ENDED
@@ -28,10 +29,8 @@ start also carries the memory digest and the scores' context."""
 LISTED = 12
 """Observations listed one by one, most severe first; the rest are counted."""
 HEAD = "<observations>\nStill open in this session ({n}), said again after {why}:"
-TAIL = (
-    "</observations>\n\nEach id is what the observations tool takes to acknowledge or resolve "
-    'the observation (operation "resolve", observation_id, resolution_note).'
-)
+TAIL = f"</observations>\n\n{INTRODUCTION}"
+"""The same line on acting by id as the first message of a session says (core/message.py)."""
 MORE = "… and {n} more (observations tool, operation list)"
 WHY = {"compact": "compaction", "resume": "resuming"}
 
