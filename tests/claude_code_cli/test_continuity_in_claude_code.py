@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 from agent import Agent, wait_for
 
+from onlooker.core.message import INTRODUCTION
 from onlooker.memory._memories import Memories
 from onlooker.store import FindingQuery, Store, short_id
 from onlooker.testing import AnthropicEndpoint, ToolUse
@@ -37,7 +38,7 @@ def test_open_observations_come_back_once_after_resume_and_compaction(agent: Age
     with AnthropicEndpoint([FAILING] * 5) as api:
         first = agent.run(api, "Read the plan and follow it.")
     session = first.session_id
-    assert any("[Trajectory Assessment - Stall]" in c for c in api.turns[5].hook_context())
+    assert any("[Trajectory Assessment - Stall" in c for c in api.turns[5].hook_context())
 
     # the -p run sent SessionEnd: its episodes expired, nobody resolved them
     ended = findings(agent, session)
@@ -66,7 +67,7 @@ def test_open_observations_come_back_once_after_resume_and_compaction(agent: Age
     for f in ended:
         assert f"] {short_id(f.id)} {f.observer}: " in text
     assert "cat notes/plan.txt" in text
-    assert 'operation "resolve", observation_id' in text
+    assert INTRODUCTION in text  # the line on acting by id (Claude Code may add text after it)
     assert MEMORY not in request.text  # its own memories are in its transcript already
     assert not any(title in request.text for title in own)
     assert {f.status for f in findings(agent, session)} == {"expired"}  # that run ended too

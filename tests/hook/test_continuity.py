@@ -11,6 +11,7 @@ from typing import Any
 from hook_runner import answer
 
 from onlooker import Finding
+from onlooker.core.message import INTRODUCTION
 from onlooker.memory._memories import Extracted, Memories
 from onlooker.store import FindingQuery, Store, project_for, short_id
 
@@ -64,7 +65,7 @@ def test_after_compaction_the_open_observations_come_back_once_with_ids(
     for f in found:  # each with its short id, observer, and the call it points at
         assert f"] {short_id(f.id)} {f.observer}: " in again
     assert "cat notes/plan.txt" in again and "(at call " in again
-    assert 'operation "resolve", observation_id' in again
+    assert again.endswith(INTRODUCTION)
     assert len(again) <= 4_000
     # once: the next prompt does not say it again, nor does a prompt after it
     assert HEAD not in context(hook("UserPromptSubmit", app, "c1", prompt="Go on."))
