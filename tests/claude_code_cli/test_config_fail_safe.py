@@ -10,7 +10,7 @@ from agent import Agent
 
 from onlooker.testing import AnthropicEndpoint, ClaudeCode, ToolUse
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"  # with Error Cascade: one voice
 FAILING = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
 
 
