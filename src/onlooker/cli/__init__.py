@@ -25,9 +25,10 @@ def main(argv: list[str] | None = None) -> None:
     _degrade_unencodable_output()
     try:
         group = build_group()
-    except ImportError:  # pragma: no cover - only without the [cli] extra
+    except ImportError as exc:  # pragma: no cover - a damaged install
         sys.stderr.write(
-            "onlooker: the command line needs click and rich: pip install 'onlooker[cli]'\n"
+            f"onlooker: the command line cannot start ({exc}); install onlooker again: "
+            "pipx install --force onlooker (or pip install --force-reinstall onlooker)\n"
         )
         raise SystemExit(2) from None
     group.main(args=args, prog_name="onlooker")
