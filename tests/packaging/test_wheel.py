@@ -37,7 +37,9 @@ class Installed:
     def onlooker(self) -> Path:
         return self.venv / "bin" / "onlooker"
 
-    def run(self, *args: str, cwd: Path, home: Path, **extra: str) -> subprocess.CompletedProcess[str]:
+    def run(
+        self, *args: str, cwd: Path, home: Path, **extra: str
+    ) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
             [str(self.onlooker), *args],
             cwd=cwd,
@@ -89,9 +91,9 @@ def test_the_wheel_holds_every_data_file_the_package_reads(installed: Installed)
     names = set(zipfile.ZipFile(installed.wheel).namelist())
     assert data <= names, sorted(data - names)
     assert (source / "onlooker").is_dir()
-    metadata = zipfile.ZipFile(installed.wheel).read(
-        f"onlooker-{VERSION}.dist-info/METADATA"
-    ).decode()
+    metadata = (
+        zipfile.ZipFile(installed.wheel).read(f"onlooker-{VERSION}.dist-info/METADATA").decode()
+    )
     for needed in ("click", "rich", "PyYAML", "mcp", "jsonschema", "jinja2"):
         assert any(
             line.lower().startswith(f"requires-dist: {needed.lower()}")
@@ -105,7 +107,9 @@ def test_version(installed: Installed, tmp_path: Path) -> None:
     assert done.stdout.strip() == f"onlooker, version {VERSION}"
 
 
-def test_it_runs_from_its_own_install_not_the_checkout(installed: Installed, tmp_path: Path) -> None:
+def test_it_runs_from_its_own_install_not_the_checkout(
+    installed: Installed, tmp_path: Path
+) -> None:
     python = installed.venv / "bin" / "python"
     done = subprocess.run(
         [str(python), "-I", "-c", "import onlooker, jsonschema, yaml; print(onlooker.__file__)"],
@@ -118,7 +122,9 @@ def test_it_runs_from_its_own_install_not_the_checkout(installed: Installed, tmp
 def test_config_show_and_validate(installed: Installed, tmp_path: Path) -> None:
     project = tmp_path / "project"
     project.mkdir()
-    (project / "onlooker.yaml").write_text("trajectory:\n  observers:\n    stall: {repeat_warn: 3}\n")
+    (project / "onlooker.yaml").write_text(
+        "trajectory:\n  observers:\n    stall: {repeat_warn: 3}\n"
+    )
     shown = installed.run("config", "show", cwd=project, home=tmp_path)
     assert shown.returncode == 0, shown.stderr
     assert "repeat_warn: 3" in shown.stdout

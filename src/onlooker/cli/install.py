@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import click
 
 from ..errors import InstallError
 from ..hosts.claude_code.config_files import Change
+from ..hosts.claude_code.git_exclude import exclude, unexclude
 from ..hosts.claude_code.install import (
     SCOPES,
     hooks_file,
@@ -113,12 +113,14 @@ def install_claude_code(
             changes.append((HOOKS_OUT, _run(lambda: uninstall(committed, home, dry_run=dry_run))))
             notes.append(f"moved onlooker's hooks out of {committed}, which teams commit")
         notes.append(
-            f"{target} names this machine's Python, so it is not committed: "
+            f"{target} names paths of this machine, so it is not committed: "
             "each teammate runs `onlooker install claude-code` on their own machine"
         )
-        if _git_ignores(root, target) is False:
+        excluded = exclude(root, target, dry_run=dry_run)
+        if excluded is not None:
             notes.append(
-                f"git does not ignore {target.relative_to(root)} here: add it to .gitignore"
+                f"git did not ignore {target.relative_to(root)}: "
+                f"{'would add' if dry_run else 'added'} it to {excluded}, which is not committed"
             )
     if server_note:
         notes.append(server_note)
@@ -166,6 +168,7 @@ def uninstall_claude_code(
         files.append(settings_path("project", root))
     try:
         changes = [(HOOKS_OUT, uninstall(path, home, dry_run=dry_run)) for path in files]
+        unexclude(root, files[0], dry_run=dry_run)
         if mcp:
             places = [mcp_config_target(scope, root)]
             if scope != "user" and installed_mcp(project_mcp_json(root), ("mcpServers",)):
@@ -184,19 +187,6 @@ def uninstall_claude_code(
 
 def _not_registered(problem: str) -> str:
     return f"the MCP server is not registered: {problem}. To have it, {MCP_FIX}"
-
-
-def _git_ignores(root: Path, path: Path) -> bool | None:
-    """Whether git ignores `path` in the repository at `root` (None: no git, or no repository)."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "check-ignore", "-q", str(path)],
-            capture_output=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return {0: True, 1: False}.get(done.returncode)
 
 
 def _show(
