@@ -96,7 +96,8 @@ def list_(
         name = current_project(project)
         page = store.query(FindingQuery(project=name, limit=0))
         rows = store.get([o["id"] for o in response["observations"]], name)
-        _console().print(render("table", display_name(name), page, rows))
+        console = _console()
+        console.print(render("table", display_name(name), page, rows, expand=console.is_terminal))
 
 
 @command.command(name="show")
@@ -233,7 +234,8 @@ def search(text: str, limit: int, as_json: bool, project: str | None, session_id
         from ..display.observations import render
 
         page = store.query(FindingQuery(project=name, limit=0))
-    _console().print(render("table", display_name(name), page, found))
+    console = _console()
+    console.print(render("table", display_name(name), page, found, expand=console.is_terminal))
 
 
 def _tool(store: Store, project: str | None, session_id: str) -> ObservationsTool:

@@ -64,7 +64,13 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
 
     console = Console(highlight=False)
     console.print(
-        render(style or project_display().style, display_name(name), counts, rows.observations)
+        render(
+            style or project_display().style,
+            display_name(name),
+            counts,
+            rows.observations,
+            expand=console.is_terminal,
+        )
     )
     if costs:
         console.print(_cost_text(costs), markup=False)
