@@ -102,12 +102,27 @@ def test_install_into_a_project_without_settings_and_back(tmp_path: Path) -> Non
     assert not local.exists()
 
 
-def test_dry_run_writes_nothing(tmp_path: Path, onlooker_home: Path) -> None:
+def test_dry_run_writes_nothing_and_shows_only_the_keys_it_changes(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
     project = project_with_settings(tmp_path)
+    user_config = tmp_path / "claude-config" / ".claude.json"
+    user_config.parent.mkdir(parents=True)
+    account = {"oauthAccount": {"accountUuid": "acct-7f3e"}, "userID": "user-51c2"}
+    user_config.write_text(json.dumps({**account, "projects": {str(project): {"history": []}}}))
+    before = user_config.read_text()
     done = onlooker("install", "claude-code", "--project", str(project), "--dry-run")
-    assert done.returncode == 0 and "Would write" in done.stdout
+    assert done.returncode == 0, done.stderr
     assert local_settings(project).read_text() == ORIGINAL
-    assert not (onlooker_home / "backups").exists()
+    assert user_config.read_text() == before
+    assert not (onlooker_home / "backups").exists() and not (onlooker_home / "bin").exists()
+    assert "acct-7f3e" not in done.stdout and "user-51c2" not in done.stdout  # never the rest
+    assert "prettier" not in done.stdout  # the settings' own hooks are not shown either
+    lines = done.stdout.splitlines()
+    assert f"Would change {user_config}:" in lines
+    assert f'  + projects["{project}"].mcpServers.onlooker: ' in done.stdout
+    assert "  + hooks.PostToolUse[1]: " in done.stdout  # appended after the team's own hook
+    assert "  + hooks.Stop: " in done.stdout
 
 
 def test_broken_settings_file_is_named_and_left_alone(tmp_path: Path) -> None:

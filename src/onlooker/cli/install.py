@@ -11,6 +11,7 @@ import click
 from ..errors import InstallError
 from ..hosts.claude_code.config_files import Change
 from ..hosts.claude_code.git_exclude import exclude, unexclude
+from ..hosts.claude_code.key_changes import json_key_changes
 from ..hosts.claude_code.install import (
     SCOPES,
     hooks_file,
@@ -49,7 +50,7 @@ _scope = click.option(
 )
 _project = click.option(
     "--project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=".",
     show_default=True,
     help="A folder of the project (for project and local scope): settings go to its root, the "
@@ -240,8 +241,7 @@ def _show_plugin(
 
 def _echo_change(label: str, change: Change, dry_run: bool) -> None:
     if dry_run:
-        click.echo(f"Would write {change.path}:\n")
-        click.echo(change.after if change.after is not None else "(the file would be removed)")
+        _echo_would(change)
         return
     if not change.changed:
         reason = "; ".join(change.notes) or "nothing to do"
@@ -256,6 +256,26 @@ def _echo_change(label: str, change: Change, dry_run: bool) -> None:
         click.echo(f"  backup: {change.backup}")
     for note in change.notes:
         click.echo(f"  {note}")
+
+
+def _echo_would(change: Change) -> None:
+    """A dry run's change: only the keys of a JSON file that would change, never the rest of it
+    (~/.claude.json holds account ids); onlooker's own files by name."""
+    if not change.changed:
+        click.echo(f"Nothing to change in {change.path}.")
+        return
+    if change.after is None:
+        click.echo(f"Would remove {change.path}")
+        return
+    keys = json_key_changes(change.before, change.after) if change.path.suffix == ".json" else None
+    if keys is None:
+        lines = change.after.count("\n")
+        verb = "replace" if change.before is not None else "create"
+        click.echo(f"Would {verb} {change.path} (onlooker's file, {lines} lines)")
+        return
+    click.echo(f"Would change {change.path}{'' if change.before else ' (a new file)'}:")
+    for key in keys:
+        click.echo(f"  {key.line()}")
 
 
 def _file_dict(change: Change) -> dict[str, Any]:
