@@ -11,7 +11,6 @@ import click
 from ..errors import InstallError
 from ..hosts.claude_code.config_files import Change
 from ..hosts.claude_code.git_exclude import exclude, unexclude
-from ..hosts.claude_code.key_changes import json_key_changes
 from ..hosts.claude_code.install import (
     SCOPES,
     hooks_file,
@@ -20,6 +19,7 @@ from ..hosts.claude_code.install import (
     settings_path,
     uninstall,
 )
+from ..hosts.claude_code.key_changes import json_key_changes
 from ..hosts.claude_code.mcp_registration import (
     install_mcp,
     installed_mcp,

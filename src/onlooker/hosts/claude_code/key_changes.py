@@ -14,7 +14,7 @@ _PLAIN_KEY = re.compile(r"^[A-Za-z_][A-Za-z0-9_-]*$")
 
 @dataclass(frozen=True, slots=True)
 class KeyChange:
-    """One key added (`+`), removed (`-`) or replaced (`~`), with the value it has after (or had)."""
+    """A key added (`+`), removed (`-`) or replaced (`~`), with the value it has after (or had)."""
 
     sign: str
     path: tuple[str | int, ...]
