@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import tomllib
@@ -174,3 +175,42 @@ def test_mcp_server_lists_its_tools(installed: Installed, tmp_path: Path) -> Non
     name, names = anyio.run(tools)
     assert "onlooker" in name
     assert {"observations", "search"} <= set(names)
+
+
+STALL = "[Trajectory Assessment - Stall]"
+
+
+def test_one_install_command_wires_the_real_claude_code(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """As a user with only pipx and Claude Code: the wheel's `onlooker` on PATH, `onlooker install
+    --yes`, then a real `claude -p` session in any project gets onlooker's hooks and MCP tools."""
+    from onlooker.daemon.hookd import running_pid
+    from onlooker.daemon.worker import worker_pid
+    from onlooker.testing import AnthropicEndpoint, ClaudeCode, ToolUse, find_claude
+
+    home, data = tmp_path / "user", tmp_path / "user" / "onlooker"
+    (home / ".claude").mkdir(parents=True)
+    path = f"{installed.venv / 'bin'}{os.pathsep}/usr/bin:/bin"  # where pipx puts `onlooker`
+    done = installed.run("install", "--yes", cwd=home, home=home, PATH=path)
+    assert done.returncode == 0, done.stderr
+    assert "claude-code" in done.stdout and str(home / ".claude" / "settings.json") in done.stdout
+    settings = (home / ".claude" / "settings.json").read_text()
+    assert str(installed.venv) not in settings  # the hooks name the launcher, not the venv
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    failing = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
+    env = {"PATH": path, "ONLOOKER_HOME": str(data), "ONLOOKER_HOOKD_IDLE": "30"}
+    try:
+        with AnthropicEndpoint([failing] * 4) as api:
+            cli = ClaudeCode(api, home, executable=find_claude(REPO), env=env)
+            run = cli.run("Read the plan and follow it.", cwd=project)
+        assert run.ok, run.stderr[-2000:]
+        served = set(re.findall(r"mcp__onlooker__\w+", api.turns[-1].text))  # deferred tools
+        assert {"mcp__onlooker__observations", "mcp__onlooker__search"} <= served
+        delivered = [c for turn in api.turns for c in turn.hook_context("PostToolUseFailure")]
+        assert sum(STALL in c for c in delivered) >= 1  # the hooks ran the installed onlooker
+    finally:
+        for pid in (running_pid(data), worker_pid(data)):
+            if pid:
+                os.kill(pid, 15)

@@ -72,9 +72,24 @@ _plugin = click.option(
 )
 
 
-@click.group(name="install")
-def command() -> None:
-    """Install onlooker into an agent host."""
+@click.group(name="install", invoke_without_command=True)
+@click.option(
+    "--scope",
+    type=click.Choice(["user", "project"]),
+    default="user",
+    show_default=True,
+    help="With no host: user, every project of each host; project, this project only.",
+)
+@click.option("--yes", "-y", is_flag=True, help="With no host: install without asking.")
+@dry_run_option
+@click.pass_context
+def command(ctx: click.Context, scope: str, yes: bool, dry_run: bool) -> None:
+    """Install onlooker into an agent host; with no host, into each one found on this machine
+    (Claude Code, opencode, Amplifier), after showing what changes."""
+    if ctx.invoked_subcommand is None:
+        from .install_all import install_everywhere
+
+        install_everywhere(ctx, scope, yes, dry_run)
 
 
 @command.command(name="claude-code")
