@@ -89,7 +89,14 @@ def command(ctx: click.Context, scope: str, yes: bool, dry_run: bool) -> None:
     if ctx.invoked_subcommand is None:
         from .install_all import install_everywhere
 
-        install_everywhere(ctx, scope, yes, dry_run)
+        install_everywhere(
+            ctx,
+            scope,
+            yes,
+            dry_run,
+            install_claude_code=install_claude_code,
+            install_opencode=install_opencode,
+        )
 
 
 @command.command(name="claude-code")

@@ -19,11 +19,17 @@ AMPLIFIER_NOTE = (
 )
 
 
-def install_everywhere(ctx: click.Context, scope: str, yes: bool, dry_run: bool) -> None:
-    """Install into every host found; nothing found is an error that says how to name one."""
-    from .install import install_claude_code
-    from .install_opencode import install_opencode
-
+def install_everywhere(
+    ctx: click.Context,
+    scope: str,
+    yes: bool,
+    dry_run: bool,
+    *,
+    install_claude_code: click.Command,
+    install_opencode: click.Command,
+) -> None:
+    """Install into every host found, with the hosts' own install commands; nothing found is an
+    error that says how to name one."""
     found = detect_hosts()
     if not found:
         click.echo(
