@@ -33,6 +33,7 @@ def test_install_is_idempotent_and_uninstall_puts_back_what_was_there(
     removed = uninstall(path, onlooker_home)
     assert removed.changed and not path.exists()
     assert not uninstall(path, onlooker_home).changed
+    assert not (tmp_path / ".opencode").exists()  # the folders install created, left empty
 
 
 def test_a_plugin_file_that_is_not_onlookers_is_never_touched(
