@@ -81,4 +81,5 @@ def test_a_hook_installed_by_an_earlier_version_still_answers_and_install_moves_
     commands = [
         hook["command"] for group in local["hooks"]["PostToolUseFailure"] for hook in group["hooks"]
     ]
-    assert len(commands) == 1 and "onlooker/daemon/entry.py" in commands[0]
+    assert len(commands) == 1 and commands[0].endswith("/bin/onlooker hook || true")
+    assert "onlooker/daemon/entry.py" in Path(commands[0].split()[0]).read_text()  # the launcher

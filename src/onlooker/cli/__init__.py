@@ -22,15 +22,18 @@ def main(argv: list[str] | None = None) -> None:
 
         raise SystemExit(hook_main())
     args = [_encodable_argument(arg) for arg in args]
-    _degrade_unencodable_output()
+    from .terminal import prepare_output, run_quietly_on_closed_pipe
+
+    prepare_output()
     try:
         group = build_group()
-    except ImportError:  # pragma: no cover - only without the [cli] extra
+    except ImportError as exc:  # pragma: no cover - a damaged install
         sys.stderr.write(
-            "onlooker: the command line needs click and rich: pip install 'onlooker[cli]'\n"
+            f"onlooker: the command line cannot start ({exc}); install onlooker again: "
+            "pipx install --force onlooker (or pip install --force-reinstall onlooker)\n"
         )
         raise SystemExit(2) from None
-    group.main(args=args, prog_name="onlooker")
+    run_quietly_on_closed_pipe(lambda: group.main(args=args, prog_name="onlooker"))
 
 
 def _encodable_argument(arg: str) -> str:
@@ -46,16 +49,6 @@ def _encodable_argument(arg: str) -> str:
 
     path = arg[1:] if arg.startswith("@") else arg
     return arg if path and os.path.lexists(path) else cleaned
-
-
-def _degrade_unencodable_output() -> None:
-    """Print what the terminal's encoding cannot show as `?` rather than crash (a cp1252 console,
-    output redirected under PYTHONIOENCODING=ascii): box drawing and arrows degrade, text stays."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
-        if reconfigure is not None and encoding not in ("utf8", "utf_8"):
-            reconfigure(errors="replace")
 
 
 def build_group() -> Any:

@@ -10,7 +10,7 @@ import click
 
 from ..daemon import health as doctor
 from ..daemon.spool import discard_refused
-from ..store.home import data_home
+from ..store.home import data_home, project_root
 from .plugins import lines, report
 
 
@@ -31,10 +31,11 @@ from .plugins import lines, report
 )
 @click.option(
     "--project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=".",
     show_default=True,
-    help="Project whose Claude Code settings to check.",
+    help="A folder of the project whose Claude Code settings to check: its root is the nearest "
+    "folder at or above it with .git, .onlooker or onlooker.yaml.",
 )
 def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
     """Report the hook service, spooled hook inputs, recent errors, store health, the job queue,
@@ -48,7 +49,7 @@ def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
         done, failed = doctor.replay_spool(home)
         replayed = {"replayed": done, "refused": failed}
     discarded = discard_refused(home) if discard else None
-    data = doctor.diagnose(home, project.absolute()).to_dict()
+    data = doctor.diagnose(home, project_root(project)).to_dict()
     if discarded is not None:
         data["discarded"] = discarded
     data["plugins"] = report()

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from ..store import Store, StoreError, data_home, project_for
-from ..store.identity import matching_keys
+from ..store.identity import display_name, matching_keys
 from ..text.encodable import encodable
 
 if TYPE_CHECKING:
@@ -44,13 +44,19 @@ def project_options(function: F) -> F:
     )(function)
 
 
-def current_project(project: str | None) -> str:
+def current_project(project: str | None, *, known: bool = False) -> str:
     """The store key of `--project` (a key, or a folder name that designates one project), else
-    of the current directory's project. An ambiguous name fails, listing the keys it could be."""
+    of the current directory's project. An ambiguous name fails, listing the keys it could be;
+    with `known` (commands that only read), so does a name the store has nothing of."""
     if not project:
         return project_for(os.getcwd())
     with open_store() as store:
-        keys = matching_keys(store.project_keys(), project)
+        every = store.project_keys()
+        keys = matching_keys(every, project)
+    if known and not keys:
+        names = ", ".join(sorted({display_name(key) for key in every})) or "none yet"
+        fail(f"--project: the store ({data_home()}) has nothing of a project {project!r}; "
+             f"its projects: {names}")  # fmt: skip
     if len(keys) > 1:
         fail(
             f"--project: the name {project!r} is ambiguous, it names {len(keys)} projects "

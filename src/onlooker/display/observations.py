@@ -50,11 +50,17 @@ def status_counts(page: FindingPage, field: str) -> dict[str, dict[str, int]]:
 
 
 def render(
-    style: str, project: str, counts: FindingPage, rows: Sequence[Observation] = ()
+    style: str,
+    project: str,
+    counts: FindingPage,
+    rows: Sequence[Observation] = (),
+    *,
+    expand: bool = True,
 ) -> RenderableType:
-    """The project's findings in `style`: counts over all of them, `rows` listed (table)."""
+    """The project's findings in `style`: counts over all of them, `rows` listed (table, filling
+    the width when `expand`, else as wide as its content: for pipes and files)."""
     if style == "table":
-        return _table(project, counts, rows)
+        return _table(project, counts, rows, expand)
     if style == "compact":
         return _compact(project, counts)
     return _progress(project, counts)
@@ -186,13 +192,15 @@ def _progress(project: str, counts: FindingPage) -> RenderableType:
     return Group(*parts)
 
 
-def _table(project: str, counts: FindingPage, rows: Sequence[Observation]) -> RenderableType:
+def _table(
+    project: str, counts: FindingPage, rows: Sequence[Observation], expand: bool = True
+) -> RenderableType:
     from rich import box
     from rich.console import Group
     from rich.table import Table
 
     table = Table(
-        title=f"Observations · {project}", title_justify="left", expand=True, box=box.SIMPLE_HEAD
+        title=f"Observations · {project}", title_justify="left", expand=expand, box=box.SIMPLE_HEAD
     )
     table.add_column("id", no_wrap=True)
     table.add_column("severity", no_wrap=True)
