@@ -20,7 +20,7 @@ from onlooker.hosts.claude_code.marketplace import EXECUTABLE, marketplace_files
 from onlooker.testing import AnthropicEndpoint, ClaudeCode, ToolUse
 
 REPO = Path(__file__).resolve().parents[2]
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"  # with Error Cascade: one voice
 FAILING = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
 BARE_PATH = "/usr/bin:/bin"
 

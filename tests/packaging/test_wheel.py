@@ -177,7 +177,7 @@ def test_mcp_server_lists_its_tools(installed: Installed, tmp_path: Path) -> Non
     assert {"observations", "search"} <= set(names)
 
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"  # with Error Cascade: one voice
 
 
 def test_one_install_command_wires_the_real_claude_code(
