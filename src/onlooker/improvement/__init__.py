@@ -16,7 +16,7 @@ from ._apply import (
 )
 from ._change import AppliedChange
 from ._lock import STALE_AFTER
-from ._section import MANAGED_BY, SECTION
+from ._section import MANAGED_BY, SECTION, clean_lines
 from ._target import HOSTS, InstructionTarget
 
 __all__ = [
@@ -29,6 +29,7 @@ __all__ = [
     "InstructionTarget",
     "LockSettings",
     "apply_instructions",
+    "clean_lines",
     "current_text",
     "history",
     "managed_lines",

@@ -18,9 +18,9 @@ from ..improvement import AppliedChange, history
 from ..llm.model import Model
 from ..store import Journal, Store
 from ..store.score_records import Improvement, SessionScore
-from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores
+from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores, ScoringFailure
 from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
-from .improve import apply, pending, probe_for, propose, rollback, target_of
+from .improve import apply, pending, probe_for, propose, reconcile, rollback, target_of
 from .run import score_session
 from .settings import HOW_TO_TURN_ON, ScoringSettings
 
@@ -75,6 +75,7 @@ class ObserverCommands:
 
     def status(self, agent: str = "") -> Answer:
         found = self.scores.all(self.project, agent or None)
+        failures = self._failures(agent)
         summary = aggregate(found)
         values = [s.score for s in found]
         deltas = improvement_deltas(self.scores.improvements(self.project))
@@ -87,6 +88,7 @@ class ObserverCommands:
             "recent": recent,
             "improvements": deltas.to_dict(),
             "pending": len(pending(self.scores, self.project)),
+            "failed": [_failure_row(f) for f in failures],
         }
         lines = [] if self.settings.active else [HOW_TO_TURN_ON, ""]
         who = f" — agent {agent}" if agent else ""
@@ -103,18 +105,22 @@ class ObserverCommands:
                 f"{deltas.hurt} hurt"
             )
         lines += [f"  {r['session_id']}: {percent(r['score'])} {r['title']}" for r in recent]
+        lines += [_failure_line(f) for f in failures[:5]]
         if data["pending"]:
             lines.append(f"{data['pending']} improvement(s) pending: `onlooker observer suggest`.")
         return Answer("\n".join(lines), data)
 
     def history(self, agent: str = "") -> Answer:
+        reconcile(self.scores, self.project, self.root, self.settings)
         found = self.scores.all(self.project, agent or None)
         improvements = [
             i for i in self.scores.improvements(self.project) if not agent or i.agent_name == agent
         ]
+        failures = self._failures(agent)
         data = {
             "sessions": [_score_row(s, full=True) for s in found],
             "improvements": [_improvement_row(i) for i in improvements],
+            "failed": [_failure_row(f) for f in failures],
         }
         lines = [f"{len(found)} scored sessions"]
         for s in found:
@@ -130,7 +136,8 @@ class ObserverCommands:
                 if i.outcome_score_delta is not None
                 else ""
             )
-            lines.append(f"  improvement {i.status}: {i.text}{delta}")
+            lines.append(f"  improvement {i.status}: {i.text} (weakness: {i.pattern}){delta}")
+        lines += [_failure_line(f) for f in failures]
         return Answer("\n".join(lines), data)
 
     def config(self) -> Answer:
@@ -162,7 +169,10 @@ class ObserverCommands:
         waiting = [
             i for i in pending(self.scores, self.project) if not agent or i.agent_name == agent
         ]
-        lines = [f"{n}. [{_label(i)}] {i.text}  ({i.reason})" for n, i in enumerate(waiting, 1)]
+        lines = [
+            f"{n}. [{_label(i)}] {i.text}\n   for weakness: {i.pattern} ({i.reason})"
+            for n, i in enumerate(waiting, 1)
+        ]
         if not lines:
             lines = ["No pending improvements."]
         return Answer("\n".join(lines), {"pending": [_improvement_row(i) for i in waiting]})
@@ -187,6 +197,8 @@ class ObserverCommands:
             self.store, self.model_for(self.settings.model), project=self.project,
             session_id=session_id, root=self.root, settings=self.settings, events=events,
         )  # fmt: skip
+        if done.failed:
+            raise ScoringError(done.notices[0].removeprefix("onlooker: "))
         if done.score is None:
             raise ScoringError(done.skipped)
         text = "\n".join([_card_text(done.score), *done.notices[1:]])
@@ -216,23 +228,46 @@ class ObserverCommands:
             self.scores, chosen, root=self.root, settings=self.settings,
             now=self.store.clock.now(),
         )  # fmt: skip
-        what = "AGENTS.md" if chosen.target == "agents_md" else f"{chosen.agent_name} prompt"
+        where = f"{_label(chosen)} ({done.change.path})"
+        row = _improvement_row(done.improvement)
+        if not done.change.changed:
+            return Answer(
+                f"{where}: already present, nothing changed: {chosen.text}\n"
+                f"  for weakness: {chosen.pattern}",
+                {"applied": None, "already_present": row},
+            )
+        added = "\n".join(f"  + - {line}" for line in done.change.lines)
         return Answer(
-            f"{what} updated with new instructions: {chosen.text}",
-            {"applied": _improvement_row(done.improvement)},
+            f"{where} updated, in section `## {self.settings.section}`:\n{added}\n"
+            f"  for weakness: {chosen.pattern}\n"
+            f"  backup: {done.change.backup} (`onlooker observer rollback"
+            f"{' ' + chosen.agent_name if chosen.target == 'agent_prompt' else ''}` undoes it)",
+            {"applied": row, "added": list(done.change.lines), "path": str(done.change.path)},
         )
 
-    def rollback(self, agent: str = "", steps: int = 1) -> Answer:
+    def rollback(
+        self, agent: str = "", steps: int = 1, *, suggest_again: bool = False, force: bool = False
+    ) -> Answer:
+        """Undo the last change; its weakness is rejected (never suggested again) unless
+        `suggest_again`. A hand edit made since is kept, or the rollback refused (`force`)."""
         change, undone = rollback(
             self.scores, self.project, root=self.root, settings=self.settings, agent_name=agent,
-            steps=steps,
+            steps=steps, suggest_again=suggest_again, force=force,
         )  # fmt: skip
         what = f"{agent} prompt" if agent else "AGENTS.md"
+        lines = [f"{what} rolled back ({change.path}); backup of what it held: {change.backup}"]
+        lines += [f"  - {i.text}  (weakness: {i.pattern})" for i in undone]
+        if undone and not suggest_again:
+            lines.append(
+                "  Not suggested again; `onlooker observer unreject PATTERN` allows it again."
+            )
         return Answer(
-            f"{what} rolled back.",
+            "\n".join(lines),
             {
                 "rolled_back": [_improvement_row(i) for i in undone],
                 "path": str(change.path),
+                "backup": str(change.backup or ""),
+                "rejected": [] if suggest_again else [i.pattern for i in undone],
             },
         )
 
@@ -297,6 +332,14 @@ class ObserverCommands:
             )
         return waiting[number - 1]
 
+    def _failures(self, agent: str) -> list[ScoringFailure]:
+        """Failed scorings not since retried with success (of the agent's sessions when given)."""
+        found = self.scores.failures(self.project)
+        if not agent:
+            return found
+        names = {s.session_id: s.agent_name for s in self.scores.all(self.project)}
+        return [f for f in found if names.get(f.session_id) == agent]
+
     def _journaled(self, session_id: str) -> bool:
         return self.store.journal(self.project, session_id).path.exists()
 
@@ -349,6 +392,18 @@ def _score_row(score: SessionScore, *, full: bool = False) -> dict[str, Any]:
 def _improvement_row(improvement: Improvement) -> dict[str, Any]:
     data: dict[str, Any] = encode(improvement)
     return data
+
+
+def _failure_row(failure: ScoringFailure) -> dict[str, Any]:
+    return {
+        "session_id": failure.session_id,
+        "at": failure.at.isoformat(),
+        "reason": failure.reason,
+    }
+
+
+def _failure_line(failure: ScoringFailure) -> str:
+    return f"  {failure.session_id}: scoring failed (no score): {failure.reason}"
 
 
 def _card_text(score: SessionScore) -> str:

@@ -12,12 +12,20 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..improvement import AppliedChange, InstructionTarget, apply_instructions
+from ..errors import ImprovementError
+from ..improvement import (
+    AppliedChange,
+    InstructionTarget,
+    apply_instructions,
+    clean_lines,
+    managed_lines,
+)
 from ..improvement import rollback as roll_back
 from ..store.score_records import Improvement, ImprovementTarget, SessionScore
 from ._files import agent_target, project_target
@@ -26,6 +34,7 @@ from .aggregate import patterns, similar
 from .settings import ScoringSettings
 
 OPEN = ("pending", "applied")
+_WORD = re.compile(r"[a-z0-9_.`/-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,7 +53,8 @@ def propose(
     if not low:
         return []
     rejected = scores.rejections(project)
-    known = [i for i in scores.improvements(project) if i.status in OPEN]
+    every = scores.improvements(project)
+    known = [i for i in every if i.status in OPEN]
     agents = {s.session_id: s for s in low}
     new: list[Improvement] = []
     for found in patterns((s.session_id, s.card.weaknesses) for s in low):
@@ -57,18 +67,30 @@ def propose(
         one_subagent = len(names) == 1 and all(s.agent_type == "subagent" for s in seen)
         target: ImprovementTarget = "agent_prompt" if one_subagent else "agents_md"
         agent = next(iter(names)) if one_subagent else ""
+        text = _suggestion(seen, target, found.pattern)
         if any(
-            i.target == target and i.agent_name == agent and similar(i.pattern, found.pattern)
+            i.target == target and i.agent_name == agent
+            and (similar(i.pattern, found.pattern) or i.text == text)
             for i in [*known, *new]
-        ):
+        ):  # fmt: skip
             continue
+        # The same change proposed again (after a rollback the person allowed again, or a
+        # rejection taken back) stays one record: its earlier one is reopened.
+        earlier = next(
+            (
+                i for i in every
+                if i.target == target and i.agent_name == agent
+                and similar(i.pattern, found.pattern)
+            ),
+            None,
+        )  # fmt: skip
         improvement = Improvement(
-            id=os.urandom(8).hex(),
+            id=earlier.id if earlier is not None else os.urandom(8).hex(),
             project=project,
             target=target,
             agent_name=agent,
             pattern=found.pattern,
-            text=_suggestion(seen, target, found.pattern),
+            text=text,
             reason=f"seen in {found.count} sessions scoring below {settings.scoring_threshold:.0%}",
             created_at=now,
         )
@@ -101,11 +123,17 @@ def apply(
     settings: ScoringSettings,
     now: datetime,
 ) -> Applied:
-    """Add the improvement's line to its target's managed section (backed up first)."""
+    """Add the improvement's line to its target's managed section (backed up first). A line the
+    section already holds changes nothing: the improvement is `present`, not applied, so no
+    later rollback is taken for its undoing."""
     change = apply_instructions(
         target_of(improvement, root, settings), [improvement.text], section=settings.section,
         backup_max_versions=settings.backup_max_versions, reason="pre-improvement",
     )  # fmt: skip
+    if not change.changed:
+        done = dataclasses.replace(improvement, status="present", path=str(change.path))
+        scores.save(done)
+        return Applied(done, change)
     relevant = _relevant(scores.all(improvement.project), improvement)
     before = sum(s.score for s in relevant) / len(relevant) if relevant else None
     done = dataclasses.replace(
@@ -128,24 +156,51 @@ def rollback(
     settings: ScoringSettings,
     agent_name: str = "",
     steps: int = 1,
+    suggest_again: bool = False,
+    force: bool = False,
 ) -> tuple[AppliedChange, list[Improvement]]:
-    """Restore the target's previous version (`steps` back, byte for byte; what it holds now is
-    backed up first); the improvements it took out."""
+    """Restore the target's previous version (`steps` back; what it holds now is backed up
+    first; lines edited by hand since are kept, specs/improvement.md); the improvements it took
+    out: those whose line the section held before and no longer holds. A rollback rejects their
+    weakness (never proposed again) unless `suggest_again`."""
     probe = probe_for(project, agent_name)
+    target = target_of(probe, root, settings)
+    before = set(managed_lines(target, settings.section))
     change = roll_back(
-        target_of(probe, root, settings), steps, backup_max_versions=settings.backup_max_versions
-    )
-    applied = [
-        i for i in scores.improvements(project) if i.status == "applied" and _same_target(i, probe)
+        target, steps, backup_max_versions=settings.backup_max_versions, force=force,
+        section=settings.section,
+    )  # fmt: skip
+    after = set(managed_lines(target, settings.section))
+    gone = before - after
+    undone = [
+        i
+        for i in scores.improvements(project)
+        if i.status == "applied" and _same_target(i, probe) and _line(i.text) in gone
     ]
-    undone = sorted(applied, key=lambda i: i.applied_at or i.created_at)[-steps:]
+    rejected = scores.rejections(project)
     for improvement in undone:
         scores.save(
             dataclasses.replace(
                 improvement, status="rolled_back", rolled_back_at=scores.store.clock.now()
             )
         )
+        if not suggest_again and not any(similar(improvement.pattern, r) for r in rejected):
+            scores.reject(project, improvement.pattern)
     return change, undone
+
+
+def reconcile(scores: Scores, project: str, root: Path, settings: ScoringSettings) -> None:
+    """Mark `removed` the applied improvements whose line their file no longer holds (taken out
+    by hand): `history` lists no applied line that is not in the file."""
+    for improvement in scores.improvements(project):
+        if improvement.status != "applied":
+            continue
+        try:
+            held = managed_lines(target_of(improvement, root, settings), settings.section)
+        except ImprovementError:
+            continue
+        if _line(improvement.text) not in held:
+            scores.save(dataclasses.replace(improvement, status="removed"))
 
 
 def close_deltas(scores: Scores, latest: SessionScore) -> list[Improvement]:
@@ -193,7 +248,9 @@ def _relevant(scores: Sequence[SessionScore], improvement: Improvement) -> list[
 
 def _suggestion(seen: Sequence[SessionScore], target: str, pattern: str) -> str:
     """The judge's own suggested line from the latest session showing the weakness, preferring the
-    one for this target; else the weakness as a line to watch."""
+    one for this target, when it answers this weakness: the judge gives one suggestion a session,
+    so it belongs to the session's weakness it is closest to (one suggestion per weakness). Else
+    the weakness itself as a line to watch."""
     for score in sorted(seen, key=lambda s: s.card.timestamp, reverse=True):
         card = score.card
         first, second = (
@@ -201,6 +258,24 @@ def _suggestion(seen: Sequence[SessionScore], target: str, pattern: str) -> str:
             if target == "agents_md"
             else (card.suggested_agent_prompt_update, card.suggested_agents_md_update)
         )
-        if first or second:
-            return str(first or second)
+        for line in (first, second):
+            if line and similar(_answered(line, card.weaknesses), pattern):
+                return str(line)
     return f"Avoid this recurring weakness: {pattern}"
+
+
+def _answered(line: str, weaknesses: Sequence[str]) -> str:
+    """The weakness of a card a suggested line answers: the one sharing most words with it (the
+    first on a tie)."""
+    if not weaknesses:
+        return ""
+    return max(weaknesses, key=lambda w: (_overlap(line, w), -weaknesses.index(w)))
+
+
+def _overlap(a: str, b: str) -> int:
+    return len(set(_WORD.findall(a.lower())) & set(_WORD.findall(b.lower())))
+
+
+def _line(text: str) -> str:
+    cleaned = clean_lines([text])
+    return cleaned[0] if cleaned else ""

@@ -24,7 +24,7 @@ from ..store._jobs import Job
 from ..store._store import JobContext
 from ..store.score_records import Improvement, SessionScore
 from ._files import agent_prompt_text, instructions_text
-from ._scores import STEERING, Scores
+from ._scores import FAILURE_OBSERVER, STEERING, Scores
 from .aggregate import percent, score_emoji
 from .improve import apply, auto_applies, close_deltas, propose
 from .judge import Verdict, judge
@@ -32,7 +32,7 @@ from .material import facts, scorer_input, session_events
 from .settings import DETAIL_LEVELS, ScoringSettings
 
 JOB_KIND = "score.session"
-OBSERVER = "scoring"
+OBSERVER = FAILURE_OBSERVER
 """The observer name scoring runs are recorded under (cost, status, model)."""
 TURN_DELAY = 30.0
 """Seconds a score waits after a turn ends: the turns that follow within it are scored together."""
@@ -50,6 +50,8 @@ class Scored:
     applied: tuple[Improvement, ...] = ()
     skipped: str = ""
     notices: tuple[str, ...] = ()
+    failed: str = ""
+    """Why the judge gave no usable answer: nothing was scored (an earlier score stays)."""
 
 
 def score_job(
@@ -134,22 +136,29 @@ def score_session(
             now_ms=int(now.timestamp() * 1000),
         )
     )
+    _record_run(store, verdict, project, session_id)
+    if verdict.error:
+        # A failed or unreadable answer is a failed scoring, never a score: the run keeps the
+        # reason (history and status show it) and an earlier real score stays as it was.
+        kept = scores.of(project, session_id)
+        notice = _failure_notice(session_id, about.agent_name, verdict.error, kept)
+        if automatic:
+            add_notice(scores, project, [notice])
+        return Scored(verdict=verdict, failed=verdict.error, notices=(notice,))
     score = SessionScore(
         card=verdict.card, project=project, agent_name=about.agent_name,
         agent_type=about.agent_type, parent_session_id=about.parent_session_id,
         title=about.title, seen_seq=about.last_seq, model=verdict.model,
-        failed=bool(verdict.error),
     )  # fmt: skip
     scores.record(score, max_history=settings.max_history)
-    _record_run(store, verdict, project, session_id)
     close_deltas(scores, score)
-    proposed = propose(scores, project, settings, now) if not verdict.error else []
+    proposed = propose(scores, project, settings, now)
     applied = []
     toggles = scores.settings(project)
     for improvement in proposed:
         if root is not None and auto_applies(improvement, settings, toggles):
             applied.append(apply(scores, improvement, root=root, settings=settings, now=now))
-    notices = _notices(score, verdict, proposed, [a.improvement for a in applied])
+    notices = _notices(score, proposed, [a.improvement for a in applied])
     if notices and automatic:
         add_notice(scores, project, notices)
     return Scored(
@@ -172,15 +181,18 @@ def take_notice(scores: Scores, project: str) -> str:
     return waiting
 
 
+def _failure_notice(session_id: str, agent_name: str, error: str, kept: SessionScore | None) -> str:
+    who = f" ({agent_name})" if agent_name else ""
+    after = f"; its score stays {percent(kept.score)}" if kept is not None else "; it has no score"
+    return f"onlooker: scoring session {session_id}{who} failed: {error}{after}"
+
+
 def _notices(
-    score: SessionScore, verdict: Verdict, proposed: Sequence[Improvement],
-    applied: Sequence[Improvement],
-) -> list[str]:  # fmt: skip
+    score: SessionScore, proposed: Sequence[Improvement], applied: Sequence[Improvement]
+) -> list[str]:
     who = f" ({score.agent_name})" if score.agent_name else ""
     lines = []
-    if verdict.error:
-        lines.append(f"onlooker: scoring session {score.session_id}{who} failed: {verdict.error}")
-    elif score.score < LOW_SCORE:
+    if score.score < LOW_SCORE:
         lines.append(f"onlooker: ⚠ low adherence score {percent(score.score)}{who}")
     else:
         lines.append(f"onlooker: {score_emoji(score.score)} adherence {percent(score.score)}{who}")

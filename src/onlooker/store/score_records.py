@@ -15,7 +15,9 @@ from .changes import Change
 
 AgentType = Literal["primary", "subagent"]
 ImprovementTarget = Literal["agents_md", "agent_prompt"]
-ImprovementStatus = Literal["pending", "applied", "rejected", "rolled_back"]
+ImprovementStatus = Literal["pending", "applied", "rejected", "rolled_back", "present", "removed"]
+"""`present`: applying found its line already in the file, so nothing was written; `removed`: an
+applied line is no longer in the file (taken out by hand)."""
 CATEGORY_NAMES = (
     "instruction_following",
     "completeness",
