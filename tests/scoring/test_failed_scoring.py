@@ -47,7 +47,7 @@ def test_a_failed_judge_call_keeps_the_real_score(
     status = commands.status()
     assert WEAK in status.text and "scoring failed" in status.text
     assert status.data["aggregate"]["avg_score"] == 0.45
-    with pytest.raises(ScoringError, match="failed.*its score stays 45%"):
+    with pytest.raises(ScoringError, match=r"failed.*its score stays 45%"):
         ObserverCommands(
             store, PROJECT, tmp_path, SETTINGS, model_for=lambda _: ScriptedModel([answer])
         ).score("s1")
