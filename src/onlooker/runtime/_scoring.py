@@ -43,8 +43,10 @@ class ScoringSteps:
         end while it waits are scored with it; the session's end makes the waiting one due)."""
         if not settings.active:
             return
+        transcript = ""
         if isinstance(event, SubagentStopped):
             session_id, delay = subagent_session_id(arrival.session_id, event.agent_id), 0.0
+            transcript = event.transcript_path  # the subagent's own: its prompt and answers
         elif isinstance(event, TurnEnded) and arrival.session_key == arrival.session_id:
             session_id, delay = arrival.session_id, TURN_DELAY
         elif isinstance(event, SessionEnded):
@@ -55,7 +57,7 @@ class ScoringSteps:
             if delay == 0 and self.store.jobs.hasten(JOB_KIND, session_id):
                 self._wake()  # the session ended: the waiting score is due now
             return
-        payload = score_job(project, session_id, root, settings)
+        payload = score_job(project, session_id, root, settings, transcript)
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id, delay=delay)
         self._wake()
 

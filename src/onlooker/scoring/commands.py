@@ -21,6 +21,7 @@ from ..store.score_records import Improvement, SessionScore
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores, ScoringFailure
 from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
 from .improve import apply, pending, probe_for, propose, reconcile, rollback, target_of
+from .material import facts
 from .run import score_session
 from .settings import HOW_TO_TURN_ON, ScoringSettings
 
@@ -358,6 +359,8 @@ class ObserverCommands:
                 if isinstance(e.record, Event) and e.record.session_id
             ]  # fmt: skip
             main = [e for e in events if "/" not in e.session_id]
+            if main and facts(main[-1].session_id, main).own_commands_only:
+                continue  # `/onlooker:score` run headless is a session of its own: not it
             if main and (newest is None or main[-1].at > newest[0]):
                 newest = (main[-1].at, main[-1].session_id)
         if newest is None:

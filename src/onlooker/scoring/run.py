@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,7 @@ from ._scores import FAILURE_OBSERVER, STEERING, Scores
 from .aggregate import percent, score_emoji
 from .improve import apply, auto_applies, close_deltas, propose
 from .judge import Verdict, judge
-from .material import facts, scorer_input, session_events
+from .material import facts, scorer_input, session_events, with_transcript
 from .settings import DETAIL_LEVELS, ScoringSettings
 
 JOB_KIND = "score.session"
@@ -55,15 +55,20 @@ class Scored:
 
 
 def score_job(
-    project: str, session_id: str, root: Path | None, settings: ScoringSettings
-) -> dict[str, Any]:
-    """The payload of a `score.session` job."""
-    return {
+    project: str, session_id: str, root: Path | None, settings: ScoringSettings,
+    transcript: str = "",
+) -> dict[str, Any]:  # fmt: skip
+    """The payload of a `score.session` job; `transcript`: the session's own transcript (a
+    subagent's, which holds what its journal does not: its instruction and its answers)."""
+    payload = {
         "project": project,
         "session_id": session_id,
         "root": str(root) if root is not None else "",
         "settings": settings.to_dict(),
     }
+    if transcript:
+        payload["transcript"] = transcript
+    return payload
 
 
 def settings_from(data: dict[str, Any]) -> ScoringSettings:
@@ -77,16 +82,26 @@ def settings_from(data: dict[str, Any]) -> ScoringSettings:
     return ScoringSettings(**values)
 
 
-def handle(job: Job, ctx: JobContext) -> None:
-    """Worker handler for `score.session`: score the session if it is due."""
+TranscriptReader = Callable[[str, str], Sequence[Event]]
+"""(transcript path, session id) -> the transcript's events, as that session's."""
+
+
+def handle(job: Job, ctx: JobContext, read_transcript: TranscriptReader | None = None) -> None:
+    """Worker handler for `score.session`: score the session if it is due (the host's edge
+    passes `read_transcript` for a job that names the session's own transcript)."""
     payload = job.payload
     settings = settings_from(dict(payload.get("settings") or {}))
     if not settings.active:
         return
     root = Path(payload["root"]) if payload.get("root") else None
+    session_id = str(payload["session_id"])
+    transcript: Sequence[Event] = ()
+    if payload.get("transcript") and read_transcript is not None:
+        transcript = read_transcript(str(payload["transcript"]), session_id)
     score_session(
         ctx.store, ctx.model(settings.model), project=str(payload["project"]),
-        session_id=str(payload["session_id"]), root=root, settings=settings, automatic=True,
+        session_id=session_id, root=root, settings=settings, automatic=True,
+        transcript=transcript,
     )  # fmt: skip
 
 
@@ -100,17 +115,22 @@ def score_session(
     settings: ScoringSettings,
     automatic: bool = False,
     events: Sequence[Event] | None = None,
+    transcript: Sequence[Event] = (),
 ) -> Scored:
     """Judge a session and keep what follows from its score. `events` stand in for the journal
-    (a past session read from its transcript)."""
+    (a past session read from its transcript); `transcript` adds what the session's own
+    transcript holds beyond its journal (a subagent's instruction and answers)."""
     scores = Scores(store)
     events = list(events) if events is not None else session_events(store, project, session_id)
+    events = with_transcript(events, transcript, session_id)
     about = facts(session_id, events)
     if not events:
         return Scored(skipped=f"no events recorded for session {session_id}")
     if automatic:
         if not about.seen_start:
             return Scored(skipped="started before onlooker observed it (first-run guard)")
+        if about.own_commands_only:
+            return Scored(skipped="the session only ran onlooker's own commands")
         if not settings.observes(about.agent_name):
             return Scored(skipped=f"agent {about.agent_name} is not observed")
         earlier = scores.of(project, session_id)

@@ -139,15 +139,15 @@ class ObserverRuns:
     def unresolved_errors(
         self, observer: str, project: str, limit: int = 20
     ) -> list[tuple[str, datetime, str]]:
-        """(session id, started at, error) of an observer's failed runs in a project that no later
-        successful run of the same session followed, newest first."""
+        """(session id, started at, error) of the sessions of a project whose latest run of the
+        observer failed, newest first."""
         rows = self.db._read(
             lambda c: c.execute(
                 "SELECT r.session_id, r.started_at, r.error FROM observer_runs r "
                 "WHERE r.observer = ? AND r.project = ? AND r.status = 'error' AND NOT EXISTS ("
                 "SELECT 1 FROM observer_runs o WHERE o.observer = r.observer AND "
-                "o.project = r.project AND o.session_id = r.session_id AND o.n > r.n AND "
-                "o.status = 'ok') ORDER BY r.n DESC LIMIT ?",
+                "o.project = r.project AND o.session_id = r.session_id AND o.n > r.n) "
+                "ORDER BY r.n DESC LIMIT ?",
                 (observer, project, limit),
             ).fetchall()
         )
