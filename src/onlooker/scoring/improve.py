@@ -1,8 +1,9 @@
 """From repeated weaknesses to reviewed changes (specs/scoring.md).
 
 A weakness seen in `min_observations_for_update` sessions scoring below `scoring_threshold`
-becomes a pending improvement: for one subagent's prompt file when only that subagent showed it,
-else for the project's instructions file. Rejected patterns (matched by similarity) are never
+becomes a pending improvement: for one agent's prompt file when only that agent (a subagent, or
+a named primary agent such as opencode's `plan`) showed it, else for the project's instructions
+file. Rejected patterns (matched by similarity) are never
 proposed again. Applying adds the improvement's line to its target's managed section through
 `onlooker.improvement`, which backs the file up first; the score before is kept, and the next
 score of the target's sessions closes the improvement's delta.
@@ -31,6 +32,7 @@ from ..store.score_records import Improvement, ImprovementTarget, SessionScore
 from ._files import agent_target, project_target
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, Scores
 from .aggregate import patterns, similar
+from .material import PRIMARY_NAME
 from .settings import ScoringSettings
 
 OPEN = ("pending", "applied")
@@ -64,9 +66,13 @@ def propose(
             continue
         seen = [agents[i] for i in found.sessions]
         names = {s.agent_name for s in seen}
-        one_subagent = len(names) == 1 and all(s.agent_type == "subagent" for s in seen)
+        # One agent with a prompt of its own: a subagent, or a named primary agent (opencode's
+        # build or plan); Claude Code's unnamed main agent reads the instructions file.
+        one_subagent = len(names) == 1 and not names & {"", PRIMARY_NAME}
         target: ImprovementTarget = "agent_prompt" if one_subagent else "agents_md"
         agent = next(iter(names)) if one_subagent else ""
+        hosts = {s.host for s in seen}
+        host = next(iter(hosts)) if one_subagent and len(hosts) == 1 else ""
         text = _suggestion(seen, target, found.pattern)
         if any(
             i.target == target and i.agent_name == agent
@@ -93,6 +99,7 @@ def propose(
             text=text,
             reason=f"seen in {found.count} sessions scoring below {settings.scoring_threshold:.0%}",
             created_at=now,
+            host=host,
         )
         scores.save(improvement)
         new.append(improvement)
@@ -225,7 +232,7 @@ def target_of(improvement: Improvement, root: Path, settings: ScoringSettings) -
     """The file an improvement changes."""
     if improvement.target == "agents_md":
         return project_target(root, settings)
-    return agent_target(root, improvement.agent_name)
+    return agent_target(root, improvement.agent_name, improvement.host)
 
 
 def probe_for(project: str, agent_name: str = "") -> Improvement:

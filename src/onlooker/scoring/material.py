@@ -101,8 +101,9 @@ def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
         name = ""
     elif subagent:
         name = start.agent_type or start.agent_name
-    else:
-        name = start.agent_type or PRIMARY_NAME
+    else:  # the host's agent type, else the agent its latest prompt was for (opencode's)
+        named = [e.agent for e in events if isinstance(e, UserPrompt) and e.agent]
+        name = start.agent_type or (named[-1] if named else PRIMARY_NAME)
     parent = ""
     if subagent:
         parent = (start.parent_session_id if start else "") or session_id.split("/", 1)[0]

@@ -56,7 +56,7 @@ class Scored:
 
 def score_job(
     project: str, session_id: str, root: Path | None, settings: ScoringSettings,
-    transcript: str = "",
+    transcript: str = "", notice_for: str = "",
 ) -> dict[str, Any]:  # fmt: skip
     """The payload of a `score.session` job; `transcript`: the session's own transcript (a
     subagent's, which holds what its journal does not: its instruction and its answers)."""
@@ -68,6 +68,9 @@ def score_job(
     }
     if transcript:
         payload["transcript"] = transcript
+    if notice_for:
+        payload["notice_for"] = notice_for
+        payload["host"] = notice_for.partition(":")[0]
     return payload
 
 
@@ -98,11 +101,16 @@ def handle(job: Job, ctx: JobContext, read_transcript: TranscriptReader | None =
     transcript: Sequence[Event] = ()
     if payload.get("transcript") and read_transcript is not None:
         transcript = read_transcript(str(payload["transcript"]), session_id)
-    score_session(
-        ctx.store, ctx.model(settings.model), project=str(payload["project"]),
+    project = str(payload["project"])
+    notice_for = str(payload.get("notice_for") or "")
+    done = score_session(
+        ctx.store, ctx.model(settings.model), project=project,
         session_id=session_id, root=root, settings=settings, automatic=True,
-        transcript=transcript,
+        transcript=transcript, notice_for=notice_for, host=str(payload.get("host") or ""),
     )  # fmt: skip
+    if done.skipped and payload.get("asked"):  # someone asked for it: say why not
+        line = f"onlooker: session {session_id} was not scored: {done.skipped}"
+        add_notice(Scores(ctx.store), project, [line], notice_for)
 
 
 def score_session(
@@ -116,6 +124,8 @@ def score_session(
     automatic: bool = False,
     events: Sequence[Event] | None = None,
     transcript: Sequence[Event] = (),
+    notice_for: str = "",
+    host: str = "",
 ) -> Scored:
     """Judge a session and keep what follows from its score. `events` stand in for the journal
     (a past session read from its transcript); `transcript` adds what the session's own
@@ -142,7 +152,9 @@ def score_session(
     given = scorer_input(
         session_id, events, parent_events=parent,
         agents_md=instructions_text(root, settings) if root is not None else None,
-        agent_prompt=agent_prompt_text(root, about.agent_name) if root is not None else None,
+        agent_prompt=(
+            agent_prompt_text(root, about.agent_name, host) if root is not None else None
+        ),
         agent_name=about.agent_name, guidance=scores.settings(project).get(STEERING, ""),
     )  # fmt: skip
     now = store.clock.now()
@@ -163,12 +175,12 @@ def score_session(
         kept = scores.of(project, session_id)
         notice = _failure_notice(session_id, about.agent_name, verdict.error, kept)
         if automatic:
-            add_notice(scores, project, [notice])
+            add_notice(scores, project, [notice], notice_for)
         return Scored(verdict=verdict, failed=verdict.error, notices=(notice,))
     score = SessionScore(
         card=verdict.card, project=project, agent_name=about.agent_name,
         agent_type=about.agent_type, parent_session_id=about.parent_session_id,
-        title=about.title, seen_seq=about.last_seq, model=verdict.model,
+        title=about.title, seen_seq=about.last_seq, model=verdict.model, host=host,
     )  # fmt: skip
     scores.record(score, max_history=settings.max_history)
     close_deltas(scores, score)
@@ -180,25 +192,32 @@ def score_session(
             applied.append(apply(scores, improvement, root=root, settings=settings, now=now))
     notices = _notices(score, proposed, [a.improvement for a in applied])
     if notices and automatic:
-        add_notice(scores, project, notices)
+        add_notice(scores, project, notices, notice_for)
     return Scored(
         score, verdict, tuple(proposed), tuple(a.improvement for a in applied),
         notices=tuple(notices),
     )  # fmt: skip
 
 
-def add_notice(scores: Scores, project: str, lines: Sequence[str]) -> None:
-    """Keep lines for the user, shown at the project's next hook that can show them."""
-    waiting = scores.settings(project).get(NOTICE, "")
-    scores.set(project, NOTICE, "\n".join(p for p in (waiting, *lines) if p))
+def add_notice(scores: Scores, project: str, lines: Sequence[str], to: str = "") -> None:
+    """Keep lines for the user, shown at the next hook that can show them: of the session `to`
+    names (`opencode:<session>`), or with '' of the project's next Claude Code prompt."""
+    key = _notice_key(to)
+    waiting = scores.settings(project).get(key, "")
+    scores.set(project, key, "\n".join(p for p in (waiting, *lines) if p))
 
 
-def take_notice(scores: Scores, project: str) -> str:
-    """The waiting notice ('' for none), once."""
-    waiting = scores.settings(project).get(NOTICE, "")
+def take_notice(scores: Scores, project: str, to: str = "") -> str:
+    """The notice waiting for `to` ('' for none), once."""
+    key = _notice_key(to)
+    waiting = scores.settings(project).get(key, "")
     if waiting:
-        scores.set(project, NOTICE, "")
+        scores.set(project, key, "")
     return waiting
+
+
+def _notice_key(to: str) -> str:
+    return f"{NOTICE}@{to}" if to else NOTICE
 
 
 def _failure_notice(session_id: str, agent_name: str, error: str, kept: SessionScore | None) -> str:

@@ -81,7 +81,11 @@ class SessionScore:
     """The session's last event seq when it was scored: newer messages make it due again."""
     model: str = ""
     failed: bool = False
-    """The judge failed and the card is the fallback one."""
+    """The judge failed and the card is the fallback one (kept by older versions only: a failed
+    judge call is no longer recorded as a score)."""
+    host: str = ""
+    """The host the session ran in when it is not Claude Code (`opencode`): it says which file
+    an agent's prompt is."""
 
     @property
     def session_id(self) -> str:
@@ -116,6 +120,8 @@ class Improvement:
     path: str = ""
     """The file it changed."""
     backup_path: str = ""
+    host: str = ""
+    """For an agent's prompt: the host whose agent it is (`opencode`; '' for Claude Code)."""
 
 
 @record("session_scored")
