@@ -101,13 +101,15 @@ def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
         name = ""
     elif subagent:
         name = start.agent_type or start.agent_name
-    else:  # the host's agent type, else the agent its latest prompt was for (opencode's)
-        named = [e.agent for e in events if isinstance(e, UserPrompt) and e.agent]
+    else:  # the host's agent type, else the agent its latest task was for (opencode's)
+        named = [
+            e.agent for e in events
+            if isinstance(e, UserPrompt) and e.agent and not own_command(e.text)
+        ]  # fmt: skip
         name = start.agent_type or (named[-1] if named else PRIMARY_NAME)
     parent = ""
     if subagent:
         parent = (start.parent_session_id if start else "") or session_id.split("/", 1)[0]
-    first = events[0] if events else None
     prompts = [e for e in events if isinstance(e, UserPrompt)]
     messages = [e for e in events if isinstance(e, UserPrompt | AssistantMessage | TurnEnded)]
     return SessionFacts(
@@ -115,8 +117,12 @@ def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
         agent_name=name,
         agent_type="subagent" if subagent else "primary",
         parent_session_id=parent,
-        seen_start=isinstance(first, SessionStarted)
-        and (subagent or first.source in FRESH_SOURCES),
+        # opencode may forward a session's first prompt before its creation: any fresh start
+        # counts (a session running before onlooker came is first seen resumed, never fresh).
+        seen_start=any(
+            isinstance(e, SessionStarted) and (subagent or e.source in FRESH_SOURCES)
+            for e in events
+        ),
         last_seq=max((e.seq for e in events), default=0),
         last_message_seq=max((e.seq for e in messages), default=0),
         title=_title(prompts[0].text if prompts else ""),

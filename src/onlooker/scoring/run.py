@@ -235,15 +235,19 @@ def _notices(
         lines.append(f"onlooker: ⚠ low adherence score {percent(score.score)}{who}")
     else:
         lines.append(f"onlooker: {score_emoji(score.score)} adherence {percent(score.score)}{who}")
-    if any(i.status == "pending" for i in proposed if i not in applied) and len(applied) < len(
-        proposed
-    ):
-        lines.append("Improvement suggestion available. /onlooker:apply to review.")
+    done = {i.id for i in applied}
+    for improvement in proposed:
+        if improvement.id in done or improvement.status != "pending":
+            continue
+        lines.append(
+            f"Improvement suggestion available for weakness: {improvement.pattern}. "
+            "`onlooker observer suggest` shows it (/onlooker:suggest, /observer suggest)."
+        )
     for improvement in applied:
         what = (
             "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
         )
-        lines.append(f"{what} updated with new instructions.")
+        lines.append(f"{what} updated with new instructions (weakness: {improvement.pattern}).")
     return lines
 
 

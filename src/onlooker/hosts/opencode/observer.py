@@ -162,7 +162,9 @@ def _queue_score(
     prompts = [e for e in session_events(store, project, which) if isinstance(e, UserPrompt)]
     if all(own_command(p.text) for p in prompts):
         return f"onlooker: session {which} has run only onlooker's own commands: nothing to score"
-    if not store.jobs.unfinished(JOB_KIND, which):
+    if store.jobs.unfinished(JOB_KIND, which):
+        store.jobs.hasten(JOB_KIND, which)  # a turn's score waiting: asked for, it is due now
+    else:
         payload = score_job(project, which, root, settings, notice_for=f"{HOST}:{session_id}")
         payload["asked"] = True
         store.enqueue(JOB_KIND, payload, project=project, session_id=which, delay=0.0)
