@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from scored_sessions import PROJECT, card, record_session
 
+from onlooker.errors import ScoringError
 from onlooker.scoring import ObserverCommands, Scores, ScoringSettings, score_session
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel
@@ -92,3 +94,21 @@ def test_with_auto_on_a_rollback_sticks_and_history_stays_one_record(
     # A line taken out by hand is no longer listed as applied.
     agents.write_text(RULES)
     assert [r["status"] for r in commands.history().data["improvements"]] == ["removed"]
+
+
+def test_status_of_an_agent_counts_its_own_improvements(store: Store, tmp_path: Path) -> None:
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS)
+    answer = card(0.3, ["reads too little context"])
+    for n in range(2):
+        record_session(store, f"p{n}/a{n}", agent_type="Explore", parent=f"p{n}")
+        score_session(store, ScriptedModel([answer]), project=PROJECT, session_id=f"p{n}/a{n}",
+                      root=tmp_path, settings=SETTINGS)  # fmt: skip
+    assert commands.status("Explore").data["pending"] == 1
+    assert commands.status("main").data["pending"] == 0
+
+
+def test_score_of_an_unknown_name_says_so(store: Store, tmp_path: Path) -> None:
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS,
+                                model_for=lambda _: ScriptedModel([card(0.9, [])]))  # fmt: skip
+    with pytest.raises(ScoringError, match=r"no session 'reviewer'.*no scored agent"):
+        commands.score("reviewer")

@@ -79,7 +79,10 @@ class ObserverCommands:
         failures = self._failures(agent)
         summary = aggregate(found)
         values = [s.score for s in found]
-        deltas = improvement_deltas(self.scores.improvements(self.project))
+        mine = [
+            i for i in self.scores.improvements(self.project) if not agent or i.agent_name == agent
+        ]
+        deltas = improvement_deltas(mine)
         recent = [_score_row(s) for s in found[-5:]][::-1]
         data: dict[str, Any] = {
             "project": self.project,
@@ -88,7 +91,7 @@ class ObserverCommands:
             "trend": {"sparkline": sparkline(values), "arrow": trend_arrow(values)},
             "recent": recent,
             "improvements": deltas.to_dict(),
-            "pending": len(pending(self.scores, self.project)),
+            "pending": len([i for i in mine if i.status == "pending"]),
             "failed": [_failure_row(f) for f in failures],
         }
         lines = [] if self.settings.active else [HOW_TO_TURN_ON, ""]
@@ -190,10 +193,14 @@ class ObserverCommands:
             raise ScoringError(HOW_TO_TURN_ON)
         session_id = which or self._latest_session()
         events = None
-        if not self._journaled(session_id) and self.events_for is not None:
-            events = self.events_for(session_id)
+        if not self._journaled(session_id):
+            events = self.events_for(session_id) if self.events_for is not None else None
             if events is None:
-                raise ScoringError(f"no session {session_id!r} in the journals or transcripts")
+                known = sorted(agents - {""})
+                raise ScoringError(
+                    f"no session {session_id!r} in the journals or transcripts, and no scored "
+                    f"agent of that name (scored agents: {', '.join(known) or 'none yet'})"
+                )
         done = score_session(
             self.store, self.model_for(self.settings.model), project=self.project,
             session_id=session_id, root=self.root, settings=self.settings, events=events,
