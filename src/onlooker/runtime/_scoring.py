@@ -48,6 +48,8 @@ class ScoringSteps:
             session_id, delay = subagent_session_id(arrival.session_id, event.agent_id), 0.0
             transcript = event.transcript_path  # the subagent's own: its prompt and answers
         elif isinstance(event, TurnEnded) and arrival.session_key == arrival.session_id:
+            if settings.turn_interval == 0:
+                return  # scored when it ends only
             session_id, delay = arrival.session_id, TURN_DELAY
         elif isinstance(event, SessionEnded):
             session_id, delay = arrival.session_id, 0.0
@@ -58,6 +60,8 @@ class ScoringSteps:
                 self._wake()  # the session ended: the waiting score is due now
             return
         payload = score_job(project, session_id, root, settings, transcript, notice_for(arrival))
+        if isinstance(event, TurnEnded):
+            payload["turn"] = True  # mid-session: due every `turn_interval` turns
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id, delay=delay)
         self._wake()
 

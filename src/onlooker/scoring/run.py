@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from ..core.events import Event
+from ..core.events import Event, TurnEnded
 from ..llm.model import Model
 from ..store import Store
 from ..store._jobs import Job
@@ -107,6 +107,7 @@ def handle(job: Job, ctx: JobContext, read_transcript: TranscriptReader | None =
         ctx.store, ctx.model(settings.model), project=project,
         session_id=session_id, root=root, settings=settings, automatic=True,
         transcript=transcript, notice_for=notice_for, host=str(payload.get("host") or ""),
+        every_turns=settings.turn_interval if payload.get("turn") else 0,
     )  # fmt: skip
     if done.skipped and payload.get("asked"):  # someone asked for it: say why not
         line = f"onlooker: session {session_id} was not scored: {done.skipped}"
@@ -126,6 +127,7 @@ def score_session(
     transcript: Sequence[Event] = (),
     notice_for: str = "",
     host: str = "",
+    every_turns: int = 0,
 ) -> Scored:
     """Judge a session and keep what follows from its score. `events` stand in for the journal
     (a past session read from its transcript); `transcript` adds what the session's own
@@ -146,6 +148,14 @@ def score_session(
         earlier = scores.of(project, session_id)
         if about.last_message_seq == 0 or (earlier and earlier.seen_seq >= about.last_message_seq):
             return Scored(skipped="no new messages since the last score")
+        since = earlier.seen_seq if earlier else 0
+        turns = sum(1 for e in events if isinstance(e, TurnEnded) and e.seq > since)
+        if every_turns and turns < every_turns:
+            return Scored(skipped=f"{turns} of {every_turns} turns since the last score")
+        if settings.notify_on_evaluation:
+            who = f" ({about.agent_name})" if about.agent_name else ""
+            add_notice(scores, project, [f"onlooker: evaluating session {session_id}{who}…"],
+                       notice_for)  # fmt: skip
     parent = (
         session_events(store, project, about.parent_session_id) if about.parent_session_id else []
     )
