@@ -12,12 +12,19 @@ from pathlib import Path
 from typing import Any
 
 from ..core.events import Event
-from ..core.records import encode
 from ..errors import ScoringError
 from ..improvement import AppliedChange, history
 from ..llm.model import Model
 from ..store import Journal, Store
-from ..store.score_records import Improvement, SessionScore
+from ..store.score_records import Improvement
+from ._rows import (
+    card_text,
+    failure_line,
+    failure_row,
+    improvement_row,
+    label,
+    score_row,
+)
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores, ScoringFailure
 from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
 from .improve import apply, pending, probe_for, propose, reconcile, rollback, target_of
@@ -83,7 +90,7 @@ class ObserverCommands:
             i for i in self.scores.improvements(self.project) if not agent or i.agent_name == agent
         ]
         deltas = improvement_deltas(mine)
-        recent = [_score_row(s) for s in found[-5:]][::-1]
+        recent = [score_row(s) for s in found[-5:]][::-1]
         data: dict[str, Any] = {
             "project": self.project,
             "scoring": self.settings.active,
@@ -92,7 +99,7 @@ class ObserverCommands:
             "recent": recent,
             "improvements": deltas.to_dict(),
             "pending": len([i for i in mine if i.status == "pending"]),
-            "failed": [_failure_row(f) for f in failures],
+            "failed": [failure_row(f) for f in failures],
         }
         lines = [] if self.settings.active else [HOW_TO_TURN_ON, ""]
         who = f" — agent {agent}" if agent else ""
@@ -109,7 +116,7 @@ class ObserverCommands:
                 f"{deltas.hurt} hurt"
             )
         lines += [f"  {r['session_id']}: {percent(r['score'])} {r['title']}" for r in recent]
-        lines += [_failure_line(f) for f in failures[:5]]
+        lines += [failure_line(f) for f in failures[:5]]
         if data["pending"]:
             lines.append(f"{data['pending']} improvement(s) pending: `onlooker observer suggest`.")
         return Answer("\n".join(lines), data)
@@ -122,9 +129,9 @@ class ObserverCommands:
         ]
         failures = self._failures(agent)
         data = {
-            "sessions": [_score_row(s, full=True) for s in found],
-            "improvements": [_improvement_row(i) for i in improvements],
-            "failed": [_failure_row(f) for f in failures],
+            "sessions": [score_row(s, full=True) for s in found],
+            "improvements": [improvement_row(i) for i in improvements],
+            "failed": [failure_row(f) for f in failures],
         }
         lines = [f"{len(found)} scored sessions"]
         for s in found:
@@ -141,7 +148,7 @@ class ObserverCommands:
                 else ""
             )
             lines.append(f"  improvement {i.status}: {i.text} (weakness: {i.pattern}){delta}")
-        lines += [_failure_line(f) for f in failures]
+        lines += [failure_line(f) for f in failures]
         return Answer("\n".join(lines), data)
 
     def config(self) -> Answer:
@@ -174,12 +181,12 @@ class ObserverCommands:
             i for i in pending(self.scores, self.project) if not agent or i.agent_name == agent
         ]
         lines = [
-            f"{n}. [{_label(i)}] {i.text}\n   for weakness: {i.pattern} ({i.reason})"
+            f"{n}. [{label(i)}] {i.text}\n   for weakness: {i.pattern} ({i.reason})"
             for n, i in enumerate(waiting, 1)
         ]
         if not lines:
             lines = ["No pending improvements."]
-        return Answer("\n".join(lines), {"pending": [_improvement_row(i) for i in waiting]})
+        return Answer("\n".join(lines), {"pending": [improvement_row(i) for i in waiting]})
 
     # -- scoring ----------------------------------------------------------------------------------
 
@@ -209,9 +216,9 @@ class ObserverCommands:
             raise ScoringError(done.notices[0].removeprefix("onlooker: "))
         if done.score is None:
             raise ScoringError(done.skipped)
-        text = "\n".join([_card_text(done.score), *done.notices[1:]])
+        text = "\n".join([card_text(done.score), *done.notices[1:]])
         return Answer(
-            text, {"score": _score_row(done.score, full=True), "notices": list(done.notices)}
+            text, {"score": score_row(done.score, full=True), "notices": list(done.notices)}
         )
 
     def agent_score(self, agent: str) -> Answer:
@@ -223,7 +230,7 @@ class ObserverCommands:
                 f"no scores for agent {agent!r} in project {self.project!r}; scored agents: "
                 f"{', '.join(known) or '(none yet)'}"
             )
-        return Answer(_card_text(found[-1]), {"score": _score_row(found[-1], full=True)})
+        return Answer(card_text(found[-1]), {"score": score_row(found[-1], full=True)})
 
     # -- improving --------------------------------------------------------------------------------
 
@@ -236,8 +243,8 @@ class ObserverCommands:
             self.scores, chosen, root=self.root, settings=self.settings,
             now=self.store.clock.now(),
         )  # fmt: skip
-        where = f"{_label(chosen)} ({done.change.path})"
-        row = _improvement_row(done.improvement)
+        where = f"{label(chosen)} ({done.change.path})"
+        row = improvement_row(done.improvement)
         if not done.change.changed:
             return Answer(
                 f"{where}: already present, nothing changed: {chosen.text}\n"
@@ -272,7 +279,7 @@ class ObserverCommands:
         return Answer(
             "\n".join(lines),
             {
-                "rolled_back": [_improvement_row(i) for i in undone],
+                "rolled_back": [improvement_row(i) for i in undone],
                 "path": str(change.path),
                 "backup": str(change.backup or ""),
                 "rejected": [] if suggest_again else [i.pattern for i in undone],
@@ -377,50 +384,3 @@ class ObserverCommands:
 
 def _toggle(toggles: dict[str, str], name: str, default: bool) -> bool:
     return toggles.get(name, "on" if default else "off") == "on"
-
-
-def _label(improvement: Improvement) -> str:
-    return "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
-
-
-def _score_row(score: SessionScore, *, full: bool = False) -> dict[str, Any]:
-    row: dict[str, Any] = {
-        "session_id": score.session_id,
-        "score": score.score,
-        "agent_name": score.agent_name,
-        "agent_type": score.agent_type,
-        "parent_session_id": score.parent_session_id,
-        "title": score.title,
-        "timestamp": score.card.timestamp,
-    }
-    if full:
-        row["score_card"] = score.card.to_dict()
-        row["model"] = score.model
-    return row
-
-
-def _improvement_row(improvement: Improvement) -> dict[str, Any]:
-    data: dict[str, Any] = encode(improvement)
-    return data
-
-
-def _failure_row(failure: ScoringFailure) -> dict[str, Any]:
-    return {
-        "session_id": failure.session_id,
-        "at": failure.at.isoformat(),
-        "reason": failure.reason,
-    }
-
-
-def _failure_line(failure: ScoringFailure) -> str:
-    return f"  {failure.session_id}: scoring failed (no score): {failure.reason}"
-
-
-def _card_text(score: SessionScore) -> str:
-    card = score.card
-    lines = [
-        f"Session {score.session_id} [{score.agent_name or '-'}]: {percent(card.overall_score)}"
-    ]
-    lines += [f"  {k}: {v:.2f}" for k, v in encode(card.categories).items()]
-    lines += [f"  + {s}" for s in card.strengths] + [f"  - {w}" for w in card.weaknesses]
-    return "\n".join(lines)
