@@ -67,18 +67,37 @@ def apply_instructions(
     """Add `lines` to the target's `## section` (with `replace`, make them its only lines).
     Lines already in the section are not added twice; when nothing would change, nothing is
     written or backed up (the result's `changed` is False)."""
-    _check_max_versions(backup_max_versions)
     wanted = clean_lines(lines)
+
+    def edit(text: str) -> tuple[str, tuple[str, ...]]:
+        new = inject(text, section, wanted, managed_by=managed_by, replace=replace)
+        return new, tuple(wanted if replace else _added(text, section, wanted))
+
+    return apply_edit(target, edit, section=section, backup_max_versions=backup_max_versions,
+                      reason=reason, lock=lock, clock=clock)  # fmt: skip
+
+
+def apply_edit(
+    target: InstructionTarget,
+    edit: Callable[[str], tuple[str, tuple[str, ...]]],
+    *,
+    section: str,
+    backup_max_versions: int = BACKUP_MAX_VERSIONS,
+    reason: str = "pre-improvement",
+    lock: LockSettings = LockSettings(),
+    clock: Clock | None = None,
+) -> AppliedChange:
+    """One locked, backed-up, atomic change: `edit` gets the text an agent reads and gives the
+    new text and the lines it added (`section` '' for an edit outside a managed section). When
+    the text stays the same nothing is written or backed up."""
+    _check_max_versions(backup_max_versions)
     when = (clock or SystemClock()).now()
     with _locked(target, lock) as held:
         folder = BackupFolder(target.backups)
         data = read_bytes(target.path)
         index = folder.load(digest(data))
         document = _document(target, data)
-        new_text = inject(
-            document.editable, section, wanted, managed_by=managed_by, replace=replace
-        )
-        added = wanted if replace else _added(document.editable, section, wanted)
+        new_text, added = edit(document.editable)
         if new_text == document.editable:
             return AppliedChange(
                 target.path, None, digest(data), digest(data), when, target.label,
@@ -88,7 +107,7 @@ def apply_instructions(
         name = folder.write(index, data or b"", when, _slug(reason), target.path.suffix)
         change = AppliedChange(
             target.path, folder.folder / name, digest(data), digest(new_data), when,
-            target.label, "apply", index.counter, tuple(added), 0, section,
+            target.label, "apply", index.counter, added, 0, section,
         )  # fmt: skip
         stack = [*index.stack, {"backup": name, "existed": data is not None}]
         _commit(folder, index, held, stack, change, backup_max_versions,
@@ -242,11 +261,12 @@ def _undone_in_place(
     applies = [
         c for c in index.changes if c.get("backup") in backups and c.get("action") == "apply"
     ]
+    outside = any(not c.get("section") for c in applies)  # a description: no section lines
     gone = [str(line) for change in applies for line in change.get("lines", ())]
     document = _document(target, data)
     held = section_lines(document.editable, section)
     missing = [line for line in gone if line not in held]
-    if len(applies) < len(backups) or missing:
+    if len(applies) < len(backups) or missing or outside:
         what = f" ({'; '.join(missing)})" if missing else ""
         raise EditedByHand(
             f"{target.path}: edited by hand since onlooker's last change, and the lines this "

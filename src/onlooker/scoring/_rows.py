@@ -12,7 +12,10 @@ from .aggregate import percent
 
 
 def label(improvement: Improvement) -> str:
-    return "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
+    if improvement.target == "agents_md":
+        return "AGENTS.md"
+    what = "description" if improvement.target == "agent_description" else "prompt"
+    return f"{improvement.agent_name} {what}"
 
 
 def score_row(score: SessionScore, *, full: bool = False) -> dict[str, Any]:

@@ -176,7 +176,7 @@ class ObserverCommands:
         return Answer(HELP, {"help": HELP})
 
     def suggest(self, agent: str = "") -> Answer:
-        propose(self.scores, self.project, self.settings, self.store.clock.now())
+        propose(self.scores, self.project, self.settings, self.store.clock.now(), root=self.root)
         waiting = [
             i for i in pending(self.scores, self.project) if not agent or i.agent_name == agent
         ]
@@ -251,12 +251,16 @@ class ObserverCommands:
                 f"  for weakness: {chosen.pattern}",
                 {"applied": None, "already_present": row},
             )
-        added = "\n".join(f"  + - {line}" for line in done.change.lines)
+        if done.change.section:
+            added = "\n".join(f"  + - {line}" for line in done.change.lines)
+            what = f"{where} updated, in section `## {done.change.section}`:\n{added}"
+        else:
+            what = f"{where} updated, in its front matter:\n  + {done.change.lines[0]}"
         return Answer(
-            f"{where} updated, in section `## {self.settings.section}`:\n{added}\n"
+            f"{what}\n"
             f"  for weakness: {chosen.pattern}\n"
             f"  backup: {done.change.backup} (`onlooker observer rollback"
-            f"{' ' + chosen.agent_name if chosen.target == 'agent_prompt' else ''}` undoes it)",
+            f"{' ' + chosen.agent_name if chosen.target != 'agents_md' else ''}` undoes it)",
             {"applied": row, "added": list(done.change.lines), "path": str(done.change.path)},
         )
 

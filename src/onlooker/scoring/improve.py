@@ -23,8 +23,10 @@ from ..errors import ImprovementError
 from ..improvement import (
     AppliedChange,
     InstructionTarget,
+    agent_description,
     apply_instructions,
     clean_lines,
+    describe_agent,
     managed_lines,
 )
 from ..improvement import rollback as roll_back
@@ -48,12 +50,12 @@ class Applied:
 
 
 def propose(
-    scores: Scores, project: str, settings: ScoringSettings, now: datetime
-) -> list[Improvement]:
-    """Record the improvements the project's scores now call for; the new ones."""
+    scores: Scores, project: str, settings: ScoringSettings, now: datetime,
+    root: Path | None = None,
+) -> list[Improvement]:  # fmt: skip
+    """Record the improvements the project's scores now call for; the new ones (descriptions of
+    subagents only with `root`, where their files are)."""
     low = [s for s in scores.all(project) if s.score < settings.scoring_threshold]
-    if not low:
-        return []
     rejected = scores.rejections(project)
     every = scores.improvements(project)
     known = [i for i in every if i.status in OPEN]
@@ -103,6 +105,42 @@ def propose(
         )
         scores.save(improvement)
         new.append(improvement)
+    if root is not None:
+        new += _descriptions(scores, project, [*known, *new], rejected, now, root)
+    return new
+
+
+def _descriptions(
+    scores: Scores, project: str, known: Sequence[Improvement], rejected: Sequence[str],
+    now: datetime, root: Path,
+) -> list[Improvement]:  # fmt: skip
+    """A subagent's description the judge suggested at its latest score becomes a pending
+    improvement of its description, while none of that agent is open and it was not rejected,
+    when the agent has a Markdown file of the project (a built-in agent has none: writing one
+    would replace it)."""
+    latest: dict[str, SessionScore] = {}
+    for score in scores.all(project):
+        if score.agent_type == "subagent" and score.agent_name:
+            latest[score.agent_name] = score
+    new = []
+    for name, score in latest.items():
+        text = score.card.suggested_agent_description_update
+        pattern = f"description of agent {name}"
+        if not text or any(similar(pattern, r) for r in rejected):
+            continue
+        if any(i.target == "agent_description" and i.agent_name == name for i in known):
+            continue
+        file = agent_target(root, name, score.host)
+        if file.json_path is not None or not file.path.is_file():
+            continue
+        improvement = Improvement(
+            id=os.urandom(8).hex(), project=project, target="agent_description",
+            agent_name=name, pattern=pattern, text=text, host=score.host, created_at=now,
+            reason=f"what {name} was asked in session {score.session_id} does not fit its "
+            "description",
+        )  # fmt: skip
+        scores.save(improvement)
+        new.append(improvement)
     return new
 
 
@@ -114,7 +152,10 @@ def pending(scores: Scores, project: str) -> list[Improvement]:
 def auto_applies(
     improvement: Improvement, settings: ScoringSettings, toggles: dict[str, str]
 ) -> bool:
-    """Whether an improvement is applied without asking (config, or the project's toggle)."""
+    """Whether an improvement is applied without asking (config, or the project's toggle); an
+    agent's description never is: it changes when the parent delegates to the agent."""
+    if improvement.target == "agent_description":
+        return False
     if improvement.target == "agents_md":
         return toggles.get(AUTO_AGENTS_MD, "on" if settings.auto_update_agents_md else "") == "on"
     return (
@@ -133,10 +174,16 @@ def apply(
     """Add the improvement's line to its target's managed section (backed up first). A line the
     section already holds changes nothing: the improvement is `present`, not applied, so no
     later rollback is taken for its undoing."""
-    change = apply_instructions(
-        target_of(improvement, root, settings), [improvement.text], section=settings.section,
-        backup_max_versions=settings.backup_max_versions, reason="pre-improvement",
-    )  # fmt: skip
+    target = target_of(improvement, root, settings)
+    if improvement.target == "agent_description":
+        change = describe_agent(
+            target, improvement.text, backup_max_versions=settings.backup_max_versions
+        )
+    else:
+        change = apply_instructions(
+            target, [improvement.text], section=settings.section,
+            backup_max_versions=settings.backup_max_versions, reason="pre-improvement",
+        )  # fmt: skip
     if not change.changed:
         done = dataclasses.replace(improvement, status="present", path=str(change.path))
         scores.save(done)
@@ -172,17 +219,16 @@ def rollback(
     weakness (never proposed again) unless `suggest_again`."""
     probe = probe_for(project, agent_name)
     target = target_of(probe, root, settings)
-    before = set(managed_lines(target, settings.section))
+    before = _held(target, settings)
     change = roll_back(
         target, steps, backup_max_versions=settings.backup_max_versions, force=force,
         section=settings.section,
     )  # fmt: skip
-    after = set(managed_lines(target, settings.section))
-    gone = before - after
+    gone = before - _held(target, settings)
     undone = [
         i
         for i in scores.improvements(project)
-        if i.status == "applied" and _same_target(i, probe) and _line(i.text) in gone
+        if i.status == "applied" and _same_target(i, probe) and _held_as(i) in gone
     ]
     rejected = scores.rejections(project)
     for improvement in undone:
@@ -203,10 +249,10 @@ def reconcile(scores: Scores, project: str, root: Path, settings: ScoringSetting
         if improvement.status != "applied":
             continue
         try:
-            held = managed_lines(target_of(improvement, root, settings), settings.section)
+            held = _held(target_of(improvement, root, settings), settings)
         except ImprovementError:
             continue
-        if _line(improvement.text) not in held:
+        if _held_as(improvement) not in held:
             scores.save(dataclasses.replace(improvement, status="removed"))
 
 
@@ -244,7 +290,24 @@ def probe_for(project: str, agent_name: str = "") -> Improvement:
 
 
 def _same_target(a: Improvement, b: Improvement) -> bool:
-    return a.target == b.target and (a.target == "agents_md" or a.agent_name == b.agent_name)
+    """The same file: the instructions file, or one agent's (its prompt and its description)."""
+    if a.target == "agents_md" or b.target == "agents_md":
+        return a.target == b.target
+    return a.agent_name == b.agent_name
+
+
+def _held(target: InstructionTarget, settings: ScoringSettings) -> set[str]:
+    """What a file holds of improvements: its managed lines, and its description."""
+    held = set(managed_lines(target, settings.section))
+    if target.kind == "agent_prompt" and target.json_path is None:
+        held.add(f"description: {agent_description(target)}")
+    return held
+
+
+def _held_as(improvement: Improvement) -> str:
+    if improvement.target == "agent_description":
+        return f"description: {' '.join(improvement.text.split())}"
+    return _line(improvement.text)
 
 
 def _relevant(scores: Sequence[SessionScore], improvement: Improvement) -> list[SessionScore]:

@@ -24,6 +24,7 @@ from ..store._jobs import Job
 from ..store._store import JobContext
 from ..store.score_records import Improvement, SessionScore
 from ._files import agent_prompt_text, instructions_text
+from ._rows import label
 from ._scores import FAILURE_OBSERVER, STEERING, Scores
 from .aggregate import percent, score_emoji
 from .improve import apply, auto_applies, close_deltas, propose
@@ -194,7 +195,7 @@ def score_session(
     )  # fmt: skip
     scores.record(score, max_history=settings.max_history)
     close_deltas(scores, score)
-    proposed = propose(scores, project, settings, now)
+    proposed = propose(scores, project, settings, now, root=root)
     applied = []
     toggles = scores.settings(project)
     for improvement in proposed:
@@ -254,10 +255,7 @@ def _notices(
             "`onlooker observer suggest` shows it (/onlooker:suggest, /observer suggest)."
         )
     for improvement in applied:
-        what = (
-            "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
-        )
-        lines.append(f"{what} updated with new instructions (weakness: {improvement.pattern}).")
+        lines.append(f"{label(improvement)} updated (weakness: {improvement.pattern}).")
     return lines
 
 

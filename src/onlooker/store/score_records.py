@@ -14,7 +14,7 @@ from ..core.records import encode, record
 from .changes import Change
 
 AgentType = Literal["primary", "subagent"]
-ImprovementTarget = Literal["agents_md", "agent_prompt"]
+ImprovementTarget = Literal["agents_md", "agent_prompt", "agent_description"]
 ImprovementStatus = Literal["pending", "applied", "rejected", "rolled_back", "present", "removed"]
 """`present`: applying found its line already in the file, so nothing was written; `removed`: an
 applied line is no longer in the file (taken out by hand)."""
@@ -59,6 +59,8 @@ class ScoreCard:
     """A suggested addition to the project's instructions file."""
     suggested_agent_prompt_update: str | None = None
     """A suggested addition to the agent's own prompt."""
+    suggested_agent_description_update: str | None = None
+    """A subagent's suggested description (when its parent should delegate to it)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON data, optional fields left out when unset."""
