@@ -102,3 +102,30 @@ def test_subagents_are_scored_and_onlookers_own_commands_are_not(
         status = agent.onlooker("observer", "status").stdout
         assert WEAK in status and "scoring failed (no score)" in status
         assert "50%" not in status and "50%" not in agent.onlooker("observer", "history").stdout
+
+
+def test_with_auto_on_a_rollback_sticks_and_keeps_a_hand_edit(agent: Agent, tmp_path: Path) -> None:
+    agents_md = agent.write("AGENTS.md", "# Rules\nKeep diffs small.\n")
+    agent.install()
+    low = card(0.3) | {"suggested_agents_md_update": "Read a file before editing it"}
+    with ScriptedEndpoint(reply=low) as judge:
+        agent.write(".onlooker/config.yaml",
+                    f'scoring:\n  model: "{judge.spec()}"\n  retries: 0\n'
+                    "  min_observations_for_update: 1\n  auto_update_agents_md: true\n")  # fmt: skip
+        with AnthropicEndpoint() as api:
+            agent.run(api, "Tidy the code.")
+        wait_for(lambda: "Read a file before editing it" in agents_md.read_text(), 90, "auto")
+        # A hand edit after the applied improvement: the rollback keeps it.
+        agents_md.write_text(agents_md.read_text().replace("Keep diffs small.\n",
+                                                            "Keep diffs small.\nUse tabs.\n"))  # fmt: skip
+        rolled = agent.onlooker("observer", "rollback").stdout
+        assert "Not suggested again" in rolled and WEAK in rolled
+        assert agents_md.read_text() == "# Rules\nKeep diffs small.\nUse tabs.\n"
+        calls = len(judge.requests)
+        with AnthropicEndpoint() as api:
+            second = agent.run(api, "Tidy it again.")
+        wait_for(lambda: len(judge.requests) > calls, 90, "the next low session's score")
+        wait_for(lambda: scored_or_settled(agent, second.session_id), 60, "its job to settle")
+    assert agents_md.read_text() == "# Rules\nKeep diffs small.\nUse tabs.\n"  # not applied again
+    records = history(agent)["improvements"]
+    assert [(r["status"], r["pattern"]) for r in records] == [("rolled_back", WEAK)]
