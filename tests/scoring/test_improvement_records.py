@@ -112,3 +112,13 @@ def test_score_of_an_unknown_name_says_so(store: Store, tmp_path: Path) -> None:
                                 model_for=lambda _: ScriptedModel([card(0.9, [])]))  # fmt: skip
     with pytest.raises(ScoringError, match=r"no session 'reviewer'.*no scored agent"):
         commands.score("reviewer")
+
+
+def test_score_without_an_id_passes_over_onlookers_own_command_sessions(
+    store: Store, tmp_path: Path
+) -> None:
+    record_session(store, "work", prompt="add a test")
+    record_session(store, "command", prompt="/onlooker:score")
+    commands = ObserverCommands(store, PROJECT, tmp_path, SETTINGS,
+                                model_for=lambda _: ScriptedModel([card(0.9, [])]))  # fmt: skip
+    assert commands.score().data["score"]["session_id"] == "work"

@@ -377,7 +377,8 @@ class ObserverCommands:
                 if isinstance(e.record, Event) and e.record.session_id
             ]  # fmt: skip
             main = [e for e in events if "/" not in e.session_id]
-            if main and facts(main[-1].session_id, main).own_commands_only:
+            about = facts(main[-1].session_id, main) if main else None
+            if about is not None and (about.own_commands_only or not about.title):
                 continue  # `/onlooker:score` run headless is a session of its own: not it
             if main and (newest is None or main[-1].at > newest[0]):
                 newest = (main[-1].at, main[-1].session_id)
