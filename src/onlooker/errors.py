@@ -28,7 +28,8 @@ OnlookerError
 ├── InstallError            a host's settings or plugin folder cannot be read or written
 ├── ImprovementError        an instructions or prompt file cannot be changed (names the file)
 │   ├── LockTimeout         another process held the file's lock past the wait
-│   └── NothingToRollBack   no earlier version of the file is kept
+│   ├── NothingToRollBack   no earlier version of the file is kept
+│   └── EditedByHand        a rollback would lose a hand edit; refused
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
 ├── SideEffectError         a side effect refused a path (outside the project or the archive)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
@@ -165,6 +166,10 @@ class LockTimeout(ImprovementError):
 
 class NothingToRollBack(ImprovementError):
     """A rollback asked for more earlier versions than are kept for the file."""
+
+
+class EditedByHand(ImprovementError):
+    """A rollback would discard a hand edit made since onlooker's change; says how to go on."""
 
 
 class AlreadyRunning(OnlookerError):

@@ -63,6 +63,8 @@ class UserPrompt(Event):
     """The user (or the harness) sent a message: the config's message:received hook."""
 
     text: str = ""
+    agent: str = ""
+    """The primary agent the host says the message is for (opencode's `build`, `plan`, …)."""
 
 
 @record("assistant_message")

@@ -271,7 +271,7 @@ class Runtime:
         self._step(steps.score_later, arrival, event, warm.loaded.scoring, project=project,
                    root=root)  # fmt: skip
         parts.append(self._step(steps.after_compaction, event, project=project) or "")
-        return self._step(steps.notice, event, project=project) or ""
+        return self._step(steps.notice, arrival, event, project=project) or ""
 
     def _recorded(self, warm: _Warm, dispatch: Dispatch) -> str:
         """Record the dispatch; its feedback, with the stored findings' ids."""

@@ -15,6 +15,11 @@ from typing import Any, Literal
 from ..core.clock import Clock
 from ._database import Database, stamp
 
+
+def _when(value: object) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
 RunStatus = Literal["ok", "timeout", "error", "skipped"]
 RUN_STATUSES: tuple[RunStatus, ...] = ("ok", "timeout", "error", "skipped")
 
@@ -169,6 +174,23 @@ class ObserverRuns:
         )
         return [(str(d), int(i or 0), int(o or 0), float(c) if p else None)
                 for d, i, o, c, p in rows]  # fmt: skip
+
+    def unresolved_errors(
+        self, observer: str, project: str, limit: int = 20
+    ) -> list[tuple[str, datetime, str]]:
+        """(session id, started at, error) of the sessions of a project whose latest run of the
+        observer failed, newest first."""
+        rows = self.db._read(
+            lambda c: c.execute(
+                "SELECT r.session_id, r.started_at, r.error FROM observer_runs r "
+                "WHERE r.observer = ? AND r.project = ? AND r.status = 'error' AND NOT EXISTS ("
+                "SELECT 1 FROM observer_runs o WHERE o.observer = r.observer AND "
+                "o.project = r.project AND o.session_id = r.session_id AND o.n > r.n) "
+                "ORDER BY r.n DESC LIMIT ?",
+                (observer, project, limit),
+            ).fetchall()
+        )
+        return [(str(sid), _when(at), str(error or "")) for sid, at, error in rows]
 
     def last(self, observer: str, session_id: str) -> tuple[str, str | None] | None:
         """(status, error) of an observer's latest run in a session."""

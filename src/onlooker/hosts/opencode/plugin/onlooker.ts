@@ -24,7 +24,7 @@ const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
 
-type Answer = { append?: string; context?: string[]; output?: string; prompt?: string }
+type Answer = { append?: string; context?: string[]; output?: string; prompt?: string; notice?: string }
 type JsonProperty = { [key: string]: unknown; type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number }
 type Zod = typeof Tool.schema
 type Schema = InstanceType<Zod["ZodType"]>
@@ -135,6 +135,20 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
     }
   }
 
+  /** A score notice is for the user, not the model: opencode's log, and a toast in its TUI. */
+  async function notify(message: string): Promise<void> {
+    try {
+      await input.client.app.log({ body: { service: "onlooker", level: "info", message } })
+    } catch {
+      // logging is a courtesy: never let it fail a hook
+    }
+    try {
+      await input.client.tui.showToast({ body: { title: "onlooker", message, variant: "info" } })
+    } catch {
+      // no TUI (opencode run): the log has it
+    }
+  }
+
   async function forward(hook: string, sessionID: string, data: object, out: object = {}): Promise<Answer> {
     if (command === undefined) {
       await warnOnce("onlooker is not installed on this machine, so its plugin does nothing: pipx install onlooker (or uv tool install onlooker), then onlooker install opencode")
@@ -189,7 +203,8 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
         .map((part) => (part.type === "text" && !part.synthetic ? part.text : ""))
         .filter((part) => part)
         .join("\n")
-      await forward("chat.message", hookInput.sessionID, hookInput, { text })
+      const answer = await forward("chat.message", hookInput.sessionID, hookInput, { text })
+      if (answer.notice) await notify(answer.notice)
     },
     "tool.execute.after": async (hookInput, output) => {
       const answer = await forward("tool.execute.after", hookInput.sessionID, hookInput, {
