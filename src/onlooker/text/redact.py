@@ -198,6 +198,10 @@ def _field_secret(value: str) -> bool:
     return not (stripped.startswith(("${", "{{", "$", "<")) or len(set(stripped)) == 1)
 
 
+_PRINTED = ("output", "result", "error")
+"""The fields of a tool call's record that hold what its command printed."""
+
+
 def redact_record(record: R) -> R:
     """A copy of a dataclass record whose string-bearing fields are redacted."""
     if not dataclasses.is_dataclass(record) or isinstance(record, type):
@@ -205,9 +209,10 @@ def redact_record(record: R) -> R:
     changes: dict[str, Any] = {}
     command = getattr(record, "input", None)
     if isinstance(command, dict) and prints_credential(command.get("command")):
-        output = getattr(record, "output", None)
-        if isinstance(output, str) and output.strip():
-            changes["output"] = mark("credential_output")
+        for name in _PRINTED:  # what a command that prints a credential printed, in any field
+            printed = getattr(record, name, None)
+            if isinstance(printed, str | dict | list) and printed:
+                changes[name] = output_marked(printed)
     for f in dataclasses.fields(record):
         if f.name in changes:
             continue
