@@ -114,6 +114,11 @@ SHAPES: tuple[Shape, ...] = (
     *PROSE_SHAPES,
 )
 _GATE = NeedleGate(needle for shape in SHAPES for needle in shape.needles)
+#: For each needle, the positions in SHAPES of the shapes it lets through.
+_GATED: dict[str, frozenset[int]] = {
+    needle: frozenset(at for at, shape in enumerate(SHAPES) if needle in shape.needles)
+    for needle in _GATE.needles
+}
 
 
 def redact(text: str) -> str:
@@ -124,10 +129,8 @@ def redact(text: str) -> str:
     present = _GATE.present(lowered)
     if not present:
         return text
-    for shape in SHAPES:
-        if present.isdisjoint(shape.needles):
-            continue
-        cleaned = shape.apply(text, lowered)
+    for at in sorted(frozenset().union(*(_GATED[needle] for needle in present))):
+        cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             text, lowered = cleaned, cleaned.lower()
     return text
