@@ -66,3 +66,53 @@ def replace_group(match: re.Match[str], group: int, kind: str) -> str:
     whole = match.group(0)
     offset = match.start(0)
     return f"{whole[: start - offset]}{mark(kind)}{whole[end - offset :]}"
+
+
+_KEYWORDS_FIRST = re.compile(
+    r"\(\?i\)(?P<scoped>\(\?i:)?\(\?:(?P<alts>[A-Za-z][\w \-]*(?:\|[A-Za-z][\w \-]*)*)\)"
+)
+
+
+def keywords_first(pattern: str) -> str:
+    """`(?i)(?:looker|asana)…` as `[LlAa](?i:(?:(?<=l)ooker|(?<=a)sana)…)`: the same matches, but
+    the engine skips, without trying the pattern, every character no keyword starts with (a
+    pattern ignoring case and starting with a group is otherwise tried at every position).
+    Patterns of any other form, or with a `|` outside groups, are returned as they are."""
+    found = _KEYWORDS_FIRST.match(pattern)
+    if found is None or _top_level_bar(pattern[found.end() :]):
+        return pattern
+    alts = found.group("alts").split("|")
+    firsts = {a[0].lower() for a in alts}
+    chars = "".join(sorted(c for c in _FOLDS if c.lower() in firsts or _FOLDS[c] in firsts))
+    chars += "".join(sorted(firsts | {c.upper() for c in firsts}))
+    keywords = "|".join(f"(?<={a[0]}){re.escape(a[1:])}" for a in alts)
+    return f"[{chars}](?i:{found.group('scoped') or ''}(?:{keywords}){pattern[found.end() :]})"
+
+
+#: Characters that match an ASCII letter when case is ignored without lowercasing to it.
+_FOLDS = {"\u017f": "s", "\u0131": "i", "\u0130": "i", "\u212a": "k"}
+
+
+def _top_level_bar(pattern: str) -> bool:
+    depth = 0
+    at = 0
+    in_class = False
+    while at < len(pattern):
+        char = pattern[at]
+        if char == "\\":
+            at += 2
+            continue
+        if in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+            at += 2 if pattern[at + 1 : at + 2] in ("]", "^") else 1
+            continue
+        elif char == "(":
+            depth += 1
+        elif char == ")":
+            depth -= 1
+        elif char == "|" and depth <= 0:
+            return True
+        at += 1
+    return False

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, keywords_first, mark
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -126,7 +126,9 @@ _XPRV = re.compile(
 
 #: A mnemonic: 12 to 24 short lowercase words, after a word that names one.
 _MNEMONIC = re.compile(
-    r"(?i)(?:mnemonic|seed|recovery|secret phrase|backup phrase|wallet|passphrase)[^\n]{0,60}?(?:\n[ \t]*){0,3}[\"'`]?(?P<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?![a-z])"
+    keywords_first(
+        r"(?i)(?:mnemonic|seed|recovery|secret phrase|backup phrase|wallet|passphrase)[^\n]{0,60}?(?:\n[ \t]*){0,3}[\"'`]?(?P<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?![a-z])"
+    )
 )
 
 

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, keywords_first, mark
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -136,7 +136,9 @@ class Rule:
 
     @cached_property
     def compiled(self) -> re.Pattern[str]:
-        return re.compile(_literal_first(translate(_without_name_prefix(self.pattern))))
+        return re.compile(
+            keywords_first(_literal_first(translate(_without_name_prefix(self.pattern))))
+        )
 
     def apply(self, text: str, lowered: str) -> str:
         return self.compiled.sub(self._replace, text)
