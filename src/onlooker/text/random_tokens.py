@@ -6,16 +6,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
-from ._shape import Shape, already_redacted, keywords_first, mark
+from ._shape import Shape, already_redacted, mark
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,1023}")
-#: Where a token starts: its first 20 characters.
-_TOKEN_HEAD = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19}")
 #: Words that make a token nearby a credential (looked for earlier on its line).
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
@@ -23,14 +20,6 @@ _CREDENTIAL_WORDS = re.compile(
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
 )
-#: Every place a credential word may be (`pat` also inside words): tokens are looked for only
-#: within REACH after one, the rest of the text is skipped.
-_NEAR = re.compile(
-    keywords_first(
-        r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|pat)"
-    )
-)
-_LONGEST_WORD = len("credential")
 #: The least entropy (bits per character) of a random token of 20 characters or more.
 LEAST_ENTROPY = 3.6
 REACH = 60
@@ -39,7 +28,7 @@ REACH = 60
 def redact_random_tokens(text: str, lowered: str) -> str:
     pieces: list[str] = []
     done = 0
-    for found in _near_tokens(text):
+    for found in _TOKEN.finditer(text):
         token = found.group(0).rstrip(".=-")
         if not _random(token) or already_redacted(text[max(0, found.start() - 11) : found.end()]):
             continue
@@ -54,24 +43,6 @@ def redact_random_tokens(text: str, lowered: str) -> str:
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
     return "".join(pieces) + text[done:] if pieces else text
-
-
-def _near_tokens(text: str) -> Iterator[re.Match[str]]:
-    """The tokens `_TOKEN.finditer` finds that start within REACH after a credential word (a
-    few more: the word's line and `\\bpat\\b` are checked by the caller). Each stretch of text
-    is searched once, so this stays linear however many words there are."""
-    at = 0  # no token starts before `at` that was not yielded
-    for near in _NEAR.finditer(text):
-        reach = near.start() + REACH + _LONGEST_WORD  # a word hidden inside an earlier one
-        while at <= reach:
-            head = _TOKEN_HEAD.search(text, max(at, near.start()), reach + 20)
-            if head is None:
-                at = max(at, reach + 1)
-                break
-            found = _TOKEN.match(text, head.start())
-            assert found is not None  # the head starts a token
-            yield found
-            at = found.end()
 
 
 def _path(token: str) -> bool:
