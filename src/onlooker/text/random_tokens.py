@@ -56,19 +56,18 @@ def _path(token: str) -> bool:
     )
 
 
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
+
+
 def _random(token: str) -> bool:
-    if (
-        len(token) < 20
-        or _path(token)
-        or ("." in token[:-4] and not any(c.isdigit() for c in token))
-    ):
+    """Upper and lower case letters and digits mixed, not a path, and enough entropy (`token`
+    is ASCII, as both patterns that find one ask: cheapest tests first)."""
+    if len(token) < 20:
         return False
-    upper = any(c.isupper() for c in token)
-    lower = any(c.islower() for c in token)
-    digits = sum(c.isdigit() for c in token)
-    if not (upper and lower and digits) or digits == len(token):
+    digits = len(token) - len(token.translate(_DROP_DIGITS))
+    if not digits or digits == len(token) or token.lower() == token or token.upper() == token:
         return False
-    return entropy(token) >= LEAST_ENTROPY
+    return not _path(token) and entropy(token) >= LEAST_ENTROPY
 
 
 #: A token of a vendor onlooker does not know: a short lowercase prefix (`phx_`, `ak-live-`), then

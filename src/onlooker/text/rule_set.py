@@ -12,6 +12,7 @@ import math
 import re
 import sys
 import tomllib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -114,9 +115,7 @@ def entropy(text: str) -> float:
     """Shannon entropy in bits per character."""
     if not text:
         return 0.0
-    counts: dict[str, int] = {}
-    for char in text:
-        counts[char] = counts.get(char, 0) + 1
+    counts = Counter(text)
     size = len(text)
     return -sum(n / size * math.log2(n / size) for n in counts.values())
 
