@@ -78,14 +78,30 @@ _PREFIXED = re.compile(
 PREFIXED_ENTROPY = 4.0
 
 
-def redact_prefixed_tokens(text: str, lowered: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        token = match.group("v")
-        if not _random(token) or entropy(token) < PREFIXED_ENTROPY:
-            return match.group(0)
-        return mark("prefixed_token")
+#: Where the random part of a prefixed token may start: a run of 30 letters and digits.
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{30}")
+#: The most characters a prefixed token's prefix (`ak-live-`) takes before its random part.
+_PREFIX_REACH = 8 + 1 + 10 + 1
 
-    return _PREFIXED.sub(replace, text)
+
+def redact_prefixed_tokens(text: str, lowered: str) -> str:
+    """`_PREFIXED.sub` with every match checked, but searched for only from the runs of 30
+    letters and digits its random part starts at (most texts have none): no match starts more
+    than _PREFIX_REACH before the first such run after the last match."""
+    pieces: list[str] = []
+    done = 0
+    while (run := _LONG_RUN.search(text, done)) is not None:
+        found = _PREFIXED.search(text, max(done, run.start() - _PREFIX_REACH))
+        if found is None:
+            break
+        token = found.group("v")
+        if _random(token) and entropy(token) >= PREFIXED_ENTROPY:
+            pieces.append(text[done : found.start()])
+            pieces.append(mark("prefixed_token"))
+        else:
+            pieces.append(text[done : found.end()])
+        done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 RANDOM_TOKEN_SHAPES = (
