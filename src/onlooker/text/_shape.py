@@ -23,6 +23,16 @@ class Shape:
     apply: Apply
 
 
+#: Each byte to `a` if it is an ASCII letter or digit, else to a space.
+_ALNUM_BYTES = bytes(97 if chr(c).isascii() and chr(c).isalnum() else 32 for c in range(256))
+
+
+def alnum_run(text: str, length: int) -> bool:
+    """Whether `text` holds `length` ASCII letters and digits in a row: a translation and a
+    substring search, some 20 times faster than a pattern such as `[A-Za-z0-9]{30}`."""
+    return b"a" * length in text.encode("utf-8", "surrogatepass").translate(_ALNUM_BYTES)
+
+
 def mark(kind: str) -> str:
     """What a secret of `kind` is replaced with."""
     return f"[REDACTED:{kind}]"

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, keywords_first, mark
+from ._shape import Shape, alnum_run, already_redacted, keywords_first, mark
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -115,7 +115,7 @@ _WIF_HINT = re.compile(r"[5KL][1-9A-HJ-NP-Za-km-z]{50}")
 
 
 def redact_wif(text: str, lowered: str) -> str:
-    if not _WIF_HINT.search(text):
+    if not alnum_run(text, 51) or not _WIF_HINT.search(text):
         return text
     return _WIF.sub(mark("wallet_key"), text)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, alnum_run, already_redacted, mark
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -88,6 +88,8 @@ def redact_prefixed_tokens(text: str, lowered: str) -> str:
     """`_PREFIXED.sub` with every match checked, but searched for only from the runs of 30
     letters and digits its random part starts at (most texts have none): no match starts more
     than _PREFIX_REACH before the first such run after the last match."""
+    if not alnum_run(text, 30):
+        return text
     pieces: list[str] = []
     done = 0
     while (run := _LONG_RUN.search(text, done)) is not None:
