@@ -44,6 +44,17 @@ def test_the_needle_gate_finds_what_a_search_for_each_needle_finds() -> None:
         assert gate.present(lowered) == {n for n in NEEDLES if n in lowered}, text
 
 
+def test_the_shapes_opened_are_those_of_the_needles_present() -> None:
+    gate = NeedleGate(NEEDLES)
+    gates = {
+        n: frozenset(i for i, shape in enumerate(SHAPES) if n in shape.needles) for n in NEEDLES
+    }
+    for text in CORPUS + _fuzz(5, 2000):
+        lowered = text.lower()
+        present = {n for n in NEEDLES if n in lowered}
+        assert gate.opened(lowered, gates) == frozenset().union(*(gates[n] for n in present))
+
+
 def test_a_text_of_new_runs_is_gated_as_one() -> None:
     gate = NeedleGate(NEEDLES)
     text = " ".join(f"w{i}x" for i in range(2000)) + " password glpat-"

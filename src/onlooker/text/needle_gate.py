@@ -78,16 +78,34 @@ class NeedleGate:
 
     def present(self, lowered: str) -> frozenset[str]:
         """The needles that occur in `lowered`."""
+        found = self._in_runs(lowered)
+        by_core = self._by_core
+        others = [n for core in found & by_core.keys() for n in by_core[core] if n in lowered]
+        others.extend(n for n in self._bare if n in lowered)
+        return frozenset(found & self._words).union(others)
+
+    def opened(self, lowered: str, gates: dict[str, frozenset[int]]) -> frozenset[int]:
+        """What the needles in `lowered` open, each needle opening `gates[needle]`: the same as
+        the union over `present(lowered)`, but a needle that opens nothing more than the ones
+        already found is not searched for."""
+        found = self._in_runs(lowered)
+        opened: frozenset[int] = frozenset().union(*(gates[n] for n in found & self._words))
+        for needle in (n for core in found & self._by_core.keys() for n in self._by_core[core]):
+            if not gates[needle] <= opened and needle in lowered:
+                opened |= gates[needle]
+        for needle in self._bare:
+            if not gates[needle] <= opened and needle in lowered:
+                opened |= gates[needle]
+        return opened
+
+    def _in_runs(self, lowered: str) -> set[str]:
+        """The needles of word characters, and the word stretches of the others, in `lowered`."""
         runs = self._runs
         words = lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()
         held: list[Any] = list(map(runs.get, words))
         if None in held:
             held = self._scan_new(words, held)
-        found: set[str] = set().union(*held)
-        by_core = self._by_core
-        others = [n for core in found & by_core.keys() for n in by_core[core] if n in lowered]
-        others.extend(n for n in self._bare if n in lowered)
-        return frozenset(found & self._words).union(others)
+        return set().union(*held)
 
     def _scan_new(self, words: list[bytes], held: list[frozenset[str] | None]) -> list[Any]:
         """What each run not seen before holds, the first few scanned one by one and remembered,

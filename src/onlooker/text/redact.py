@@ -126,10 +126,7 @@ def redact(text: str) -> str:
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
-    present = _GATE.present(lowered)
-    if not present:
-        return text
-    for at in sorted(frozenset().union(*(_GATED[needle] for needle in present))):
+    for at in sorted(_GATE.opened(lowered, _GATED)):
         cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             text, lowered = cleaned, cleaned.lower()
