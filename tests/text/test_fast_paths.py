@@ -72,6 +72,17 @@ def test_patterns_opened_by_keywords_match_as_written() -> None:
         ]
 
 
+def test_patterns_opened_by_a_boundary_and_a_keyword_match_as_written() -> None:
+    pattern = r"(?i)\bbearer\s+(\S{8,})"
+    fast = re.compile(keywords_first(pattern))
+    assert fast.pattern != pattern
+    texts = ["xbearer abcdefghij", "Bearer abcdefghij", "_BEARER abcdefghij", "-bearer abcdefghij"]
+    for text in texts + [f"{c}earer abcdefghij" for c in "\u017fB"] + CORPUS:
+        assert [m.span() for m in fast.finditer(text)] == [
+            m.span() for m in re.finditer(pattern, text)
+        ]
+
+
 def test_most_keyword_rules_of_the_rule_set_are_opened_by_their_keywords() -> None:
     assert sum(rule.compiled.pattern[0] == "[" for rule in load_rules()) > 50
 

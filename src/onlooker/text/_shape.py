@@ -79,24 +79,28 @@ def replace_group(match: re.Match[str], group: int, kind: str) -> str:
 
 
 _KEYWORDS_FIRST = re.compile(
-    r"\(\?i\)(?P<scoped>\(\?i:)?\(\?:(?P<alts>[A-Za-z][\w \-]*(?:\|[A-Za-z][\w \-]*)*)\)"
+    r"\(\?i\)(?P<b>\\b)?(?P<scoped>\(\?i:)?"
+    r"(?:\(\?:(?P<alts>[A-Za-z][\w \-]*(?:\|[A-Za-z][\w \-]*)*)\)|(?P<word>[A-Za-z]\w*)(?![*+?{]))"
 )
 
 
 def keywords_first(pattern: str) -> str:
-    """`(?i)(?:looker|asana)…` as `[LlAa](?i:(?:(?<=l)ooker|(?<=a)sana)…)`: the same matches, but
-    the engine skips, without trying the pattern, every character no keyword starts with (a
-    pattern ignoring case and starting with a group is otherwise tried at every position).
-    Patterns of any other form, or with a `|` outside groups, are returned as they are."""
+    """`(?i)(?:looker|asana)…` as `[LlAa](?i:(?:(?<=l)ooker|(?<=a)sana)…)`, `(?i)\\bbearer…` as
+    `[Bb](?<!\\w[\\s\\S])(?i:(?:(?<=b)earer)…)`: the same matches, but the engine skips, without
+    trying the pattern, every character no keyword starts with (a pattern ignoring case and
+    starting with a group or a boundary is otherwise tried at every position). Patterns of any
+    other form, or with a `|` outside groups, are returned as they are."""
     found = _KEYWORDS_FIRST.match(pattern)
     if found is None or _top_level_bar(pattern[found.end() :]):
         return pattern
-    alts = found.group("alts").split("|")
+    alts = (found.group("alts") or found.group("word")).split("|")
     firsts = {a[0].lower() for a in alts}
     chars = "".join(sorted(c for c in _FOLDS if c.lower() in firsts or _FOLDS[c] in firsts))
     chars += "".join(sorted(firsts | {c.upper() for c in firsts}))
+    boundary = r"(?<!\w[\s\S])" if found.group("b") else ""
     keywords = "|".join(f"(?<={a[0]}){re.escape(a[1:])}" for a in alts)
-    return f"[{chars}](?i:{found.group('scoped') or ''}(?:{keywords}){pattern[found.end() :]})"
+    rest = pattern[found.end() :]
+    return f"[{chars}]{boundary}(?i:{found.group('scoped') or ''}(?:{keywords}){rest})"
 
 
 #: Characters that match an ASCII letter when case is ignored without lowercasing to it.
