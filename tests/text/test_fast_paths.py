@@ -83,6 +83,26 @@ def test_patterns_opened_by_a_boundary_and_a_keyword_match_as_written() -> None:
         ]
 
 
+def test_patterns_opened_by_a_lookbehind_and_keywords_match_as_written() -> None:
+    cases = {
+        r"(?i)(?<![\w-])(?:password|pwd)[ \t]*=[ \t]*([^;]{1,20})(?=;)": "Server=x;Password=ab;",
+        r"(?i)\b(?:https?|wss?)://(?P<host>[^/\s]{1,40})": "HTTPS://a.b xhttp://c.d -ws://e.f",
+    }
+    for pattern, sample in cases.items():
+        fast = re.compile(keywords_first(pattern))
+        assert fast.pattern != pattern
+        texts = [sample, "-" + sample, "x" + sample, sample.replace("s", "\u017f")]
+        for text in texts + CORPUS:
+            assert [(m.span(), m.groups()) for m in fast.finditer(text)] == [
+                (m.span(), m.groups()) for m in re.finditer(pattern, text)
+            ]
+
+
+def test_patterns_with_optional_keywords_are_left_as_written() -> None:
+    for pattern in (r"(?i)(?<![\w-])(?:proxy-)?authorization", r"(?i)(?:s?ftp|ssh)://"):
+        assert keywords_first(pattern) == pattern
+
+
 def test_most_keyword_rules_of_the_rule_set_are_opened_by_their_keywords() -> None:
     assert sum(rule.compiled.pattern[0] == "[" for rule in load_rules()) > 50
 

@@ -79,26 +79,35 @@ def replace_group(match: re.Match[str], group: int, kind: str) -> str:
 
 
 _KEYWORDS_FIRST = re.compile(
-    r"\(\?i\)(?P<b>\\b)?(?P<scoped>\(\?i:)?"
-    r"(?:\(\?:(?P<alts>[A-Za-z][\w \-]*(?:\|[A-Za-z][\w \-]*)*)\)|(?P<word>[A-Za-z]\w*)(?![*+?{]))"
+    r"\(\?i\)(?:(?P<b>\\b)|\(\?<!(?P<before>\[(?:\\[wsd-]|[^A-Za-z\]\\])+\])\))?(?P<scoped>\(\?i:)?"
+    r"(?:\(\?:(?P<alts>[A-Za-z][\w \-]*\??[\w \-]*(?:\|[A-Za-z][\w \-]*\??[\w \-]*)*)\)"
+    r"|(?P<word>[A-Za-z]\w*)(?![*+?{]))"
 )
 
 
 def keywords_first(pattern: str) -> str:
     """`(?i)(?:looker|asana)…` as `[LlAa](?i:(?:(?<=l)ooker|(?<=a)sana)…)`, `(?i)\\bbearer…` as
-    `[Bb](?<!\\w[\\s\\S])(?i:(?:(?<=b)earer)…)`: the same matches, but the engine skips, without
-    trying the pattern, every character no keyword starts with (a pattern ignoring case and
-    starting with a group or a boundary is otherwise tried at every position). Patterns of any
-    other form, or with a `|` outside groups, are returned as they are."""
+    `[Bb](?<!\\w[\\s\\S])(?i:(?:(?<=b)earer)…)` (so too after a lookbehind of one class without
+    letters, `(?<![\\w-])`): the same matches, but the engine skips, without trying the pattern,
+    every character no keyword starts with (a pattern ignoring case and starting with a group or
+    a boundary is otherwise tried at every position). Patterns of any other form, with the
+    keywords optional, or with a `|` outside groups, are returned as they are."""
     found = _KEYWORDS_FIRST.match(pattern)
-    if found is None or _top_level_bar(pattern[found.end() :]):
+    if (
+        found is None
+        or _top_level_bar(pattern[found.end() :])
+        or pattern[found.end() : found.end() + 1] in ("?", "*", "+", "{")
+    ):
         return pattern
     alts = (found.group("alts") or found.group("word")).split("|")
+    if any(a[1:2] == "?" for a in alts):
+        return pattern  # a first letter that may be missing
     firsts = {a[0].lower() for a in alts}
     chars = "".join(sorted(c for c in _FOLDS if c.lower() in firsts or _FOLDS[c] in firsts))
     chars += "".join(sorted(firsts | {c.upper() for c in firsts}))
-    boundary = r"(?<!\w[\s\S])" if found.group("b") else ""
-    keywords = "|".join(f"(?<={a[0]}){re.escape(a[1:])}" for a in alts)
+    before = r"\w" if found.group("b") else found.group("before")
+    boundary = f"(?<!{before}[\\s\\S])" if before else ""
+    keywords = "|".join(f"(?<={a[0]}){a[1:]}" for a in alts)
     rest = pattern[found.end() :]
     return f"[{chars}]{boundary}(?i:{found.group('scoped') or ''}(?:{keywords}){rest})"
 
