@@ -155,3 +155,39 @@ def test_prefixed_tokens_are_found_as_one_pattern_over_the_text_finds_them() -> 
         assert random_tokens.redact_prefixed_tokens(text, text.lower()) == written(text)
         changed += written(text) != text
     assert changed > 50
+
+
+def test_random_tokens_are_found_as_one_pattern_over_the_text_finds_them() -> None:
+    def written(text: str) -> str:
+        pieces, done = [], 0
+        for found in random_tokens._TOKEN.finditer(text):
+            token = found.group(0).rstrip(".=-")
+            if not random_tokens._random(token):
+                continue
+            if random_tokens.already_redacted(text[max(0, found.start() - 11) : found.end()]):
+                continue
+            line = max(text.rfind("\n", 0, found.start()) + 1, found.start() - 60)
+            before = text[line : found.start()]
+            if (
+                not random_tokens._CREDENTIAL_WORDS.search(before)
+                or random_tokens._DIGEST_BEFORE.search(before)
+                or "://" in before[-12:]
+            ):
+                continue
+            pieces.append(text[done : found.start()] + mark("random_token"))
+            done = found.start() + len(token)
+        return "".join(pieces) + text[done:] if pieces else text
+
+    rnd = random.Random(6)
+
+    def token() -> str:
+        size = rnd.randint(15, 45)
+        return "".join(rnd.choice(string.ascii_letters + string.digits) for _ in range(size))
+
+    pieces = ["key", "Pat", "compat", "secret", " ", "\n", "sha256:", "=", "://", "x" * 30]
+    texts = ["".join(rnd.choice([*pieces, token()]) for _ in range(15)) for _ in range(3000)]
+    changed = 0
+    for text in texts + CORPUS:
+        assert random_tokens.redact_random_tokens(text, text.lower()) == written(text)
+        changed += written(text) != text
+    assert changed > 200

@@ -6,13 +6,15 @@
 from __future__ import annotations
 
 import re
+import string
 
-from ._shape import Shape, alnum_run, already_redacted, mark
+from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,1023}")
+_TOKEN_BYTES = byte_table(string.ascii_letters + string.digits + "+/_.=~-")
 #: Words that make a token nearby a credential (looked for earlier on its line).
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
@@ -26,6 +28,8 @@ REACH = 60
 
 
 def redact_random_tokens(text: str, lowered: str) -> str:
+    if not alnum_run(text, 20, _TOKEN_BYTES):  # no 20 characters of a token in a row
+        return text
     pieces: list[str] = []
     done = 0
     for found in _TOKEN.finditer(text):
