@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from onlooker.text import random_tokens
+from onlooker.text import code_literals, random_tokens
 from onlooker.text._shape import alnum_run, keywords_first, mark
 from onlooker.text.needle_gate import NeedleGate
 from onlooker.text.redact import SHAPES
@@ -191,3 +191,19 @@ def test_random_tokens_are_found_as_one_pattern_over_the_text_finds_them() -> No
         assert random_tokens.redact_random_tokens(text, text.lower()) == written(text)
         changed += written(text) != text
     assert changed > 200
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        *(f'{name}("DB_PASSWORD", "hunter2secret")' for name in (
+            "getenv", "os.environ.get", "env.get", "getEnv", "GetEnv", "env", "ENV.fetch",
+            "Getenv", "getenv_or", "env_or", "config", "define",
+        )),
+        'ENV.fetch("DB_PASSWORD") { "hunter2secret" }',
+        'process.env.DB_PASSWORD || "hunter2secret"',
+        "process.env['DB_PASSWORD'] ?? 'hunter2secret'",
+    ],
+)  # fmt: skip
+def test_every_call_with_a_default_passes_the_check_before_its_pattern(call: str) -> None:
+    assert code_literals.redact_env_defaults(call, call.lower()) != call
