@@ -115,10 +115,11 @@ SHAPES: tuple[Shape, ...] = (
 )
 _GATE = NeedleGate(needle for shape in SHAPES for needle in shape.needles)
 #: For each needle, the positions in SHAPES of the shapes it lets through.
-_GATED: dict[str, frozenset[int]] = {
-    needle: frozenset(at for at, shape in enumerate(SHAPES) if needle in shape.needles)
-    for needle in _GATE.needles
-}
+_OPENS: dict[str, set[int]] = {}
+for _at, _shape in enumerate(SHAPES):
+    for _needle in _shape.needles:
+        _OPENS.setdefault(_needle, set()).add(_at)
+_GATED: dict[str, frozenset[int]] = {needle: frozenset(ats) for needle, ats in _OPENS.items()}
 
 
 def redact(text: str) -> str:
