@@ -114,15 +114,17 @@ class NeedleGate:
         new = list(
             dict.fromkeys(run for run, seen in zip(words, held, strict=True) if seen is None)
         )
-        for run in new[:_REMEMBERED_PER_TEXT]:
-            if len(run) <= _REMEMBERED_LENGTH:
-                if len(runs) >= _REMEMBERED_RUNS:
-                    runs.clear()
-                runs[run] = self._trie.scan(run)
-        rest = [run for run in new[:_REMEMBERED_PER_TEXT] if run not in runs]
-        rest.extend(new[_REMEMBERED_PER_TEXT:])
         kept = [seen for seen in held if seen is not None]
-        kept.extend(runs[run] for run in new[:_REMEMBERED_PER_TEXT] if run in runs)
+        rest = new[_REMEMBERED_PER_TEXT:]
+        for run in new[:_REMEMBERED_PER_TEXT]:
+            if len(run) > _REMEMBERED_LENGTH:
+                rest.append(run)
+                continue
+            found = self._trie.scan(run)
+            if len(runs) >= _REMEMBERED_RUNS:
+                runs.clear()
+            runs[run] = found  # read back by no one here: another thread may clear it
+            kept.append(found)
         if rest:
             kept.append(self._trie.scan(b" ".join(rest)))
         return kept
