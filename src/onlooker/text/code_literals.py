@@ -25,6 +25,17 @@ _ENV_DEFAULT = re.compile(
     r"""|process\.env(?:\.(?P<name2>\w{1,100})|\[["'](?P<name3>[\w.-]{1,100})["']\])\s*(?:\|\||\?\?)\s*)"""
     + _LITERAL
 )
+#: What `_ENV_DEFAULT` cannot match without (lowercase): a call's name and its `(`, or `process.env`.
+_ENV_CALLS = (
+    "env(",
+    "env.get(",
+    "environ.get(",
+    "env.fetch(",
+    "env_or(",
+    "config(",
+    "define(",
+    "process.env",
+)
 #: `${NAME:-default}`, `${NAME:=default}`, Spring's `${NAME:default}`.
 _SHELL_DEFAULT = re.compile(r"\$\{(?P<name>[A-Za-z_][\w.-]{0,100}):[-=]?(?P<v>[^}\s$]{1,256})\}")
 
@@ -42,11 +53,7 @@ def redact_env_defaults(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, "v", "code_literal")
 
-    text = (
-        _ENV_DEFAULT.sub(replace, text)
-        if "env" in lowered or "config(" in lowered or "define(" in lowered
-        else text
-    )
+    text = _ENV_DEFAULT.sub(replace, text) if any(c in lowered for c in _ENV_CALLS) else text
     return _SHELL_DEFAULT.sub(replace, text) if "${" in text else text
 
 

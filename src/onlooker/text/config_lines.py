@@ -37,7 +37,7 @@ DIRECTIVES = frozenset(
 _EXIM_SEND = re.compile(r"client_send[ \t]*=[ \t]*:?[ \t]*[^:\n]*:[ \t]*(?P<bv>[^\s:]{3,256})")
 #: A Postfix `sasl_passwd` line: `[host]:port user:password`.
 _SASL_PASSWD = re.compile(
-    r"(?m)^\[[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$"
+    r"(?m)\[(?<![^\n]\[)[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$"
 )
 _CONFIG_SET = re.compile(
     rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}"
@@ -80,13 +80,14 @@ def _replaced(match: re.Match[str], group: str, kind: str) -> str:
     return whole[: match.start(group) - offset] + mark(kind) + whole[match.end(group) - offset :]
 
 
+#: Tried on the text after a newline: from each newline, not at every character as `^` is.
 _DIRECTIVE_HINT = re.compile(
-    r"(?m)^[ \t]*(?:set(?:env)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth)[\w.-]{0,40}[ \t]+[^\s]"
+    r"\n[ \t]*(?:set(?:env)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth)[\w.-]{0,40}[ \t]+[^\s]"
 )
 
 
 def redact_directives(text: str, lowered: str) -> str:
-    if not _DIRECTIVE_HINT.search(lowered if len(lowered) == len(text) else text):
+    if not _DIRECTIVE_HINT.search("\n" + (lowered if len(lowered) == len(text) else text)):
         return text
 
     def replace(match: re.Match[str]) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, alnum_run, already_redacted, keywords_first, mark
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -115,7 +115,7 @@ _WIF_HINT = re.compile(r"[5KL][1-9A-HJ-NP-Za-km-z]{50}")
 
 
 def redact_wif(text: str, lowered: str) -> str:
-    if not _WIF_HINT.search(text):
+    if not alnum_run(text, 51) or not _WIF_HINT.search(text):
         return text
     return _WIF.sub(mark("wallet_key"), text)
 
@@ -126,7 +126,9 @@ _XPRV = re.compile(
 
 #: A mnemonic: 12 to 24 short lowercase words, after a word that names one.
 _MNEMONIC = re.compile(
-    r"(?i)(?:mnemonic|seed|recovery|secret phrase|backup phrase|wallet|passphrase)[^\n]{0,60}?(?:\n[ \t]*){0,3}[\"'`]?(?P<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?![a-z])"
+    keywords_first(
+        r"(?i)(?:mnemonic|seed|recovery|secret phrase|backup phrase|wallet|passphrase)[^\n]{0,60}?(?:\n[ \t]*){0,3}[\"'`]?(?P<v>(?:[a-z]{3,8} ){11,23}[a-z]{3,8})(?![a-z])"
+    )
 )
 
 

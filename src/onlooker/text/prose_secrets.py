@@ -35,6 +35,13 @@ PHRASINGS = (
     # password reset done, new one is X
     re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
 )
+#: Words one of which a phrasing (by its place in PHRASINGS) cannot match without: when none is in
+#: the text, the phrasing is not tried.
+_NEEDS = {
+    2: ("with", "using"),
+    3: ("cred", "login", "user/pass"),
+    4: ("log", "sign", "ssh", "connect"),
+}
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
 NAMED_AFTER = (
@@ -55,7 +62,10 @@ def redact_prose(text: str, lowered: str) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
     haystack = lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
-    for pattern in PHRASINGS:
+    for index, pattern in enumerate(PHRASINGS):
+        needs = _NEEDS.get(index)
+        if needs and not any(word in haystack for word in needs):
+            continue
         for found in pattern.finditer(haystack):
             budget -= 1
             if budget < 0:

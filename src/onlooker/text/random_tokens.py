@@ -6,13 +6,15 @@
 from __future__ import annotations
 
 import re
+import string
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 _TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,1023}")
+_TOKEN_BYTES = byte_table(string.ascii_letters + string.digits + "+/_.=~-")
 #: Words that make a token nearby a credential (looked for earlier on its line).
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
@@ -26,6 +28,8 @@ REACH = 60
 
 
 def redact_random_tokens(text: str, lowered: str) -> str:
+    if not alnum_run(text, 20, _TOKEN_BYTES):  # no 20 characters of a token in a row
+        return text
     pieces: list[str] = []
     done = 0
     for found in _TOKEN.finditer(text):
@@ -56,19 +60,18 @@ def _path(token: str) -> bool:
     )
 
 
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
+
+
 def _random(token: str) -> bool:
-    if (
-        len(token) < 20
-        or _path(token)
-        or ("." in token[:-4] and not any(c.isdigit() for c in token))
-    ):
+    """Upper and lower case letters and digits mixed, not a path, and enough entropy (`token`
+    is ASCII, as both patterns that find one ask: cheapest tests first)."""
+    if len(token) < 20:
         return False
-    upper = any(c.isupper() for c in token)
-    lower = any(c.islower() for c in token)
-    digits = sum(c.isdigit() for c in token)
-    if not (upper and lower and digits) or digits == len(token):
+    digits = len(token) - len(token.translate(_DROP_DIGITS))
+    if not digits or digits == len(token) or token.lower() == token or token.upper() == token:
         return False
-    return entropy(token) >= LEAST_ENTROPY
+    return not _path(token) and entropy(token) >= LEAST_ENTROPY
 
 
 #: A token of a vendor onlooker does not know: a short lowercase prefix (`phx_`, `ak-live-`), then
@@ -79,14 +82,32 @@ _PREFIXED = re.compile(
 PREFIXED_ENTROPY = 4.0
 
 
-def redact_prefixed_tokens(text: str, lowered: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        token = match.group("v")
-        if not _random(token) or entropy(token) < PREFIXED_ENTROPY:
-            return match.group(0)
-        return mark("prefixed_token")
+#: Where the random part of a prefixed token may start: a run of 30 letters and digits.
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{30}")
+#: The most characters a prefixed token's prefix (`ak-live-`) takes before its random part.
+_PREFIX_REACH = 8 + 1 + 10 + 1
 
-    return _PREFIXED.sub(replace, text)
+
+def redact_prefixed_tokens(text: str, lowered: str) -> str:
+    """`_PREFIXED.sub` with every match checked, but searched for only from the runs of 30
+    letters and digits its random part starts at (most texts have none): no match starts more
+    than _PREFIX_REACH before the first such run after the last match."""
+    if not alnum_run(text, 30):
+        return text
+    pieces: list[str] = []
+    done = 0
+    while (run := _LONG_RUN.search(text, done)) is not None:
+        found = _PREFIXED.search(text, max(done, run.start() - _PREFIX_REACH))
+        if found is None:
+            break
+        token = found.group("v")
+        if _random(token) and entropy(token) >= PREFIXED_ENTROPY:
+            pieces.append(text[done : found.start()])
+            pieces.append(mark("prefixed_token"))
+        else:
+            pieces.append(text[done : found.end()])
+        done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 RANDOM_TOKEN_SHAPES = (

@@ -114,6 +114,12 @@ SHAPES: tuple[Shape, ...] = (
     *PROSE_SHAPES,
 )
 _GATE = NeedleGate(needle for shape in SHAPES for needle in shape.needles)
+#: For each needle, the positions in SHAPES of the shapes it lets through.
+_OPENS: dict[str, set[int]] = {}
+for _at, _shape in enumerate(SHAPES):
+    for _needle in _shape.needles:
+        _OPENS.setdefault(_needle, set()).add(_at)
+_GATED: dict[str, frozenset[int]] = {needle: frozenset(ats) for needle, ats in _OPENS.items()}
 
 
 def redact(text: str) -> str:
@@ -121,13 +127,8 @@ def redact(text: str) -> str:
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
-    present = _GATE.present(lowered)
-    if not present:
-        return text
-    for shape in SHAPES:
-        if present.isdisjoint(shape.needles):
-            continue
-        cleaned = shape.apply(text, lowered)
+    for at in sorted(_GATE.opened(lowered, _GATED)):
+        cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             text, lowered = cleaned, cleaned.lower()
     return text

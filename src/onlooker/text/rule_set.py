@@ -12,12 +12,13 @@ import math
 import re
 import sys
 import tomllib
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, keywords_first, mark
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -114,9 +115,7 @@ def entropy(text: str) -> float:
     """Shannon entropy in bits per character."""
     if not text:
         return 0.0
-    counts: dict[str, int] = {}
-    for char in text:
-        counts[char] = counts.get(char, 0) + 1
+    counts = Counter(text)
     size = len(text)
     return -sum(n / size * math.log2(n / size) for n in counts.values())
 
@@ -136,7 +135,9 @@ class Rule:
 
     @cached_property
     def compiled(self) -> re.Pattern[str]:
-        return re.compile(_literal_first(translate(_without_name_prefix(self.pattern))))
+        return re.compile(
+            keywords_first(_literal_first(translate(_without_name_prefix(self.pattern))))
+        )
 
     def apply(self, text: str, lowered: str) -> str:
         return self.compiled.sub(self._replace, text)

@@ -49,10 +49,8 @@ _WORDS = re.compile(r"pass|secret|token|key|cred|pwd")
 
 def _may_have_table(lowered: str) -> bool:
     """Whether a line holding a secret's word is laid out as a table row."""
-    seen = -1
-    for word in _WORDS.finditer(lowered):
-        if word.start() < seen:
-            continue
+    seen = 0
+    while (word := _WORDS.search(lowered, seen)) is not None:  # the first on each line
         start = lowered.rfind("\n", 0, word.start()) + 1
         end = lowered.find("\n", word.end())
         seen = len(lowered) if end < 0 else end

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, keywords_first, mark
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -51,7 +51,9 @@ def _credential(value: str, *, strong: bool) -> bool:
 
 #: A URL's path: from its host on, up to where it ends.
 _URL = re.compile(
-    r"(?i)\b(?:https?|webcal|wss?)://(?P<host>[^/\s\"'`<>?#]{1,253})(?P<path>/[^\s\"'`<>?#]{0,2048})"
+    keywords_first(
+        r"(?i)\b(?:https?|webcal|wss?)://(?P<host>[^/\s\"'`<>?#]{1,253})(?P<path>/[^\s\"'`<>?#]{0,2048})"
+    )
 )
 #: Path segments after which every random-looking segment is the secret of a capability URL.
 CAPABILITY_MARKERS = frozenset({
@@ -104,7 +106,9 @@ def _random_segment(word: str) -> bool:
 
 
 #: `scheme://<user>@host`, no password: a user name that is a key (Sentry DSNs, tokens as users).
-_TOKEN_USER = re.compile(r"(?i)\b(?:https?|git|ssh)://(?P<v>[A-Za-z0-9_\-]{16,256})@[A-Za-z0-9.-]+")
+_TOKEN_USER = re.compile(
+    keywords_first(r"(?i)\b(?:https?|git|ssh)://(?P<v>[A-Za-z0-9_\-]{16,256})@[A-Za-z0-9.-]+")
+)
 
 
 def redact_token_users(text: str, lowered: str) -> str:
