@@ -27,6 +27,10 @@ class FunctionCall:
     arguments: dict[str, Any] = field(default_factory=dict)
     id: str = ""
     """The call's id; default `call_<n>`, n counting the endpoint's requests."""
+    text: str = ""
+    """What the model writes before the call (the message's `content`)."""
+    reasoning: str = ""
+    """The model's reasoning before it (`reasoning_content`, as reasoning models send it)."""
 
 
 EndpointReply = (
@@ -115,10 +119,13 @@ class ScriptedEndpoint:
             answer = completion("", body, self.model)
             choice = answer["choices"][0]
             choice["finish_reason"] = "tool_calls"
-            choice["message"] = {"role": "assistant", "content": None, "tool_calls": [{
+            choice["message"] = {"role": "assistant", "content": reply.text or None,
+                                 "tool_calls": [{
                 "id": reply.id or f"call_{len(self.requests)}", "type": "function",
                 "function": {"name": reply.name, "arguments": json.dumps(reply.arguments)},
             }]}  # fmt: skip
+            if reply.reasoning:
+                choice["message"]["reasoning_content"] = reply.reasoning
             return 200, json.dumps(answer)
         text = reply if isinstance(reply, str) else json.dumps(reply)
         return 200, json.dumps(completion(text, body, self.model))
@@ -132,16 +139,19 @@ class _Server(ThreadingHTTPServer):
 
 
 def _events(answer: dict[str, Any]) -> str:
-    """A completion as a streamed one: server-sent chunks (its message as one delta, then the
-    finish reason with the usage), then `[DONE]`."""
+    """A completion as a streamed one: server-sent chunks (its message as one delta, its tool
+    calls, if any, as the next, as models write text before a call; then the finish reason with
+    the usage), then `[DONE]`."""
     choice = answer["choices"][0]
     message = dict(choice["message"])
     calls = message.pop("tool_calls", None)
+    deltas = [message]
     if calls:
-        message["tool_calls"] = [{"index": i, **call} for i, call in enumerate(calls)]
+        deltas.append({"tool_calls": [{"index": i, **call} for i, call in enumerate(calls)]})
     head = {k: answer[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
     chunks = [
-        {**head, "choices": [{"index": 0, "delta": message, "finish_reason": None}]},
+        *({**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]}
+          for delta in deltas),
         {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}],
          "usage": answer["usage"]},
     ]  # fmt: skip

@@ -10,6 +10,7 @@ hands it to the Runtime and says what the plugin should do with the Delivery:
 | `event` session.idle | TurnEnded | held |
 | `event` session.compacted | SessionStarted, source compact | held |
 | `event` session.deleted | SessionEnded | held |
+| `event` message.part.updated | AssistantMessage (a completed part: assistant_words.py) | held |
 | `chat.message` | UserPrompt (its text parts) | `notice`: for the user (logged, a toast) |
 | `tool.execute.after` | ToolCall (failed: a non-zero exit code) | `append`: after the output |
 | `experimental.session.compacting` | Compacting | `context`: into the compaction |
@@ -42,6 +43,7 @@ from ...runtime import Arrival, Runtime
 from ...runtime.next_turn import open_observations_text
 from ...store.tool import ObservationsTool
 from ...text.clipping import clip, clip_values
+from .assistant_words import is_part, said
 from .observer import COMMAND, TOOL_NAMES, command_text, project_of, tool_text
 
 HOST = "opencode"
@@ -73,6 +75,11 @@ def answer(data: Mapping[str, Any], runtime: Runtime, now: datetime) -> dict[str
             return {}
         arguments = _text(inputs, "arguments")
         return {"prompt": command_text(runtime, cwd, session_id, arguments)}
+    if is_part(hook, inputs):
+        message = said(inputs, runtime, cwd, now)
+        if message is not None:
+            runtime.handle(Arrival(message, session_id, cwd=cwd, deliverable=False, host=HOST))
+        return {}
     event = event_of(hook, inputs, outputs, now=now, cwd=cwd)
     if event is None:
         return {}

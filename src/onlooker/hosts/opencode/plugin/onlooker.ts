@@ -1,6 +1,8 @@
 // onlooker for opencode: forwards opencode's hooks to onlooker's hook service and applies its
 // answers (feedback after a tool's output, context for a compaction), adds the `/observer …`
-// command and the observer_* tools, both answered by the service. Written by
+// command and the observer_* tools, both answered by the service. The assistant's words go too:
+// each text or reasoning part of an assistant message once, when it is complete (never a streamed
+// delta), before the session's next hook; the service keeps them only for reviewers that read them. Written by
 // `onlooker install opencode`; `onlooker uninstall opencode` removes it.
 //
 // It speaks the hook client's protocol: a 4-byte big-endian length, then the JSON input, over
@@ -23,12 +25,17 @@ const ANSWER_MS = 20_000
 const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
+const WORDS_MS = 1_000 // how long a hook waits for the session's words still being written
+const REMEMBERED = 512 // message and part ids kept to tell the assistant's and what was sent
 
 type Answer = { append?: string; context?: string[]; output?: string; prompt?: string; notice?: string }
 type JsonProperty = { [key: string]: unknown; type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number }
 type Zod = typeof Tool.schema
 type Schema = InstanceType<Zod["ZodType"]>
 type Shape = Record<string, Schema | ReturnType<Schema["optional"]>>
+type BusEvent = Parameters<NonNullable<Hooks["event"]>>[0]["event"]
+type Part = Extract<BusEvent, { type: "message.part.updated" }>["properties"]["part"]
+type Open = { sessionID: string; done: Promise<void>; finish: () => void }
 type ObserverTool = { name: string; description: string; schema: { [key: string]: unknown; properties?: Record<string, JsonProperty>; required?: string[] } }
 
 const COMMAND = "observer"
@@ -172,6 +179,57 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
     }
   }
 
+  const assistant = new Set<string>() // ids of the assistant's messages
+  const sent = new Set<string>() // parts forwarded
+  const open = new Map<string, Open>() // the assistant's parts being written, by id
+
+  function remember(ids: Set<string>, id: string): void {
+    ids.add(id)
+    if (ids.size > REMEMBERED) ids.delete(ids.values().next().value as string)
+  }
+
+  function finished(id: string): void {
+    open.get(id)?.finish()
+    open.delete(id)
+  }
+
+  /** A text or reasoning part of the assistant's, forwarded once when it is complete: text at
+   * `experimental.text.complete` (which opencode awaits before it goes on), reasoning (and text,
+   * should that hook not come) when the part's update says it ended. */
+  async function words(part: Part): Promise<void> {
+    if (part.type !== "text" && part.type !== "reasoning") return
+    if (!assistant.has(part.messageID) || sent.has(part.id)) return
+    if (part.type === "text" && (part.synthetic || part.ignored)) return
+    if (part.time?.end) return await said(part.sessionID, part.messageID, part.id, part.type, part.text)
+    if (!open.has(part.id)) {
+      let finish = () => undefined as void
+      const done = new Promise<void>((resolve) => (finish = resolve))
+      open.set(part.id, { sessionID: part.sessionID, done, finish })
+    }
+  }
+
+  async function said(sessionID: string, messageID: string, id: string, type: string, text: string): Promise<void> {
+    if (sent.has(id)) return
+    remember(sent, id)
+    try {
+      const part = { id, sessionID, messageID, type, text }
+      if (text.trim()) await forward("event", sessionID, { type: "message.part.updated", properties: { part } })
+    } finally {
+      finished(id)
+    }
+  }
+
+  /** Wait (a little at most) for the session's words being written, so they come before its next
+   * hook: the model's text before a tool call ends only with its stream, after the call starts. */
+  async function spoken(sessionID: string): Promise<void> {
+    const waiting = [...open.values()].filter((part) => part.sessionID === sessionID).map((part) => part.done)
+    if (waiting.length === 0) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, WORDS_MS)))
+    await Promise.race([Promise.all(waiting), late])
+    clearTimeout(timer)
+  }
+
   const hooks: Hooks = {
     config: async (config) => {
       const commands = (config.command ??= {})
@@ -193,10 +251,20 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       for (const part of output.parts) if (part !== first && part.type === "text") part.text = ""
     },
     event: async ({ event }) => {
+      if (event.type === "message.updated") {
+        if (event.properties.info.role === "assistant") remember(assistant, event.properties.info.id)
+        return
+      }
+      if (event.type === "message.part.updated") return await words(event.properties.part)
       if (!EVENTS.has(event.type)) return
       const properties = event.properties as { sessionID?: string; info?: { id?: string } }
       const sessionID = properties.sessionID ?? properties.info?.id ?? ""
-      if (sessionID) await forward("event", sessionID, event)
+      if (!sessionID) return
+      await spoken(sessionID)
+      if (event.type === "session.idle" || event.type === "session.deleted") {
+        for (const [id, part] of open) if (part.sessionID === sessionID) finished(id) // never ended
+      }
+      await forward("event", sessionID, event)
     },
     "chat.message": async (hookInput, output) => {
       const text = output.parts
@@ -207,12 +275,16 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       if (answer.notice) await notify(answer.notice)
     },
     "tool.execute.after": async (hookInput, output) => {
+      await spoken(hookInput.sessionID)
       const answer = await forward("tool.execute.after", hookInput.sessionID, hookInput, {
         title: output.title,
         output: output.output,
         metadata: output.metadata,
       })
       if (answer.append) output.output = output.output ? `${output.output}\n\n${answer.append}` : answer.append
+    },
+    "experimental.text.complete": async (hookInput, output) => {
+      await said(hookInput.sessionID, hookInput.messageID, hookInput.partID, "text", output.text)
     },
     "experimental.session.compacting": async (hookInput, output) => {
       const answer = await forward("experimental.session.compacting", hookInput.sessionID, hookInput)

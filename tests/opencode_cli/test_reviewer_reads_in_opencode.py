@@ -1,0 +1,123 @@
+"""Conversation reviewers in the real opencode read what the assistant wrote: its text before a
+tool call and its last answer, its reasoning only when the reviewer takes reasoning, in the order
+it was said, and secrets in it redacted before the reviewer's model is sent anything."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+import pytest
+from opencode import Opencode
+
+from onlooker.store.home import journal_path, project_for
+from onlooker.testing import FunctionCall, ScriptedEndpoint
+
+pytestmark = pytest.mark.slow
+
+CONFIG = """\
+behaviors:
+  - module: hooks-observations
+    config:
+      hooks:
+        - trigger: response:complete
+      execution:
+        mode: parallel
+        timeout_per_observer: 20
+      observers:
+        - name: Logic Checker
+          role: Checks the agent's reasoning
+          focus: Conclusions that do not follow
+          model: "{logic}"
+          timeout: 20
+          watch:
+            - type: conversation
+              include_tool_calls: true
+              include_reasoning: true
+        - name: Plain Reader
+          role: Reads what the agent said
+          focus: Claims without evidence
+          model: "{plain}"
+          timeout: 20
+          watch:
+            - type: conversation
+              include_reasoning: false
+"""
+
+TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+THOUGHT = "Weighing it: the lockfile drift explains the flaky import, not the network."
+SAID = f"The flaky test fails because the fixture reuses port 8731; the deploy token is {TOKEN}."
+LAST = "Port 8731 is no longer reused by the fixture, so the flaky test passes now."
+CHECK = FunctionCall(
+    "bash", {"command": "echo checked", "description": "Check"}, text=SAID, reasoning=THOUGHT
+)
+
+
+def reply(body: dict[str, Any]) -> Any:
+    if not body.get("tools"):  # the session's title, asked of the small model
+        return "Flaky test"
+    done = sum(1 for m in body["messages"] if m.get("role") == "tool")
+    return CHECK if done == 0 else LAST
+
+
+def test_conversation_reviewers_read_the_assistants_words(opencode: Opencode) -> None:
+    opencode.onlooker("install", "opencode")
+    with ScriptedEndpoint() as reviewer_model, ScriptedEndpoint(reply=reply) as endpoint:
+        (opencode.project / ".onlooker" / "config.yaml").write_text(
+            CONFIG.format(logic=reviewer_model.spec("logic"), plain=reviewer_model.spec("plain"))
+        )
+        opencode.prepare(endpoint)
+        opencode.run("Why is the test flaky?")
+        _wait(lambda: len(reviewer_model.requests) >= 2, "both reviewers")
+
+    sent = {body["model"]: _text(body) for body in reviewer_model.requests}
+    assert set(sent) == {"logic", "plain"}, sent.keys()
+    for text in sent.values():
+        assert "The flaky test fails because the fixture reuses port 8731" in text
+        assert LAST in text
+        assert "echo checked" in text
+        assert TOKEN not in text
+        assert "[REDACTED:github_token]" in text
+    assert THOUGHT in sent["logic"]
+    assert THOUGHT not in sent["plain"]
+    # the words come in the order they were said: before the call they led to
+    logic = sent["logic"]
+    assert logic.index("port 8731; the deploy") < logic.index("echo checked") < logic.index(LAST)
+    # each part was recorded once, and what was recorded holds no secret either
+    records = _journal(opencode)
+    said = [r.get("text") or r.get("reasoning") for r in records
+            if r["kind"] == "assistant_message"]  # fmt: skip
+    assert said == [THOUGHT, SAID.replace(TOKEN, "[REDACTED:github_token]"), LAST]
+    assert all(TOKEN not in json.dumps(r) for r in records)
+
+
+def test_without_a_conversation_reviewer_nothing_the_assistant_wrote_is_kept(
+    opencode: Opencode,
+) -> None:
+    opencode.onlooker("install", "opencode")
+    with ScriptedEndpoint(reply=reply) as endpoint:
+        opencode.prepare(endpoint)
+        opencode.run("Why is the test flaky?")
+    records = _journal(opencode)
+    assert [r["tool"] for r in records if r["kind"] == "tool_call"] == ["bash"]
+    assert not [r for r in records if r["kind"] == "assistant_message"]
+
+
+def _journal(opencode: Opencode) -> list[dict[str, Any]]:
+    folder = journal_path(opencode.onlooker_home, project_for(opencode.project), "x").parent
+    (path,) = [p for p in folder.glob("*.jsonl") if not p.name.startswith("_")]
+    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+
+
+def _text(body: dict[str, Any]) -> str:
+    return "\n".join(str(m.get("content") or "") for m in body["messages"])
+
+
+def _wait(condition: Any, what: str, timeout: float = 90) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.2)
+
+
