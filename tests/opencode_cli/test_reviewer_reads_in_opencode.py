@@ -119,5 +119,3 @@ def _wait(condition: Any, what: str, timeout: float = 90) -> None:
     while not condition():
         assert time.monotonic() < deadline, f"timed out waiting for {what}"
         time.sleep(0.2)
-
-
