@@ -14,6 +14,7 @@ from onlooker.errors import InstallError
 from onlooker.hosts.claude_code.hook import HookHandler
 from onlooker.hosts.opencode import HOST, answer, install, plugin_path, uninstall
 from onlooker.store import Store
+from onlooker.store.home import journal_path, project_for
 
 
 def test_install_is_idempotent_and_uninstall_puts_back_what_was_there(
@@ -97,3 +98,61 @@ def test_the_service_answers_the_plugin_in_opencodes_terms(
         assert unknown == b""
         handler.close()
     assert list((onlooker_home / "spool" / "refused").glob("*.hook"))  # refused, kept apart
+
+
+READER = """\
+behaviors:
+  - module: hooks-observations
+    config:
+      hooks:
+        - trigger: response:complete
+      observers:
+        - name: Plain Reader
+          role: Reads what the agent said
+          focus: Claims without evidence
+          model: "openai-compatible:http://127.0.0.1:9/v1#plain"
+          watch:
+            - type: conversation
+              include_reasoning: false
+"""
+TOKEN = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+
+
+def part(part_id: str, kind: str, text: str, session: str = "ses_1") -> dict:
+    said = {"id": part_id, "sessionID": session, "messageID": "msg_1", "type": kind, "text": text}
+    return {"type": "message.part.updated", "properties": {"part": said}}
+
+
+def test_the_assistants_parts_are_kept_only_for_a_conversation_reviewer(
+    tmp_path: Path, onlooker_home: Path, clock: FixedClock
+) -> None:
+    project = tmp_path / "shop"
+    (project / ".onlooker").mkdir(parents=True)
+    (project / ".onlooker" / "no-memory").touch()
+    with Store(onlooker_home) as store:
+        handler = HookHandler(store, clock=clock, hosts={HOST: answer}, wake_worker=lambda _: None)
+
+        def send(*parts: dict) -> None:
+            for given in parts:
+                session = given["properties"]["part"]["sessionID"]  # as the plugin sends it
+                sent = handler.handle(forwarded("event", session, project, given))
+                assert json.loads(sent) == {}
+
+        send(part("prt_0", "text", "Nobody reads this."))
+        (project / ".onlooker" / "config.yaml").write_text(READER)
+        send(
+            part("prt_1", "reasoning", "Thinking it over."),
+            part("prt_2", "text", f"The token is {TOKEN}."),
+            part("prt_2", "text", f"The token is {TOKEN}."),  # sent again: recorded once
+            part("prt_3", "text", "   "),
+            part("prt_4", "text", "A subagent's finding.", session="ses_child"),
+        )
+        handler.close()
+    key = project_for(project)
+    records = [json.loads(line) for line in
+               journal_path(onlooker_home, key, "ses_1").read_text().splitlines()]  # fmt: skip
+    said = [(r["text"], r["reasoning"], r["input_id"]) for r in records
+            if r["kind"] == "assistant_message"]  # fmt: skip
+    assert said == [("The token is [REDACTED:github_token].", "", "part:prt_2")]
+    child = journal_path(onlooker_home, key, "ses_child").read_text()
+    assert "A subagent's finding." in child
