@@ -1,6 +1,8 @@
 """Conversation reviewers in the real opencode read what the assistant wrote: its text before a
 tool call and its last answer, its reasoning only when the reviewer takes reasoning, in the order
-it was said, and secrets in it redacted before the reviewer's model is sent anything."""
+it was said, and secrets in it redacted before the reviewer's model is sent anything; nothing of
+it is kept without a conversation reviewer; a subagent's words (opencode's task tool) go to the
+subagent's own session."""
 
 from __future__ import annotations
 
@@ -104,10 +106,67 @@ def test_without_a_conversation_reviewer_nothing_the_assistant_wrote_is_kept(
     assert not [r for r in records if r["kind"] == "assistant_message"]
 
 
-def _journal(opencode: Opencode) -> list[dict[str, Any]]:
+BEFORE = "The settings folder is the likeliest place; listing it first."
+FOUND = "The config is settings/app.toml."
+
+
+def delegating(body: dict[str, Any]) -> Any:
+    """The main session delegates to opencode's `general` subagent, which speaks, lists, answers."""
+    if not body.get("tools"):
+        return "Config"
+    messages = body["messages"]
+    done = sum(1 for m in messages if m.get("role") == "tool")
+    first = json.dumps([m.get("content") for m in messages if m.get("role") == "user"][:1])
+    if "Say where the config is." in first:  # the subagent's session
+        listing = FunctionCall(
+            "bash", {"command": "ls settings", "description": "List"}, text=BEFORE
+        )
+        return listing if done == 0 else FOUND
+    delegate = {"description": "Find the config", "prompt": "Say where the config is.",
+                "subagent_type": "general"}  # fmt: skip
+    return FunctionCall("task", delegate) if done == 0 else "Done."
+
+
+def test_a_subagents_words_go_to_its_own_session(opencode: Opencode) -> None:
+    opencode.onlooker("install", "opencode")
+    (opencode.project / "settings").mkdir()
+    (opencode.project / "settings" / "app.toml").write_text("debug = true\n")
+    with ScriptedEndpoint() as reviewer_model, ScriptedEndpoint(reply=delegating) as endpoint:
+        (opencode.project / ".onlooker" / "config.yaml").write_text(
+            CONFIG.format(logic=reviewer_model.spec("logic"), plain=reviewer_model.spec("plain"))
+        )
+        opencode.prepare(endpoint)
+        opencode.run("Where is the config?")
+    journals = _journals(opencode)
+    (child,) = [records for records in journals if _parent(records)]
+    (main,) = [records for records in journals if records is not child]
+    assert _parent(child) == main[-1]["session_id"]
+    said = [(r["kind"], r.get("text") or r.get("tool")) for r in child
+            if r["kind"] in ("assistant_message", "tool_call")]  # fmt: skip
+    assert said == [
+        ("assistant_message", BEFORE),
+        ("tool_call", "bash"),
+        ("assistant_message", FOUND),
+    ]
+    spoken = [r["text"] for r in main if r["kind"] == "assistant_message"]
+    assert spoken == ["Done."]
+
+
+def _parent(records: list[dict[str, Any]]) -> str:
+    return next((r["parent_session_id"] for r in records if r.get("parent_session_id")), "")
+
+
+def _journals(opencode: Opencode) -> list[list[dict[str, Any]]]:
     folder = journal_path(opencode.onlooker_home, project_for(opencode.project), "x").parent
-    (path,) = [p for p in folder.glob("*.jsonl") if not p.name.startswith("_")]
-    return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    paths = [p for p in folder.glob("*.jsonl") if not p.name.startswith("_")]
+    return [
+        [json.loads(line) for line in p.read_text().splitlines() if line.strip()] for p in paths
+    ]
+
+
+def _journal(opencode: Opencode) -> list[dict[str, Any]]:
+    (records,) = _journals(opencode)
+    return records
 
 
 def _text(body: dict[str, Any]) -> str:
