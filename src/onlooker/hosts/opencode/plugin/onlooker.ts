@@ -2,8 +2,8 @@
 // answers (feedback after a tool's output, context for a compaction), adds the `/observer …`
 // command and the observer_* tools, both answered by the service. The assistant's words go too:
 // each text or reasoning part of an assistant message once, when it is complete (never a streamed
-// delta), before the session's next hook; the service keeps them only for reviewers that read them. Written by
-// `onlooker install opencode`; `onlooker uninstall opencode` removes it.
+// delta), before the session's next hook; the service keeps them only for reviewers that read
+// them. Written by `onlooker install opencode`; `onlooker uninstall opencode` removes it.
 //
 // It speaks the hook client's protocol: a 4-byte big-endian length, then the JSON input, over
 // <data home>/run/hookd.sock; the answer comes back framed the same way. When no service listens
