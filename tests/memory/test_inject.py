@@ -112,6 +112,6 @@ def test_settings_from_a_config_mapping_name_the_key_and_file() -> None:
     ):
         MemorySettings.from_mapping({"maxTokens": "500"}, ".onlooker/config.yaml")
     with pytest.raises(
-        MemorySettingsError, match=r"unknown key memory\.max_tokens; allowed: enabled"
+        MemorySettingsError, match=r"unknown key memory\.max_tokens; allowed: dailyTokens, enabled"
     ):
         MemorySettings.from_mapping({"max_tokens": 5}, "onlooker.yaml")

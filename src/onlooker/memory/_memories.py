@@ -19,6 +19,7 @@ from ..store.memory_records import (
     Memory,
     MemoryCreated,
     MemoryFilter,
+    MemoryModelUsed,
     PendingEvent,
     millis,
 )
@@ -118,6 +119,16 @@ class Memories:
                 )
             sql.consume_pending(conn, consumed)
         return self.get(ids)
+
+    def record_model_use(self, used: MemoryModelUsed) -> None:
+        """Journal one extraction call's tokens and cost, or a call a budget refused."""
+        with self.store._changing(used.project, used.session_id) as pending:
+            pending.add(used)
+
+    def model_counters(self, *names: str) -> dict[str, int]:
+        """Counters of extraction's model use (`calls`, `input`, `output`, `cost_musd`,
+        `skipped`, `tokens@day:DAY`, `tokens@session:ID`); 0 for those never counted."""
+        return self.index._read(lambda c: sql.model_counters(c, *names))
 
     def dropped(self) -> int:
         """Memories the quality gate has dropped in this data home."""

@@ -20,15 +20,16 @@ from datetime import timedelta
 from typing import Any
 
 from ..errors import ExtractionFailed, ModelError
-from ..llm.model import Message, Model
+from ..llm.model import Message, Model, Usage
 from ..store._jobs import Job
 from ..store._store import JobContext
 from ..store.memory_records import Memory, MemoryFilter, PendingEvent
 from ._memories import Extracted, Memories
 from ._vector_search import memory_vectors
+from .budget import TokenBudget, day_of, used
 from .digest import rule_memories
 from .quality import gate
-from .settings import extraction_model
+from .settings import MemorySettings, extraction_model
 
 log = logging.getLogger("onlooker.memory")
 
@@ -93,6 +94,8 @@ class ExtractionReport:
     """True when the session had fewer than MIN_EVENTS pending events."""
     dropped: int = 0
     """Memories the model gave that the quality gate dropped (memory.quality)."""
+    over_budget: int = 0
+    """Batches a token budget kept from the model (made by rule instead)."""
 
 
 def extraction_due(memories: Memories, *, project: str, session_id: str, final: bool) -> bool:
@@ -101,9 +104,20 @@ def extraction_due(memories: Memories, *, project: str, session_id: str, final: 
     return memories.pending_count(project, session_id) >= (1 if final else BATCH_MAX + BATCH_MIN)
 
 
-def extraction_job(project: str, session_id: str, *, final: bool, model: str) -> dict[str, Any]:
-    """The payload of a `memory.extract` job."""
-    return {"project": project, "session_id": session_id, "final": final, "model": model}
+def extraction_job(
+    project: str,
+    session_id: str,
+    *,
+    final: bool,
+    model: str,
+    settings: MemorySettings | None = None,
+) -> dict[str, Any]:
+    """The payload of a `memory.extract` job (with the token budgets of `settings`)."""
+    settings = settings or MemorySettings(model=model)
+    return {
+        "project": project, "session_id": session_id, "final": final, "model": model,
+        "sessionTokens": settings.session_tokens, "dailyTokens": settings.daily_tokens,
+    }  # fmt: skip
 
 
 def handle(job: Job, ctx: JobContext) -> None:
@@ -116,7 +130,12 @@ def handle(job: Job, ctx: JobContext) -> None:
 
 
 def _handle(payload: Mapping[str, Any], ctx: JobContext, project: str, session_id: str) -> None:
-    spec = str(payload.get("model") or "") or extraction_model("")
+    spec = str(payload.get("model") or "") or extraction_model("", ctx.store.home)
+    default = MemorySettings()
+    budget = TokenBudget(
+        int(payload.get("sessionTokens", default.session_tokens)),
+        int(payload.get("dailyTokens", default.daily_tokens)),
+    )
     final = bool(payload.get("final", True))
     memories = Memories(ctx.store)
     pending = memories.pending(project, session_id)
@@ -133,7 +152,7 @@ def _handle(payload: Mapping[str, Any], ctx: JobContext, project: str, session_i
     vectors = memory_vectors(ctx.store)
     extract_session(
         memories, model, project=project, session_id=session_id, final=final,
-        embed=vectors.embed if vectors is not None else None,
+        embed=vectors.embed if vectors is not None else None, budget=budget,
     )  # fmt: skip
 
 
@@ -169,6 +188,7 @@ def extract_session(
     session_id: str,
     final: bool = True,
     embed: Callable[[list[int]], object] | None = None,
+    budget: TokenBudget | None = None,
 ) -> ExtractionReport:
     """Run the session's batches in order; raise ExtractionFailed at the first failed call (the
     batches before it are kept). With no model, each batch's memories are made by rule
@@ -181,13 +201,29 @@ def extract_session(
         return ExtractionReport(events=len(pending), skipped=len(pending) < MIN_EVENTS)
     context = memories.latest_of_session(session_id, CONTEXT_MEMORIES)
     stored: list[Memory] = []
-    start = dropped = 0
+    start = dropped = calls = refused = 0
     for number, size in enumerate(sizes, start=1):
         batch = pending[start : start + size]
         start += size
         messages = prompt(project, batch, context)
+        asked = "\n".join(m.content for m in messages)
+        ask = model
+        if model is not None and budget is not None:
+            day = day_of(memories.store.clock.now())
+            over = budget.refusal(memories, session_id, day, asked)
+            if over:
+                ask, refused = None, refused + 1
+                memories.record_model_use(used(project=project, session_id=session_id,
+                    model=model.name, day=day, usage=None, skipped=over))  # fmt: skip
         try:
-            found = asyncio.run(_ask(model, messages, batch)) if model else rule_memories(batch)
+            if ask is not None:
+                found, usage = asyncio.run(_ask(ask, messages, batch))
+                calls += 1
+                day = day_of(memories.store.clock.now())
+                memories.record_model_use(used(project=project, session_id=session_id,
+                    model=ask.name, day=day, usage=usage))  # fmt: skip
+            else:
+                found = rule_memories(batch)
         except ModelError as exc:
             raise ExtractionFailed(
                 f"memory batch {number} of {len(sizes)} for session {session_id} "
@@ -195,9 +231,8 @@ def extract_session(
             ) from exc
         known = [f"{m.title}: {m.content}" for m in memories.recent(
             MemoryFilter(projects=(project,)), KNOWN_MEMORIES)]  # fmt: skip
-        asked = "\n".join(m.content for m in messages)
-        gated = gate(found, prompt=asked, existing=known, by_rule=model is None)
-        dropped += gated.dropped_count if model else 0
+        gated = gate(found, prompt=asked, existing=known, by_rule=ask is None)
+        dropped += gated.dropped_count if ask else 0
         kept = memories.remember(
             gated.kept,
             project=project,
@@ -213,7 +248,7 @@ def extract_session(
                 log.warning("memories %s stored without vectors: %s", [m.id for m in kept], exc)
         if kept:
             context = kept[-CONTEXT_MEMORIES:]
-    return ExtractionReport(len(pending), len(sizes) if model else 0, tuple(stored), False, dropped)
+    return ExtractionReport(len(pending), calls, tuple(stored), False, dropped, refused)
 
 
 def prompt(project: str, batch: Sequence[PendingEvent], context: Sequence[Memory]) -> list[Message]:
@@ -232,9 +267,9 @@ def prompt(project: str, batch: Sequence[PendingEvent], context: Sequence[Memory
 
 async def _ask(
     model: Model, messages: list[Message], batch: Sequence[PendingEvent]
-) -> list[Extracted]:
+) -> tuple[list[Extracted], Usage]:
     completion = await model.complete(messages, schema=SCHEMA, timeout=TIMEOUT, max_tokens=1024)
-    return memories_from(completion.data, batch)
+    return memories_from(completion.data, batch), completion.usage
 
 
 def memories_from(data: Any, batch: Sequence[PendingEvent]) -> list[Extracted]:

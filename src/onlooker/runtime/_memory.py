@@ -37,7 +37,9 @@ class MemorySteps:
         """Queue the session's extraction for the worker, when there is enough to do."""
         if not extraction_due(self.memories, project=project, session_id=session_id, final=final):
             return
-        payload = extraction_job(project, session_id, final=final, model=settings.model)
+        payload = extraction_job(
+            project, session_id, final=final, model=settings.model, settings=settings
+        )
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id)
         self._wake()
 
@@ -50,7 +52,9 @@ class MemorySteps:
             if other != session_id and not self.store.jobs.unfinished(JOB_KIND, other)
         ]
         for other in others:
-            payload = extraction_job(project, other, final=True, model=settings.model)
+            payload = extraction_job(
+                project, other, final=True, model=settings.model, settings=settings
+            )
             self.store.enqueue(JOB_KIND, payload, project=project, session_id=other)
         if others:
             self._wake()

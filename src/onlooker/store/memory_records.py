@@ -123,3 +123,21 @@ class MemoriesDropped(Change):
     project: str = ""
     session_id: str = ""
     reasons: dict[str, int] = field(default_factory=dict)
+
+
+@record("memory_model_used")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryModelUsed(Change):
+    """One extraction batch's model call (tokens and cost), or one a token budget refused."""
+
+    project: str = ""
+    session_id: str = ""
+    model: str = ""
+    day: str = ""
+    """The UTC day of the call, YYYY-MM-DD: the per-day budget counts by it."""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    """Estimated, as the provider reports or onlooker.llm.estimate_cost prices it; None: unknown."""
+    skipped: str = ""
+    """Why no call was made ('' when it was): the budget that refused it, `session` or `day`."""
