@@ -25,9 +25,11 @@ def test_extraction_cost_meets_the_target() -> None:
     out = run(
         "from benchmarks.bench_memory import run\nfor r in run(): print(r.name, '|', r.value, '|', r.ok)"
     )
-    line = out.splitlines()[0]
+    line, tokens = out.splitlines()[:2]
     assert line.startswith("model calls per 100 tool events |") and line.endswith("True")
     assert 0 < float(line.split("|")[1]) <= 7
+    assert tokens.startswith("input tokens per 100 tool events |") and tokens.endswith("True")
+    assert 0 < float(tokens.split("|")[1].replace(",", "")) <= 4000
 
 
 @pytest.mark.skipif(not embeddings.available(), reason="the embeddings extra is not installed")

@@ -13,6 +13,7 @@ Low-value tools are skipped; any other tool gets `<tool>: <its main input>`.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -50,15 +51,26 @@ class Compressed:
     files: tuple[str, ...] = ()
 
 
-def compress(call: ToolCall) -> Compressed | None:
-    """The one-line form of a tool call, or None for a skipped tool."""
+def compress(call: ToolCall, root: str = "") -> Compressed | None:
+    """The one-line form of a tool call, or None for a skipped tool. With the project's `root`,
+    paths inside it are written relative to it in the line (`src/auth.ts`); `files` keep them
+    whole, as memory search by file expects."""
     if not call.tool or call.tool in SKIPPED_TOOLS:
         return None
     rule = _RULES.get(call.tool, _other)
     line = rule(call)
     if not call.ok and call.tool != "Bash":
         line += f" → failed: {error_summary(call.error or call.output)}"
-    return Compressed(call.tool, line, _files(call))
+    return Compressed(call.tool, project_relative(line, root), _files(call))
+
+
+def project_relative(text: str, root: str) -> str:
+    """`text` with the absolute paths under `root` made relative to it (`root` itself: `.`)."""
+    root = root.rstrip("/")
+    if not root or not os.path.isabs(root):
+        return text
+    text = text.replace(root + "/", "")
+    return re.sub(re.escape(root) + r"(?![\w.-])", ".", text)
 
 
 def error_summary(text: str) -> str:

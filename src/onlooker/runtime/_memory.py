@@ -28,8 +28,8 @@ class MemorySteps:
         self.memories = Memories(store)
         self.wake_worker = wake_worker
 
-    def capture(self, call: ToolCall, *, project: str, session_id: str) -> None:
-        capture(self.memories, call, project=project, session_id=session_id)
+    def capture(self, call: ToolCall, *, project: str, session_id: str, root: str = "") -> None:
+        capture(self.memories, call, project=project, session_id=session_id, root=root)
 
     def extract_later(
         self, settings: MemorySettings, *, project: str, session_id: str, final: bool
