@@ -59,7 +59,7 @@ def test_a_session_over_its_budget_is_digested_by_rule(clock: FixedClock, tmp_pa
         assert model.calls == 1 and report.over_budget == 2
         assert memories.pending("shop", "s1") == []  # nothing lost: the rule digest took them
         by_rule = [m for m in report.memories if m.title != ANSWER["memories"][0]["title"]]
-        assert by_rule and all("pytest tests/test_" in m.content for m in by_rule)
+        assert by_rule and all("pytest tests/test_" in m.title for m in by_rule)
         shown = model_report(memories, configured="", home=tmp_path / "h", now=clock.now())
         assert shown["over_budget"] == {"session": 2, "day": 0}
         assert "over the token budget" in describe(shown)[-1]

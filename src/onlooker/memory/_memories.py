@@ -16,6 +16,7 @@ from ..store.memory_records import (
     MemoriesDropped,
     MemoriesForgotten,
     MemoriesInjected,
+    MemoriesSuperseded,
     Memory,
     MemoryCreated,
     MemoryFilter,
@@ -92,10 +93,12 @@ class Memories:
         session_id: str,
         consumed: Sequence[int] = (),
         dropped: Mapping[str, int] | None = None,
+        superseded: Sequence[int] = (),
     ) -> list[Memory]:
         """Store memories (journaled, secrets redacted) and consume the pending events they came
         from, in one transaction: both happen or neither does. `dropped` counts, by reason, the
-        memories of the batch the quality gate refused (journaled too)."""
+        memories of the batch the quality gate refused (journaled too); `superseded` memories
+        leave the index (the journal keeps them)."""
         ids: list[int] = []
         with self.store._changing(project, session_id) as pending:
             conn = self.index._conn
@@ -117,6 +120,9 @@ class Memories:
                 pending.add(
                     MemoriesDropped(project=project, session_id=session_id, reasons=dict(dropped))
                 )
+            if superseded:
+                pending.add(MemoriesSuperseded(project=project, session_id=session_id,
+                                               memory_ids=tuple(superseded)))  # fmt: skip
             sql.consume_pending(conn, consumed)
         return self.get(ids)
 

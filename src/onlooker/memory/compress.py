@@ -16,7 +16,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -58,7 +58,11 @@ def compress(call: ToolCall, root: str = "") -> Compressed | None:
     if not call.tool or call.tool in SKIPPED_TOOLS:
         return None
     rule = _RULES.get(call.tool, _other)
-    line = rule(call)
+    said = call
+    if root:  # before the rules clip anything
+        said = replace(call, input={k: project_relative(v, root) if isinstance(v, str) else v
+                                    for k, v in call.input.items()})  # fmt: skip
+    line = rule(said)
     if not call.ok and call.tool != "Bash":
         line += f" → failed: {error_summary(call.error or call.output)}"
     return Compressed(call.tool, project_relative(line, root), _files(call))

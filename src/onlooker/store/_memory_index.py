@@ -15,6 +15,7 @@ from .memory_records import (
     MemoriesDropped,
     MemoriesForgotten,
     MemoriesInjected,
+    MemoriesSuperseded,
     Memory,
     MemoryCreated,
     MemoryFilter,
@@ -59,7 +60,7 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
             (m.id,),
         )
         return True
-    if isinstance(change, MemoriesForgotten):
+    if isinstance(change, MemoriesForgotten | MemoriesSuperseded):
         for chunk in _chunks(change.memory_ids):
             marks = ",".join("?" * len(chunk))
             for table, column in (

@@ -105,6 +105,17 @@ class MemoriesForgotten(Change):
     memory_ids: tuple[int, ...] = ()
 
 
+@record("memories_superseded")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoriesSuperseded(Change):
+    """Memories a later statement of the same facts replaced (a rule digest's later batch, a
+    command's newer state): they leave search and injection; the journal keeps them."""
+
+    project: str = ""
+    session_id: str = ""
+    memory_ids: tuple[int, ...] = ()
+
+
 @record("memories_injected")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MemoriesInjected(Change):
