@@ -19,8 +19,10 @@ from ..store.memory_records import (
     MemoriesSuperseded,
     Memory,
     MemoryCreated,
+    MemoryEdited,
     MemoryFilter,
     MemoryModelUsed,
+    MemoryPinned,
     PendingEvent,
     millis,
 )
@@ -178,6 +180,31 @@ class Memories:
             with self.store._changing(project, "") as pending:
                 pending.add(MemoriesForgotten(project=project, memory_ids=tuple(memory_ids)))
         return found
+
+    def edit(self, memory: Memory, *, title: str, content: str) -> Memory:
+        """Correct a memory's title and content (journaled, secrets redacted)."""
+        with self.store._changing(memory.project, "") as pending:
+            pending.add(MemoryEdited(project=memory.project, memory_id=memory.id,
+                                     title=redact(title), content=redact(content)))  # fmt: skip
+        return self.get([memory.id])[0]
+
+    def pin(self, memory: Memory, *, pinned: bool = True) -> None:
+        """Pin a memory (first in every digest of its project, whatever its age), or unpin it."""
+        with self.store._changing(memory.project, "") as pending:
+            pending.add(MemoryPinned(project=memory.project, memory_id=memory.id, pinned=pinned))
+
+    def pinned(self, where: MemoryFilter, limit: int, *, not_shown_to: str = "") -> list[Memory]:
+        """Pinned memories of the filter's projects, whatever their age (newest first)."""
+        found = self.index._read(lambda c: sql.pinned_memories(c, where, limit))
+        if not_shown_to:
+            mine = MemoryFilter(projects=where.projects)
+            unseen = {m.id for m in self.recent(mine, 10_000, not_shown_to=not_shown_to)}
+            found = [m for m in found if m.id in unseen]
+        return found
+
+    def of_session(self, session_id: str) -> list[Memory]:
+        """Every memory a session left, oldest first."""
+        return self.latest_of_session(session_id, 100_000)
 
     def mark_shown(
         self, session_id: str, ids: Sequence[int], *, project: str, reset: bool = False

@@ -67,9 +67,10 @@ def session_start_digest(
         after=now - timedelta(days=settings.recency_days),
     )
     continued = source in CONTINUED
-    found = memories.recent(
-        where, settings.max_observations, not_shown_to=session_id if continued else ""
-    )
+    unseen = session_id if continued else ""
+    pinned = memories.pinned(where, settings.max_observations, not_shown_to=unseen)
+    recent = memories.recent(where, settings.max_observations, not_shown_to=unseen)
+    found = list({m.id: m for m in (*pinned, *recent)}.values())[: settings.max_observations]
     text, shown = render_digest(found, project, settings.max_tokens)
     if shown or source == "clear":
         memories.mark_shown(session_id, shown, project=project, reset=not continued)

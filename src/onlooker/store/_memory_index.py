@@ -18,8 +18,10 @@ from .memory_records import (
     MemoriesSuperseded,
     Memory,
     MemoryCreated,
+    MemoryEdited,
     MemoryFilter,
     MemoryModelUsed,
+    MemoryPinned,
     PendingEvent,
     from_millis,
     millis,
@@ -89,7 +91,53 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
     if isinstance(change, MemoryModelUsed):
         _count_model_use(conn, change)
         return True
+    if isinstance(change, MemoryEdited):
+        _edit(conn, change)
+        return True
+    if isinstance(change, MemoryPinned):
+        conn.execute(
+            "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) "
+            "DO UPDATE SET value = excluded.value",
+            (f"{PINNED}{change.memory_id}", int(change.pinned)),
+        )
+        return True
     return False
+
+
+PINNED = "memory_pinned:"
+"""Counter name prefix of a pinned memory (value 1; 0 once unpinned)."""
+_PINNED_FIRST = (
+    "EXISTS (SELECT 1 FROM counters c WHERE c.name = 'memory_pinned:' || m.id AND c.value > 0)"
+)
+
+
+def _edit(conn: sqlite3.Connection, change: MemoryEdited) -> None:
+    """New title and content: the row is written again, so the full-text index follows; its
+    vector is dropped (stale), `onlooker reindex` embeds it anew."""
+    row = conn.execute(
+        "SELECT project, session_id, timestamp, created_at, serial FROM memories WHERE id = ?",
+        (change.memory_id,),
+    ).fetchone()
+    if row is None:
+        return
+    conn.execute("DELETE FROM memories WHERE id = ?", (change.memory_id,))
+    conn.execute(
+        "INSERT INTO memories (id, title, content, project, session_id, timestamp, created_at, "
+        "serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (change.memory_id, change.title, change.content, *row),
+    )
+    conn.execute("DELETE FROM vectors WHERE kind = 'memory' AND id = ?", (change.memory_id,))
+
+
+def pinned_memories(conn: sqlite3.Connection, where: MemoryFilter, limit: int) -> list[Memory]:
+    """Pinned memories the filter's projects allow (whatever their age), newest first."""
+    clause, params = filter_clause(MemoryFilter(projects=where.projects))
+    rows = conn.execute(
+        f"SELECT {_COLUMNS} FROM memories m WHERE {_PINNED_FIRST}{clause} "
+        "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
+        (*params, limit),
+    ).fetchall()
+    return _memories(conn, rows)
 
 
 MODEL_COUNTER = "memory_model"
@@ -216,7 +264,7 @@ def recent_memories(
         params.append(skip_session)
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM memories m WHERE 1 = 1{clause} "
-        "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
+        f"ORDER BY {_PINNED_FIRST} DESC, m.timestamp DESC, m.id DESC LIMIT ?",
         (*params, limit),
     ).fetchall()
     return _memories(conn, rows)

@@ -116,6 +116,27 @@ class MemoriesSuperseded(Change):
     memory_ids: tuple[int, ...] = ()
 
 
+@record("memory_edited")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryEdited(Change):
+    """A memory's title and content as a person corrected them (`onlooker memory edit`)."""
+
+    project: str = ""
+    memory_id: int = 0
+    title: str = ""
+    content: str = ""
+
+
+@record("memory_pinned")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryPinned(Change):
+    """A memory pinned (first in every digest, whatever its age) or unpinned."""
+
+    project: str = ""
+    memory_id: int = 0
+    pinned: bool = True
+
+
 @record("memories_injected")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MemoriesInjected(Change):
