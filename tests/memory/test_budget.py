@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from onlooker import FixedClock
 from onlooker.memory._memories import Memories
 from onlooker.memory.budget import TokenBudget
@@ -13,6 +15,8 @@ from onlooker.memory.usage import describe, model_report
 from onlooker.runtime import reindex
 from onlooker.store import Store
 from onlooker.testing import ScriptedModel
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 
 ANSWER = {
     "memories": [{"title": "Run tests with pytest", "content": "The suite runs with pytest -q."}]

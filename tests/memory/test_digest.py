@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from onlooker import FixedClock
 from onlooker.core.events import ToolCall
 from onlooker.memory import MemoryFilter, MemorySettings, session_start_digest
@@ -15,6 +17,8 @@ from onlooker.memory.digest import CommandState
 from onlooker.memory.extract import extract_session
 from onlooker.runtime import reindex
 from onlooker.store import Store
+
+pytestmark = pytest.mark.usefixtures("store_backend")  # SQLite and PostgreSQL alike
 
 TEST = "pytest tests/test_invoice.py -q"
 FAILED = f"Ran `{TEST}` → exit 1: AssertionError: total is 11, not 12"
@@ -98,3 +102,30 @@ def test_paths_in_the_project_are_relative(tmp_path: Path) -> None:
                    input={"command": f"ls {root} {root}-old /etc"})  # fmt: skip
     said = compress(run, root)
     assert said is not None and said.line == f"Ran `ls . {root}-old /etc` → exit 0"
+
+
+def test_pinned_and_edited_memories_on_every_backend(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        add(memories, clock, "s1", FAILED, FAILED, PASSED)
+        extract_session(memories, None, project="shop", session_id="s1")
+        (old,) = memories.recent(MemoryFilter(), 5)
+        clock.advance(30 * 86_400)
+        add(
+            memories,
+            clock,
+            "s2",
+            "Ran `make lint` → exit 0",
+            "Ran `make lint` → exit 0",
+            "Ran `ls` → exit 0",
+        )
+        extract_session(memories, None, project="shop", session_id="s2")
+        memories.pin(old)
+        memories.edit(old, title=old.title, content=old.content + " Run it before each commit.")
+        settings = MemorySettings(recency_days=7)
+        text = session_start_digest(memories, project="shop", session_id="n", source="startup",
+                                    settings=settings, now=clock.now())  # fmt: skip
+        lines = [line for line in text.splitlines() if line.startswith("- ")]
+        assert lines[0].startswith(f"- `{TEST}`: failed 2×") and "before each commit" in lines[0]
+        assert len(lines) == 3  # the pinned one, though a month old, then s2's two
+        assert memories.text_search("commit", MemoryFilter(), 5) == [old.id]

@@ -84,7 +84,7 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
     if isinstance(change, MemoriesDropped):
         conn.execute(
             "INSERT INTO counters (name, value) VALUES ('memory_dropped', ?) ON CONFLICT(name) "
-            "DO UPDATE SET value = value + excluded.value",
+            "DO UPDATE SET value = counters.value + excluded.value",
             (sum(change.reasons.values()),),
         )
         return True
