@@ -44,11 +44,12 @@ REPLY = {
 """An answer of a realistic length (the next batch is shown the titles of the last ones)."""
 
 
-def replay(store: Store, path: Path, model: ScriptedModel) -> int:
-    """Replay one recorded session through capture and extraction; its tool events."""
+def replay(store: Store, path: Path, model: ScriptedModel | None, project: str = "bench") -> int:
+    """Replay one recorded session through capture and extraction (by rule when `model` is
+    None); its tool events."""
     transcript = read_transcript(path)
     memories = Memories(store)
-    session, project = transcript.session_id, "bench"
+    session = transcript.session_id
     tools = 0
     prompts = 0
     root = ""

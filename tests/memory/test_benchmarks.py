@@ -38,3 +38,16 @@ def test_search_benchmark_runs_small() -> None:
     names = [line.split("  ")[1] for line in out.splitlines()]
     assert names == ["store memories", "search text", "search text +project", "search vector",
                      "search vector +project", "search both", "search both +project"]  # fmt: skip
+
+
+def test_the_labeled_set_has_no_contradiction_and_no_junk() -> None:
+    out = run(
+        "from benchmarks.bench_memory_quality import run, LABELS\nimport json\n"
+        "print(len(json.loads(LABELS.read_text())['sessions']))\n"
+        "for r in run(): print(r.name, '|', r.value, '|', r.ok)"
+    )
+    sessions, recall, contradictions, junk = out.splitlines()
+    assert int(sessions) >= 10
+    assert recall.startswith("recall of labeled facts |") and recall.endswith("True")
+    assert contradictions == "contradictions | 0 | True"
+    assert junk == "junk lines | 0 | True"

@@ -37,6 +37,8 @@ ERROR_SUMMARY = 160
 
 _SPACE = re.compile(r"\s+")
 _EXIT = re.compile(r"\bexit(?:ed with)?(?: code| status)?[ :]*(-?\d+)", re.IGNORECASE)
+_BANNER = re.compile(r"^[=_-]{4,}")
+"""A test runner's section banner (`===== FAILURES =====`): it names no error itself."""
 _TRACEBACK = "Traceback (most recent call last):"
 """A Python traceback's first line names no error: its last line does."""
 _ERROR_LINE = re.compile(r"error|fail|exception|traceback|denied|not found|fatal", re.IGNORECASE)
@@ -80,7 +82,7 @@ def project_relative(text: str, root: str) -> str:
 def error_summary(text: str) -> str:
     """The line of an error output that says most: the first naming an error, else the last."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    lines = [line for line in lines if not _EXIT.fullmatch(line)]
+    lines = [line for line in lines if not _EXIT.fullmatch(line) and not _BANNER.match(line)]
     if not lines:
         return "no output"
     named = [line for line in lines if _ERROR_LINE.search(line) and line != _TRACEBACK]

@@ -31,6 +31,8 @@ _FILE = re.compile(r"^(?P<path>.+) \((?P<how>created|edited)(?: (?P<times>\d+)×
 FILES_TITLE = "Files changed"
 MOST_FILES = 12
 """Files named in the files line; more are counted."""
+NOT_RUN = ("The user doesn't want to", "<tool_use_error>")
+"""Error lines that say the command never ran (the user declined it, the host blocked it)."""
 MOST_COMMANDS = 6
 """Command lines one session keeps: failing and fixed ones first, then the most run."""
 
@@ -104,7 +106,7 @@ def rule_memories(
             files[path] = (created or verb == "Created", edits + (verb != "Created"))
             continue
         ran = _RAN.match(event.compressed)
-        if ran:
+        if ran and _named(ran.group(1), ran.group(4) or ""):
             ok = ran.group(3) == "0"
             state = commands.get(ran.group(1)) or CommandState(ran.group(1))
             commands[ran.group(1)] = state.ran(ok, ran.group(4) or ran.group(2))
@@ -113,6 +115,12 @@ def rule_memories(
     if files:
         found.append(_files_memory(files, when))
     return found, superseded
+
+
+def _named(command: str, error: str) -> bool:
+    """Whether a run tells of the command it names: not one cut short in the line (two commands
+    that begin alike would read as one), not one that never ran."""
+    return not command.endswith("…") and not error.startswith(NOT_RUN)
 
 
 def command_of(memory: Memory) -> str:
