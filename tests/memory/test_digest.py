@@ -129,3 +129,25 @@ def test_pinned_and_edited_memories_on_every_backend(clock: FixedClock, tmp_path
         assert lines[0].startswith(f"- `{TEST}`: failed 2×") and "before each commit" in lines[0]
         assert len(lines) == 3  # the pinned one, though a month old, then s2's two
         assert memories.text_search("commit", MemoryFilter(), 5) == [old.id]
+
+
+def test_a_file_a_later_session_changed_is_marked_stale(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        for session, more in (("s1", PASSED), ("s2", "Created src/tax.py (12 lines)")):
+            for line in ("Edited src/invoice.py: round(t) → t", more, PASSED):
+                clock.advance(60)
+                memories.add_pending(session_id=session, project="shop", tool_name="Edit",
+                                     compressed=line, files=["/w/shop/src/invoice.py"] if "Edited" in line else [],
+                                     at=clock.now())  # fmt: skip
+            extract_session(memories, None, project="shop", session_id=session)
+            if session == "s1":
+                (first,) = [m for m in memories.recent(MemoryFilter(), 5) if m.files]
+                assert first.files == ("/w/shop/src/invoice.py",)  # whole, for search by file
+        text = session_start_digest(memories, project="shop", session_id="n", source="startup",
+                                    settings=MemorySettings(), now=clock.now())  # fmt: skip
+        files = [line for line in text.splitlines() if line.startswith("- Files changed")]
+        assert files == [
+            "- Files changed: src/invoice.py (edited), src/tax.py (created).",
+            "- Files changed: src/invoice.py (edited). (may be stale: invoice.py changed in a later session)",
+        ]

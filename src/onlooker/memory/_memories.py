@@ -202,6 +202,10 @@ class Memories:
             found = [m for m in found if m.id in unseen]
         return found
 
+    def changed_later(self, memory: Memory) -> list[str]:
+        """The memory's files a later session of its project changed (a memory names them)."""
+        return self.index._read(lambda c: sql.changed_later(c, memory))
+
     def of_session(self, session_id: str) -> list[Memory]:
         """Every memory a session left, oldest first."""
         return self.latest_of_session(session_id, 100_000)

@@ -98,12 +98,15 @@ def rule_memories(
     if not batch:
         return [], []
     commands, files, superseded = _carried(earlier)
+    known = [p for m in earlier if m.title == FILES_TITLE for p in m.files]
+    whole = {r: next((p for p in known if p == r or p.endswith("/" + r)), r) for r in files}
     for event in batch:
         changed = _CHANGED.match(event.compressed)
         if changed:
             verb, path = changed.group(1), changed.group(2)
             created, edits = files.get(path, (False, 0))
             files[path] = (created or verb == "Created", edits + (verb != "Created"))
+            whole[path] = event.files[0] if event.files else path
             continue
         ran = _RAN.match(event.compressed)
         if ran and _named(ran.group(1), ran.group(4) or ""):
@@ -113,7 +116,7 @@ def rule_memories(
     when = batch[-1].timestamp
     found = [Extracted(f"`{s.command}`", s.line(), when) for s in _kept(commands.values())]
     if files:
-        found.append(_files_memory(files, when))
+        found.append(_files_memory(files, when, whole))
     return found, superseded
 
 
@@ -157,10 +160,14 @@ def _kept(states: Iterable[CommandState]) -> list[CommandState]:
     return ranked[:MOST_COMMANDS]
 
 
-def _files_memory(files: dict[str, tuple[bool, int]], when: datetime) -> Extracted:
+def _files_memory(
+    files: dict[str, tuple[bool, int]], when: datetime, whole: dict[str, str]
+) -> Extracted:
+    """The files line; the memory's files are the paths whole (as search by file expects)."""
     parts = []
     for path, (created, edits) in list(files.items())[:MOST_FILES]:
         how = "created" if created else "edited" + (f" {edits}×" if edits > 1 else "")
         parts.append(f"{path} ({how})")
     more = f", and {len(files) - MOST_FILES} more" if len(files) > MOST_FILES else ""
-    return Extracted(FILES_TITLE, ", ".join(parts) + more + ".", when, tuple(files))
+    paths = tuple(dict.fromkeys(whole.get(p, p) for p in files))
+    return Extracted(FILES_TITLE, ", ".join(parts) + more + ".", when, paths)

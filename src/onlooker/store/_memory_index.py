@@ -129,6 +129,20 @@ def _edit(conn: sqlite3.Connection, change: MemoryEdited) -> None:
     conn.execute("DELETE FROM vectors WHERE kind = 'memory' AND id = ?", (change.memory_id,))
 
 
+def changed_later(conn: sqlite3.Connection, memory: Memory) -> list[str]:
+    """The memory's files that a memory of a later session of its project names too."""
+    found: list[str] = []
+    for path in memory.files:
+        row = conn.execute(
+            "SELECT 1 FROM memory_files f JOIN memories m ON m.id = f.memory_id "
+            "WHERE f.path = ? AND m.project = ? AND m.session_id != ? AND m.timestamp > ? LIMIT 1",
+            (path, memory.project, memory.session_id, millis(memory.timestamp)),
+        ).fetchone()
+        if row is not None:
+            found.append(path)
+    return found
+
+
 def pinned_memories(conn: sqlite3.Connection, where: MemoryFilter, limit: int) -> list[Memory]:
     """Pinned memories the filter's projects allow (whatever their age), newest first."""
     clause, params = filter_clause(MemoryFilter(projects=where.projects))
