@@ -30,6 +30,7 @@ from ._vector_search import memory_vectors
 from .budget import TokenBudget, day_of, used
 from .compress import piece
 from .digest import command_of, rule_memories
+from .hygiene import merge_near_duplicates
 from .quality import gate
 from .settings import MemorySettings, extraction_model
 
@@ -235,8 +236,13 @@ def extract_session(
         known = [f"{m.title}: {m.content}" for m in known_memories if m.id not in superseded]
         gated = gate(found, prompt=asked, existing=known, by_rule=ask is None)
         dropped += gated.dropped_count if ask else 0
+        keep = list(gated.kept)
+        if ask is not None:
+            others = [m for m in known_memories if m.id not in superseded and not command_of(m)]
+            keep, duplicates = merge_near_duplicates(keep, others)
+            superseded += duplicates
         kept = memories.remember(
-            gated.kept,
+            keep,
             project=project,
             session_id=session_id,
             consumed=[e.id for e in batch],
