@@ -83,3 +83,55 @@ def test_status_and_doctor_say_what_memory_used(tmp_path: Path, onlooker_home: P
     assert json.loads(doctor.stdout)["memory_model"]["calls"] == 2
     said = onlooker("doctor", "--project", str(project), cwd=project).stdout
     assert "memory model   claude-code:haiku" in said and "$0.0030 estimated" in said
+
+
+def test_an_interactive_install_asks_once(tmp_path: Path, onlooker_home: Path) -> None:
+    """In a terminal, with Claude Code on PATH and no choice made yet, install asks (default
+    no); once answered it does not ask again."""
+    import os
+    import pty
+    import select
+
+    from onlooker.testing import find_claude
+
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "claude").symlink_to(find_claude(Path(__file__).resolve().parents[2]))
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+
+    def install(answer: str) -> str:
+        main, child = pty.openpty()
+        process = subprocess.Popen(
+            [str(ONLOOKER), "install", "claude-code", "--no-mcp"], cwd=project, env=env,
+            stdin=child, stdout=child, stderr=child, close_fds=True,
+        )  # fmt: skip
+        os.close(child)
+        said = b""
+        while process.poll() is None or select.select([main], [], [], 0.2)[0]:
+            if not select.select([main], [], [], 0.2)[0]:
+                continue
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:
+                break
+            said += chunk
+            if b"[y/N]" in chunk:
+                os.write(main, answer.encode() + b"\n")
+        process.wait(timeout=60)
+        os.close(main)
+        return said.decode(errors="replace")
+
+    declined = install("n")
+    assert "through your own Claude Code (claude-code:haiku)?" in declined
+    assert shown(project)["modelInEffect"] == "none: rule-based digest"
+    assert "[y/N]" not in install("n")  # a no is remembered too
+    (onlooker_home / "memory.json").unlink()
+    first = install("y")
+    assert "through your own Claude Code (claude-code:haiku)?" in first
+    assert "memory model claude-code:haiku for every project" in first
+    assert shown(project)["modelInEffect"] == "claude-code:haiku"
+    again = install("n")
+    assert "[y/N]" not in again  # asked once
+    assert shown(project)["modelInEffect"] == "claude-code:haiku"

@@ -11,7 +11,7 @@ from pathlib import Path
 import click
 
 from ..llm.providers import PROVIDERS
-from ..memory.settings import choose_model, chosen_model
+from ..memory.settings import choose_model, model_chosen
 
 OFFERED = "claude-code:haiku"
 """What an interactive install offers: the user's own Claude Code, its cheapest model."""
@@ -37,13 +37,13 @@ def memory_choice(home: Path, spec: str | None, *, dry_run: bool, ask: bool) -> 
         return f"would keep memory model {spec or 'none'} for every project"
     path = choose_model(home, spec)
     if spec in ("", "none"):
-        return f"memories are made by rule, with no model (removed {path})"
+        return f"memories are made by rule, with no model (kept in {path})"
     return f"memory model {spec} for every project (kept in {path}; a project's memory.model wins)"
 
 
 def _asked(home: Path) -> str | None:
     """In a terminal, with Claude Code on PATH and no choice made yet: ask once."""
-    if chosen_model(home) or not (sys.stdin.isatty() and sys.stdout.isatty()):
+    if model_chosen(home) or not (sys.stdin.isatty() and sys.stdout.isatty()):
         return None
     if shutil.which("claude") is None:
         return None

@@ -113,14 +113,17 @@ def chosen_model(home: Path | None) -> str:
 
 def choose_model(home: Path, spec: str) -> Path:
     """Keep `spec` as the user's extraction model for every project of the data home; '' or
-    `none` removes the choice (memories by rule again). The file written or removed."""
+    `none` keeps the choice of no model (memories by rule; an interactive install does not ask
+    again). The file written."""
     path = home / CHOICE_FILE
-    if spec in ("", "none"):
-        path.unlink(missing_ok=True)
-        return path
     home.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"model": spec}) + "\n")
+    path.write_text(json.dumps({"model": "" if spec in ("", "none") else spec}) + "\n")
     return path
+
+
+def model_chosen(home: Path) -> bool:
+    """Whether the user chose (a model, or none) for the data home."""
+    return (home / CHOICE_FILE).exists()
 
 
 def opted_out(cwd: str | Path) -> bool:
