@@ -106,9 +106,6 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
 
 PINNED = "memory_pinned:"
 """Counter name prefix of a pinned memory (value 1; 0 once unpinned)."""
-_PINNED_FIRST = (
-    "EXISTS (SELECT 1 FROM counters c WHERE c.name = 'memory_pinned:' || m.id AND c.value > 0)"
-)
 
 
 def _edit(conn: sqlite3.Connection, change: MemoryEdited) -> None:
@@ -144,14 +141,16 @@ def changed_later(conn: sqlite3.Connection, memory: Memory) -> list[str]:
 
 
 def pinned_memories(conn: sqlite3.Connection, where: MemoryFilter, limit: int) -> list[Memory]:
-    """Pinned memories the filter's projects allow (whatever their age), newest first."""
-    clause, params = filter_clause(MemoryFilter(projects=where.projects))
+    """Pinned memories the filter's projects allow (whatever their age), newest first. Pins are
+    few: they are read from their counters, not found by scanning the memories."""
     rows = conn.execute(
-        f"SELECT {_COLUMNS} FROM memories m WHERE {_PINNED_FIRST}{clause} "
-        "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
-        (*params, limit),
+        "SELECT name FROM counters WHERE name LIKE 'memory_pinned:%' AND value > 0"
     ).fetchall()
-    return _memories(conn, rows)
+    ids = [int(str(row[0]).rpartition(":")[2]) for row in rows]
+    found = [
+        m for m in memories_by_id(conn, ids) if not where.projects or m.project in where.projects
+    ]
+    return sorted(found, key=lambda m: (m.timestamp, m.id), reverse=True)[:limit]
 
 
 MODEL_COUNTER = "memory_model"
@@ -278,7 +277,7 @@ def recent_memories(
         params.append(skip_session)
     rows = conn.execute(
         f"SELECT {_COLUMNS} FROM memories m WHERE 1 = 1{clause} "
-        f"ORDER BY {_PINNED_FIRST} DESC, m.timestamp DESC, m.id DESC LIMIT ?",
+        "ORDER BY m.timestamp DESC, m.id DESC LIMIT ?",
         (*params, limit),
     ).fetchall()
     return _memories(conn, rows)
