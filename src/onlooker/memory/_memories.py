@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..store import _memory_index as sql
+from ..store._memory_usage import model_counters
 from ..store._store import Store
 from ..store.memory_records import (
     MemoriesDropped,
@@ -136,7 +137,7 @@ class Memories:
     def model_counters(self, *names: str) -> dict[str, int]:
         """Counters of extraction's model use (`calls`, `input`, `output`, `cost_musd`,
         `skipped`, `tokens@day:DAY`, `tokens@session:ID`); 0 for those never counted."""
-        return self.index._read(lambda c: sql.model_counters(c, *names))
+        return self.index._read(lambda c: model_counters(c, *names))
 
     def dropped(self) -> int:
         """Memories the quality gate has dropped in this data home."""
