@@ -14,6 +14,7 @@ from pathlib import Path
 BENCHMARKS: dict[str, str] = {
     "bench_replay": "replay throughput vs bare json.loads",
     "bench_precision": "rule observers: recall, precision on labeled sessions; real-session rate",
+    "bench_context": "what the agent hears per 100 calls: messages, characters, duplicates, ids",
     "bench_hook": "Claude Code hook latency vs bare python start-up; call 5000 vs call 10",
     "bench_hookd_load": "hook service under load: head of line, 16 busy sessions, vs one at a time",
     "bench_hookd_kills": "hook service and worker SIGKILLed 35 and 20 times: nothing twice or lost",
@@ -28,9 +29,10 @@ BENCHMARKS: dict[str, str] = {
     "bench_memory_quality": "memory with no model on 10 labeled sessions: recall, contradictions",
     "bench_mcp": "MCP server: start to first answer; search, get, list, read latency over stdio",
     "bench_claude_code": "the real Claude Code CLI with and without onlooker: session, tool call",
-    "bench_redact": "redaction before/after the secrets corpus: shapes, controls, throughput",
+    "bench_redact": "redaction before/after issue 26: families corpus, controls, ms per 10 kB",
     "bench_improvement": "instruction files: apply and rollback latency vs a bare atomic write",
     "bench_report": "report of 1,000 sessions and 100k findings: generation, size, Chromium load",
+    "bench_serve": "viewer: first paint at 1,000 sessions/100k events; hook with 10 tabs vs none",
     "bench_store_backends": "store backends: PostToolUse hook and Store ops, PostgreSQL vs SQLite",
     "bench_scoring": "scoring: judge calls per 100 sessions, tokens per detail level, apply time",
 }

@@ -44,6 +44,7 @@ LAYERS: dict[str, int] = {
     "hook": 7,
     "cli": 7,
     "mcp": 7,
+    "serve": 7,
     "testing": 7,
     "__init__": 7,
     "__main__": 7,

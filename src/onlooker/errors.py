@@ -24,15 +24,17 @@ OnlookerError
 │   └── HookInputOverLimit  a hook input over a size, depth, count or number limit
 ├── BadArguments            MCP tool arguments that do not fit the schema (also a ValueError)
 ├── RefusedPath             a path the MCP `read` tool will not open (also a ValueError)
+├── BadViewerRequest        a request to `onlooker serve` that cannot be carried out
 ├── InstallError            a host's settings or plugin folder cannot be read or written
 ├── ImprovementError        an instructions or prompt file cannot be changed (names the file)
 │   ├── LockTimeout         another process held the file's lock past the wait
-│   └── NothingToRollBack   no earlier version of the file is kept
+│   ├── NothingToRollBack   no earlier version of the file is kept
+│   └── EditedByHand        a rollback would lose a hand edit; refused
 ├── PluginError             a plugin registers something wrong (a taken name, a bad handler)
 ├── SideEffectError         a side effect refused a path (outside the project or the archive)
 ├── ClaudeCodeMissing       no Claude Code CLI for the test harness (also a RuntimeError)
 ├── ChromiumMissing         no headless Chromium to check a page in (also a RuntimeError)
-└── AlreadyRunning          the hook service or worker already runs for this data home
+└── AlreadyRunning          the hook service, worker or viewer already runs for this data home
 """
 
 from __future__ import annotations
@@ -144,6 +146,11 @@ class RefusedPath(OnlookerError, ValueError):
     """A path the MCP `read` tool will not open; the message says why and what is allowed."""
 
 
+class BadViewerRequest(OnlookerError, ValueError):
+    """A request to the live viewer (`onlooker serve`) that cannot be carried out; the message
+    starts with the field at fault."""
+
+
 class InstallError(OnlookerError):
     """A host's settings file or plugin folder cannot be read or written; names the file."""
 
@@ -159,6 +166,10 @@ class LockTimeout(ImprovementError):
 
 class NothingToRollBack(ImprovementError):
     """A rollback asked for more earlier versions than are kept for the file."""
+
+
+class EditedByHand(ImprovementError):
+    """A rollback would discard a hand edit made since onlooker's change; says how to go on."""
 
 
 class AlreadyRunning(OnlookerError):

@@ -1,5 +1,7 @@
-"""The next-turn summary in the real Claude Code: at UserPromptSubmit the open observations come
-with the prompt, and again only when they changed; a run's trajectory findings end with it."""
+"""Open observations in the real Claude Code across `claude -p` runs of one session: each run
+ends (SessionEnd expires its episodes) and each `--resume` starts with SessionStart, where the
+session's open observations come back with their ids (continuity), then the prompt. They are
+said when they changed, never twice, and the prompt's summary does not repeat them."""
 
 from __future__ import annotations
 
@@ -8,43 +10,48 @@ import json
 import pytest
 from agent import Agent
 
-from onlooker.testing import AnthropicEndpoint, ToolUse
+from onlooker.testing import AnthropicEndpoint, MessagesRequest, ToolUse
 
 FAILING = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
+HEAD = "Still open in this session"
 
 
 @pytest.mark.slow
-def test_the_summary_comes_at_the_next_prompt_only_when_it_changed(agent: Agent) -> None:
+def test_open_observations_are_said_again_only_when_they_changed(agent: Agent) -> None:
     agent.install()
     with AnthropicEndpoint([FAILING] * 5) as api:
         first = agent.run(api, "Read the plan and follow it.")
     assert api.turns[0].hook_context("UserPromptSubmit") == []  # nothing open yet
 
-    def prompt_context(prompt: str) -> list[str]:
+    def resumed(prompt: str) -> MessagesRequest:
         with AnthropicEndpoint() as api:
             agent.run(api, prompt, resume=first.session_id)
         assert prompt in api.turns[0].text
-        return api.turns[0].hook_context("UserPromptSubmit")
+        assert api.turns[0].hook_context("UserPromptSubmit") == []  # never a second telling
+        return api.turns[0]
 
-    # The run's trajectory findings belonged to it: its end resolved them, so the resumed
-    # session starts clean.
-    assert prompt_context("What now?") == []
+    def lists(request: MessagesRequest) -> list[str]:
+        return [c for c in request.hook_context("SessionStart") if HEAD in c]
+
+    # The run's episodes expired with it; the resumed session hears them again, with ids.
+    told = lists(resumed("What now?"))
+    assert len(told) == 1 and "Stall" in told[0]
 
     for observer, text in (("Code Reviewer", "Bare except hides errors"),
                            ("Security", "Token compared with ==")):  # fmt: skip
         agent.onlooker("observations", "add", text, "--observer", observer, "--severity", "high")
-    opened = prompt_context("And now?")
-    assert len(opened) == 1
-    assert "Active Observations: 2 open" in opened[0]
-    assert "**Code Reviewer**" in opened[0] and "**Security**" in opened[0]
+    opened = lists(resumed("And now?"))
+    assert len(opened) == 2 and opened[0] == told[0]
+    assert "**" not in opened[1] and "] " in opened[1]
+    assert "Code Reviewer: Bare except hides errors" in opened[1]
+    assert "Security: Token compared with ==" in opened[1]
 
-    assert prompt_context("Anything else?") == opened  # unchanged: not sent again
+    assert lists(resumed("Anything else?")) == opened  # unchanged: not sent again
 
     listed = json.loads(agent.onlooker("observations", "list", "--json").stdout)
     review = next(o for o in listed["observations"] if o["observer"] == "Code Reviewer")
     agent.onlooker("observations", "resolve", review["id"], "--note", "fixed in a.py")
 
-    changed = prompt_context("Once more?")
-    assert changed[:1] == opened and len(changed) == 2
-    assert "Active Observations: 1 open" in changed[1]
-    assert "**Code Reviewer**" not in changed[1] and "**Security**" in changed[1]
+    changed = lists(resumed("Once more?"))
+    assert changed[:2] == opened and len(changed) == 3
+    assert "Bare except" not in changed[2] and "Token compared with ==" in changed[2]

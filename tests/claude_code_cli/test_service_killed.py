@@ -13,7 +13,7 @@ from onlooker.daemon.hookd import running_pid
 from onlooker.daemon.spool import spool_entries
 from onlooker.testing import AnthropicEndpoint, MessagesRequest, ToolUse
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"
 FAILING = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
 
 

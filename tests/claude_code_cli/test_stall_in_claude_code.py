@@ -8,7 +8,7 @@ from agent import Agent
 
 from onlooker.testing import AnthropicEndpoint, ToolUse
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"
 FAILING = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
 
 

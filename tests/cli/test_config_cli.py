@@ -116,7 +116,10 @@ def test_doctor_flags_an_invalid_config(tmp_path: Path) -> None:
     assert done.returncode == 1 and report["healthy"] is False
     assert report["config"]["valid"] is False and len(report["config"]["problems"]) == 2
     done = onlooker("doctor", "--project", tmp_path)
-    assert "config         INVALID, observers are off" in done.stdout
+    assert (
+        f"config         PROBLEMS in {tmp_path / 'onlooker.yaml'}; these sections use"
+        in done.stdout
+    )
     assert ":5: behaviors[0].config.execution.max_concurrent" in done.stdout
 
 

@@ -228,3 +228,24 @@ def test_reindex_loads_journals_into_a_shared_store_and_refuses_fresh(
         assert json.loads(loaded.stdout)["findings"] == 1
     [shared] = call({"operation": "get", "ids": [kept]})["observations"]
     assert shared["severity"] == "high"
+
+
+def test_expired_observations_are_shown_apart_from_addressed_ones(project: Path) -> None:
+    from onlooker.store import Store
+
+    add("SQL injection in query builder", "critical")
+    ended = add("Same failing call four times", "high", observer="Stall")
+    done = add("Hardcoded token", "high")
+    run("observations", "resolve", done, "--note", "moved to env")
+    with Store() as store:  # what the end of the finding's session does
+        store.expire({ended: "the session ended"}, project=project_for(project))
+    listed = json.loads(run("observations", "list", "--status", "expired", "--json").stdout)
+    assert [(o["id"], o["resolution_note"]) for o in listed["observations"]] == [
+        (ended, "the session ended")
+    ]
+    bar = run("status").stdout
+    assert "1/3 addressed · 1 expired unaddressed" in bar
+    compact = run("status", "--style", "compact").stdout
+    assert compact == "shop: 1 open (1 critical) · 0 acknowledged · 1 resolved · 1 expired\n"
+    data = json.loads(run("status", "--json").stdout)
+    assert data["by_status"] == {"expired": 1, "open": 1, "resolved": 1}

@@ -63,10 +63,10 @@ def test_human_output_shows_each_injection_then_a_summary() -> None:
     numbers = [int(n) for n, _ in headers]
     assert numbers == sorted(numbers)
     assert any(tool == "TodoWrite" for _, tool in headers)
-    assert "[Trajectory Assessment - Deadline]\n\nYou have 20 minutes remaining." in run.stdout
-    assert "[Trajectory Assessment - Plan Progress]" in run.stdout
-    assert "[Trajectory Assessment - Stall]" in run.stdout
+    assert "[Deadline] 9 minutes remaining (51% of the time used)." in run.stdout
+    assert "[Plan Progress] Completed 1/4 steps." in run.stdout
     assert "[Trajectory Assessment - Error Cascade]" in run.stdout
+    assert "[Trajectory Assessment - Stall]" in run.stdout
     summary = run.stdout.split("\nsummary\n", 1)[1]
     assert re.search(r"tool calls\s+43\b", summary)
     assert re.search(r"Deadline\s+\d+ high, \d+ info", summary)
@@ -152,7 +152,7 @@ def test_output_the_console_cannot_encode_degrades_instead_of_crashing(tmp_path:
     replay = subprocess.run([onlooker, "replay", str(transcript)], capture_output=True, env=env,
                             cwd=tmp_path, timeout=120)  # fmt: skip
     assert replay.returncode == 0, replay.stderr.decode("cp1252", "replace")
-    assert b"[Trajectory Assessment - Stall]" in replay.stdout
+    assert b"[Trajectory Assessment - Stall" in replay.stdout
     status = subprocess.run([onlooker, "status"], capture_output=True, env=env, cwd=tmp_path,
                             timeout=60)  # fmt: skip
     assert status.returncode == 0, status.stderr.decode("cp1252", "replace")

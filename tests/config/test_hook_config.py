@@ -79,31 +79,41 @@ def test_an_observer_turned_off_says_nothing(handler: HookHandler, project: Path
     assert not any("Error Cascade" in text for text in said)
 
 
-def test_the_deadline_comes_from_the_config(handler: HookHandler, project: Path) -> None:
-    (project / "onlooker.yaml").write_text("trajectory: {deadline_minutes: 1.5}\n")
-    said = context(handler.handle(hook(project, "SessionStart", source="startup")))
-    assert "Deadline]" in said and "You have 90 seconds remaining." in said
+def test_the_deadline_comes_from_the_config(
+    handler: HookHandler, project: Path, clock: FixedClock
+) -> None:
+    (project / "onlooker.yaml").write_text("trajectory: {deadline_minutes: 2}\n")
+    assert context(handler.handle(hook(project, "SessionStart", source="startup"))) == ""
+    clock.advance(61)
+    said = context(handler.handle(failure(project, 1)))
+    assert said == "[Deadline] 59 seconds remaining (51% of the time used). " + (
+        "The remaining work is best wrapped up."
+    )
 
 
-def test_an_invalid_config_turns_observers_off_logs_once_and_keeps_the_events(
+def test_a_section_with_a_problem_takes_its_defaults_and_is_logged_once(
     handler: HookHandler, project: Path, caplog: pytest.LogCaptureFixture, onlooker_home: Path
 ) -> None:
     (project / "onlooker.yaml").write_text(
         "trajectory:\n  observers:\n    error-cascade: {streak_warn: two}\n"
     )
-    with caplog.at_level(logging.ERROR, logger="onlooker.config"):
+    with caplog.at_level(logging.WARNING, logger="onlooker.config"):
         said = feed_failures(handler, project, 6)
-    assert said == [""] * 6
+    # the trajectory section runs with its defaults: Error Cascade at 4 failures in a row
+    assert said[:3] == [""] * 3 and "Error Cascade" in said[3]
     logged = [r.getMessage() for r in caplog.records if r.name == "onlooker.config"]
     assert len(logged) == 1 and "onlooker.yaml:3: trajectory.observers.error-cascade" in logged[0]
+    assert "trajectory use the defaults" in logged[0]
     handler.close()
     journal = next((onlooker_home / "journals").rglob(f"{SESSION}.jsonl")).read_text()
     assert journal.count('"tool_call"') >= 6
     (project / "onlooker.yaml").write_text(
         "trajectory:\n  observers:\n    cascade: {streak_warn: 2}\n"
     )
-    said = feed_failures(handler, project, 1, start=6)
-    assert "Error Cascade" in said[0]
+    fixed = handler.configs.lookup(str(project))
+    assert fixed.problems == () and fixed.defaulted == ()
+    cascade = next(o for o in fixed.observers if o.name == "Error Cascade")
+    assert cascade.streak_warn == 2  # type: ignore[attr-defined]
 
 
 def test_a_lookup_is_cached_until_the_file_changes(project: Path) -> None:

@@ -42,9 +42,13 @@ def test_all_due_observers_run_and_combine(clock: FixedClock) -> None:
     engine = Engine([first, second], clock=clock)
     result = engine.dispatch(ToolCall(tool="Bash"))
     assert [a.observer_name for a in result.assessments] == ["First", "Second"]
-    assert result.feedback == (
-        "[Trajectory Assessment - First]\n\nfirst says\n\n[Trajectory Assessment - Second]\n\nsecond says"
+    stored = result.assessments[1].render()  # medium: stored, so its message carries its id
+    assert result.feedback.startswith(
+        "[Trajectory Assessment - First]\n\nfirst says\n\n[Trajectory Assessment - Second]\n\n"
+        "second says [id "
     )
+    assert stored.endswith("second says")
+    assert result.feedback.endswith("acknowledges or resolves one by id.")
     recorded = engine.session[Assessment].all()
     assert [(a.observer_name, a.call_index, a.timestamp) for a in recorded] == [
         ("First", 1, clock.now()),

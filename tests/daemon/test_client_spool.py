@@ -57,7 +57,7 @@ def spooled(home: Path) -> tuple[str, dict[str, Any]]:
 
 def assert_redacted(data: dict[str, Any]) -> None:
     assert data["tool_name"] == "mcp__db__query" and data["tool_use_id"] == "toolu_spool"
-    assert data["tool_input"]["connection"] == {"host": "db", "api_key": "[REDACTED:assignment]"}
+    assert data["tool_input"]["connection"] == {"host": "db", "api_key": "[REDACTED:secret_field]"}
     assert data["tool_input"]["script"] == (
         "DB_PASS=[REDACTED:assignment]\nmysql -u root -p[REDACTED:cli_password] shop"
     )

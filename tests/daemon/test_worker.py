@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -59,7 +60,9 @@ def test_a_hook_queues_the_review_and_the_next_hook_delivers_it(
         assert pid is not None and pid != running_pid(onlooker_home)
         delivered = answer(tool_use(root, 1))["hookSpecificOutput"]["additionalContext"]
         assert "[Trajectory Assessment - Code Reviewer]" in delivered
-        assert "• Bare except hides errors" in delivered
+        assert re.search(
+            r"• \[id [0-9a-f]{8}\]: Bare except hides errors \(src/a.py:2\)", delivered
+        )
         assert "additionalContext" not in json.dumps(answer(tool_use(root, 2)))  # only once
         assert answer(hook("Stop", root, stop_hook_active=False)) == {}  # unchanged: skipped
         assert len(endpoint.requests) == 1

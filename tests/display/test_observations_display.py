@@ -1,4 +1,5 @@
-"""The display styles: progress_bar, table, compact; notices on create and resolve."""
+"""The display styles: progress_bar, table, compact; notices on create and resolve; expired
+findings shown apart from addressed ones."""
 
 from __future__ import annotations
 
@@ -47,14 +48,14 @@ def counts(store: Store) -> FindingPage:
 def test_acknowledgment_counts_by_severity_and_observer(store: Store) -> None:
     page = counts(store)
     assert status_counts(page, "severity") == {
-        "critical": {"open": 1, "acknowledged": 0, "resolved": 0},
-        "high": {"open": 0, "acknowledged": 1, "resolved": 0},
-        "medium": {"open": 1, "acknowledged": 0, "resolved": 0},
-        "low": {"open": 0, "acknowledged": 0, "resolved": 1},
+        "critical": {"open": 1, "acknowledged": 0, "resolved": 0, "expired": 0},
+        "high": {"open": 0, "acknowledged": 1, "resolved": 0, "expired": 0},
+        "medium": {"open": 1, "acknowledged": 0, "resolved": 0, "expired": 0},
+        "low": {"open": 0, "acknowledged": 0, "resolved": 1, "expired": 0},
     }
     assert status_counts(page, "observer") == {
-        "Quality": {"open": 1, "acknowledged": 0, "resolved": 1},
-        "Security Reviewer": {"open": 1, "acknowledged": 1, "resolved": 0},
+        "Quality": {"open": 1, "acknowledged": 0, "resolved": 1, "expired": 0},
+        "Security Reviewer": {"open": 1, "acknowledged": 1, "resolved": 0, "expired": 0},
     }
 
 
@@ -62,8 +63,8 @@ def test_progress_bar_style(store: Store) -> None:
     text = render_text("progress_bar", "shop", counts(store), width=80)
     lines = text.splitlines()
     assert lines[0] == "Observations · shop  " + "█" * 12 + "░" * 12 + "  2/4 addressed"
-    assert "critical     ░░░░░░░░░░░░  0/1     1    0         0" in lines
-    assert "high         ████████████  1/1     0    1         0" in lines
+    assert "critical     ░░░░░░░░░░░░  0/1     1    0         0        0" in lines
+    assert "high         ████████████  1/1     0    1         0        0" in lines
     assert any(line.startswith("Security Reviewer  ██████░░░░░░  1/2") for line in lines)
 
 
@@ -112,3 +113,20 @@ def test_notices_on_create_and_resolve_follow_the_options(store: Store) -> None:
 def test_an_unknown_style_is_a_config_error_naming_the_field() -> None:
     with pytest.raises(ConfigError, match=r"display\.style: 'fancy' is not one of: progress_bar"):
         DisplayOptions(style="fancy")
+
+
+def test_expired_findings_are_counted_apart_and_never_as_addressed(store: Store) -> None:
+    [medium] = store.query(FindingQuery(project="shop", severities=("medium",))).observations
+    assert store.expire({medium.id: "the session ended"}, project="shop") == (medium.id,)
+    page = counts(store)
+    assert status_counts(page, "severity")["medium"] == {
+        "open": 0, "acknowledged": 0, "resolved": 0, "expired": 1
+    }  # fmt: skip
+    head = render_text("progress_bar", "shop", page, width=100).splitlines()[0]
+    assert head.endswith("2/4 addressed · 1 expired unaddressed")
+    assert render_text("compact", "shop", page) == (
+        "shop: 1 open (1 critical) · 1 acknowledged · 1 resolved · 1 expired\n"
+    )
+    rows = store.query(FindingQuery(project="shop", statuses=("open", "acknowledged")))
+    table = render_text("table", "shop", page, rows.observations, width=120)
+    assert "No tests for the parser" not in table and "more unresolved" not in table

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -15,8 +16,10 @@ from onlooker import ToolCall
 
 
 def doctor(*args: str) -> tuple[int, dict[str, object]]:
+    """`onlooker doctor --json` with no `onlooker` on PATH (none to take over from a launcher)."""
+    env = {**os.environ, "PATH": "/usr/bin:/bin"}
     done = subprocess.run(
-        [ONLOOKER, "doctor", "--json", *args], capture_output=True, text=True, timeout=60
+        [ONLOOKER, "doctor", "--json", *args], capture_output=True, text=True, timeout=60, env=env
     )
     return done.returncode, json.loads(done.stdout)
 
@@ -86,7 +89,7 @@ def install(*args: str) -> None:
     assert done.returncode == 0, done.stderr
 
 
-def test_a_hook_command_that_cannot_run_is_found(tmp_path: Path) -> None:
+def test_a_hook_command_that_cannot_run_is_found(tmp_path: Path, onlooker_home: Path) -> None:
     project = tmp_path / "app"
     project.mkdir()
     install("--project", str(project))
@@ -94,30 +97,36 @@ def test_a_hook_command_that_cannot_run_is_found(tmp_path: Path) -> None:
     assert code == 0 and report["cannot_run"] == []
 
     settings = project / ".claude" / "settings.local.json"
+    launcher = onlooker_home / "bin" / "onlooker"
     moved = str(tmp_path / "moved-venv" / "bin" / "python")
-    settings.write_text(settings.read_text().replace(sys.executable, moved))
+    launcher.write_text(launcher.read_text().replace(sys.executable, moved))
     code, report = doctor("--project", str(project))
     assert code == 1 and report["healthy"] is False
-    (problem,) = report["cannot_run"]  # type: ignore[misc]
-    assert problem["file"] == str(settings) and moved in problem["what"]
-    assert problem["problem"].startswith(f"{moved} does not exist")
+    problem, server = report["cannot_run"]  # type: ignore[misc]
+    assert server["what"].endswith("mcpServers.onlooker") and moved in server["problem"]
+    assert problem["file"] == str(settings) and str(launcher) in problem["what"]
+    assert problem["problem"].startswith(f"{moved}, which the launcher names, is gone")
+    assert "pipx install onlooker" in problem["problem"]
     assert "UserPromptSubmit" in problem["events"]
+    human = subprocess.run([ONLOOKER, "doctor", "--project", str(project)], capture_output=True,
+                           text=True, env={**os.environ, "PATH": str(Path(ONLOOKER).parent)})  # fmt: skip
+    assert human.returncode == 0, human.stdout  # an `onlooker` on PATH takes over: it runs
 
 
-def test_a_plugin_whose_python_is_gone_is_found(tmp_path: Path) -> None:
+def test_a_plugin_with_no_onlooker_to_run_is_found(tmp_path: Path, onlooker_home: Path) -> None:
     plugin = tmp_path / "plugin"
     install("--plugin", str(plugin), "--no-mcp")
-    launcher = plugin / "scripts" / "onlooker"
-    launcher.write_text(launcher.read_text().replace(sys.executable, "/nowhere/python"))
+    code, report = doctor("--project", str(tmp_path))
+    assert code == 0, report
+    (onlooker_home / "bin" / "onlooker").unlink()  # the launcher its finder runs is gone
     code, report = doctor("--project", str(tmp_path))
     assert code == 1
     (problem,) = report["cannot_run"]  # type: ignore[misc]
     assert problem["file"] == str(plugin / "hooks" / "hooks.json")
-    assert "/nowhere/python does not exist" in problem["problem"]
-    human = subprocess.run(
-        [ONLOOKER, "doctor", "--project", str(tmp_path)], capture_output=True, text=True
-    )
-    assert "CANNOT RUN" in human.stdout and "/nowhere/python does not exist" in human.stdout
+    assert "no onlooker is installed on this machine" in problem["problem"]
+    human = subprocess.run([ONLOOKER, "doctor", "--project", str(tmp_path)], capture_output=True,
+                           text=True, env={**os.environ, "PATH": "/usr/bin:/bin"})  # fmt: skip
+    assert "CANNOT RUN" in human.stdout and "pipx install onlooker" in human.stdout
 
 
 def test_the_installed_command_keeps_an_input_it_could_not_hand_over(

@@ -1,6 +1,6 @@
 """Through the real hook command, a trajectory finding belongs to its session and episode: one
-finding per episode, updated as it goes on; never in another session's summary; resolved when
-the same call succeeds or the session ends."""
+finding per episode, updated as it goes on; never in another session's summary; expired (not
+resolved: nobody acted on it) when the same call succeeds or the session ends."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def trajectory(home: Path, project: str, session: str) -> list[Any]:
     return [o.finding for o in page.observations if o.finding.source_type == "conversation"]
 
 
-def test_a_test_loop_is_one_finding_of_its_session_resolved_when_the_call_succeeds(
+def test_a_test_loop_is_one_finding_of_its_session_expired_when_the_call_succeeds(
     tmp_path: Path, onlooker_home: Path
 ) -> None:
     app = tmp_path / "app"
@@ -72,7 +72,7 @@ def test_a_test_loop_is_one_finding_of_its_session_resolved_when_the_call_succee
     pytest_call("loop-a", app, 9, ok=True)
     after = trajectory(onlooker_home, project, "loop-a")
     assert {f.id for f in after} == {f.id for f in found}
-    assert all(f.status == "resolved" for f in after), [(f.content, f.status) for f in after]
+    assert all(f.status == "expired" for f in after), [(f.content, f.status) for f in after]
     assert all("succeeded" in (f.resolution_note or "") for f in after)
 
 
@@ -85,5 +85,5 @@ def test_an_episode_still_open_ends_with_its_session(tmp_path: Path, onlooker_ho
     assert trajectory(onlooker_home, project_for(app), "ending")
     answer({**base("ending", app, "SessionEnd"), "reason": "exit"})
     after = trajectory(onlooker_home, project_for(app), "ending")
-    assert after and all(f.status == "resolved" for f in after)
+    assert after and all(f.status == "expired" for f in after)
     assert {f.resolution_note for f in after} == {"the session ended"}

@@ -4,6 +4,7 @@ on a timeout under on_timeout: fail, background reports delivered once."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ def test_parallel_reviewers_answer_in_the_same_hook_and_skip_unchanged_files(
         made = handler(store, root, model, Execution(mode="parallel"))
         first = answer(made, post_tool_use(root, 1))
         assert "[Trajectory Assessment - Security]" in context(first)
-        assert "• Password compared with ==" in context(first)
+        assert re.search(r"• \[id [0-9a-f]{8}\]: Password compared with ==", context(first))
         assert made.seen_roots[-1] == str(root)  # type: ignore[attr-defined]
         assert answer(made, post_tool_use(root, 2)) == {}  # files unchanged: skipped
         assert model.calls == 1

@@ -45,7 +45,8 @@ def installed_command(project: Path) -> str:
                    capture_output=True, timeout=60)  # fmt: skip
     local = json.loads((project / ".claude" / "settings.local.json").read_text())
     [command] = {h["command"] for g in local["hooks"]["Stop"] for h in g["hooks"]}
-    assert " -I -S " in command and command.split()[-1] != "hook"  # the stdlib client by path
+    launcher = Path(command.split()[0])  # the data home's launcher runs the stdlib client by path
+    assert command.endswith(" hook || true") and " -I -S " in launcher.read_text()
     return str(command)
 
 

@@ -313,3 +313,45 @@ def test_amplifier_core_validates_the_tool_module() -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stdout + done.stderr
     assert "protocol_compliance" in done.stdout and "✗" not in done.stdout
+
+
+def test_a_conversation_reviewer_reads_what_the_model_wrote_in_a_real_session(
+    project: Path, onlooker_home: Path, amplifier_modules: list[list[dict[str, Any]]],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    from onlooker.testing import ScriptedEndpoint
+
+    monkeypatch.chdir(project)
+    token = "ghp_" + "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"
+    said = f"The login test fails because the session cookie expires; token {token}."
+    thought = "Weighing the clock skew against the cookie lifetime."
+    call = {"tool": "bash", "arguments": {"command": "pytest tests/test_app.py"}, "id": "call-1"}
+    script = [{"thinking": thought, "said": said, "tool_calls": [call]}, {"text": "Fixed it."}]
+    with ScriptedEndpoint() as reviewer_model:
+        reviewer = {
+            "name": "Logic Checker",
+            "role": "Checks the agent's reasoning",
+            "focus": "Conclusions that do not follow",
+            "model": reviewer_model.spec("logic"),
+            "watch": [{"type": "conversation", "include_reasoning": False}],
+        }
+        config = {**BUNDLE_CONFIG, "observers": [reviewer]}
+        plan = {
+            "session": {"orchestrator": "loop-scripted", "context": "context-scripted"},
+            "providers": [{"module": "provider-scripted", "config": {"script": script}}],
+            "tools": [{"module": "tool-failing"}],
+            "hooks": [{"module": "hooks-onlooker", "config": config}],
+        }
+
+        async def run() -> str:
+            async with AmplifierSession(plan, session_id="amp-words") as session:
+                return await session.execute("make the login test pass")
+
+        assert asyncio.run(run()) == "Fixed it."
+    (request,) = reviewer_model.requests
+    sent = "\n".join(str(m.get("content") or "") for m in request["messages"])
+    assert "The login test fails because the session cookie expires" in sent
+    assert "Fixed it." in sent and "pytest tests/test_app.py" in sent
+    assert token not in sent and "[REDACTED:github_token]" in sent
+    assert thought not in sent  # the reviewer does not take reasoning
+    assert sent.index("cookie expires") < sent.index("pytest tests/test_app.py")

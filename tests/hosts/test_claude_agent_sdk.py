@@ -44,7 +44,7 @@ from onlooker.observers import builtin_observers
 from onlooker.store import Store
 from onlooker.store.query import FindingQuery
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"
 FAILING = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
 SECRET = "sk-ant-api03-" + "Qm9uZXMgYW5kIHN0b25lcw" * 2
 PROJECT = "shop"

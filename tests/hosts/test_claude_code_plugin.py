@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from onlooker.core.assessment import Finding
+from onlooker.core.message import INTRODUCTION
 from onlooker.hosts.claude_code.hook_input import HOOK_EVENTS
 from onlooker.hosts.claude_code.install import installed_hooks
 from onlooker.mcp import Tools
@@ -74,10 +75,14 @@ def test_a_new_plugin_runs_through_claude_plugin_root_and_goes_away_again(tmp_pa
     assert server["command"] == "${CLAUDE_PLUGIN_ROOT}/scripts/onlooker"
     assert server["args"] == ["mcp"]
     launcher = folder / "scripts/onlooker"
-    assert os.access(launcher, os.X_OK) and sys.executable in launcher.read_text()
-    for portable in ("hooks/hooks.json", ".mcp.json"):  # only the launcher names this machine
-        text = (folder / portable).read_text()
-        assert sys.executable not in text and str(tmp_path) not in text
+    assert os.access(launcher, os.X_OK)
+    for path in folder.rglob("*"):  # nothing in the plugin names this machine: it can be committed
+        text = path.read_text() if path.is_file() else ""
+        assert sys.executable not in text and str(tmp_path) not in text, path
+    assert (folder / "commands/status.md").is_file()  # onlooker's own plugin has its commands
+    skill = (folder / "skills/onlooker-observations/SKILL.md").read_text()
+    assert skill.startswith("---\n") and "\nname: onlooker-observations\n" in skill
+    assert INTRODUCTION in skill  # the same line the first message of a session says
 
     assert plugin("install", "claude-code", "--plugin", str(folder))["files"] == []  # idempotent
     plugin("uninstall", "claude-code", "--plugin", str(folder))
@@ -91,9 +96,10 @@ def test_a_plugin_of_yours_is_merged_into_with_a_backup_and_restored(
     make(folder, TEAM_PLUGIN)
     before = tree(folder)
     report = plugin("install", "claude-code", "--plugin", str(folder))
-    written = [Path(f) for f in report["files"]
-               if Path(f).parent.name != "commands" and f.endswith("SKILL.md") is False]  # fmt: skip
+    written = [Path(f) for f in report["files"]]
+    # someone else's plugin gets onlooker's hooks and server only: no commands named under it
     assert sorted(f.name for f in written) == [".mcp.json", "hooks.json", "onlooker"]
+    assert not (folder / "commands").exists() and not (folder / "skills").exists()
     assert (folder / ".claude-plugin/plugin.json").read_text() == before[
         ".claude-plugin/plugin.json"
     ]
@@ -150,7 +156,7 @@ def test_the_plugin_tells_the_agent_how_to_act_on_observations_and_search_memory
     assert fields["name"] == "onlooker-observations"
     assert "acknowledge or resolve them by id" in json.loads(fields["description"])
     flat = " ".join(body.split())
-    for said in ("prefix of 4 or more characters", "onlooker observations resolve <id> --note",
+    for said in ("prefix of 4 or more works", "onlooker observations resolve <id> --note",
                  "call `search` with a `query`", "`get_observations` with their `ids`"):  # fmt: skip
         assert said in flat, said
     assert len(body) < 2000  # short: it is loaded into the agent's context

@@ -43,6 +43,7 @@ def run_command(plugin: Path, project: Path, name: str, arguments: str = "") -> 
     arguments = re.sub(r"(^|\s)!", r"\1\\!", arguments)
     shell = shell.replace("${CLAUDE_PLUGIN_ROOT}", str(plugin)).replace("$ARGUMENTS", arguments)
     env = {**os.environ, "ONLOOKER_HOME": str(project.parent / "home")}
+    env["PATH"] = f"{Path(ONLOOKER).parent}{os.pathsep}{env['PATH']}"  # as pipx puts it there
     done = subprocess.run(["bash", "-c", shell], cwd=project, env=env, capture_output=True,
                           text=True, timeout=120, check=True)  # fmt: skip
     return done.stdout
@@ -93,7 +94,7 @@ def test_the_commands_reach_the_observer_commands_through_the_launcher(tmp_path:
     assert "onlooker: no pending improvements" in refused  # errors reach the user too
 
 
-def test_uninstall_takes_the_commands_out_and_someone_elses_command_is_refused(
+def test_uninstall_takes_the_commands_out_and_someone_elses_plugin_keeps_its_commands(
     tmp_path: Path,
 ) -> None:
     plugin = tmp_path / "plugin"
@@ -107,6 +108,7 @@ def test_uninstall_takes_the_commands_out_and_someone_elses_command_is_refused(
     (plugin / "commands" / "status.md").write_text("---\ndescription: ours\n---\nTeam status\n")
     done = subprocess.run([ONLOOKER, "install", "claude-code", "--plugin", str(plugin)],
                           capture_output=True, text=True, timeout=60)  # fmt: skip
-    assert done.returncode == 1 and "status.md is someone else's command" in done.stderr
+    assert done.returncode == 0, done.stderr  # a team plugin gets onlooker's hooks, not commands
+    assert [p.name for p in (plugin / "commands").iterdir()] == ["status.md"]
     assert (plugin / "commands" / "status.md").read_text().endswith("Team status\n")
-    assert not (plugin / "scripts").exists()
+    assert (plugin / "scripts" / "onlooker").is_file()

@@ -21,7 +21,7 @@ from onlooker import Engine, FixedClock, Session, ToolCall
 from onlooker.hosts.sdk.openai_agents import onlooker_run_config
 from onlooker.observers import builtin_observers
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"
 
 
 class ScriptedAgentModel(Model):

@@ -53,4 +53,4 @@ def test_the_readme_loop_records_a_failing_tool_as_a_failure() -> None:
     messages = scope["messages"]
     assert [m["tool_call_id"] for m in messages] == [f"call_{n}" for n in range(5)]
     assert all(FAILED in m["content"] for m in messages)  # the model sees what went wrong
-    assert "[Trajectory Assessment - Stall]" in messages[3]["content"]
+    assert "[Trajectory Assessment - Stall" in messages[3]["content"]  # with Error Cascade

@@ -17,7 +17,7 @@ from onlooker.hosts.sdk.anthropic_messages import atool_result_block, tool_resul
 from onlooker.hosts.sdk.openai_chat import atool_message, tool_message
 from onlooker.observers import builtin_observers
 
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"
 FAILED = "FAILED tests/test_parser.py::test_parse - AssertionError\n1 failed in 0.12s"
 
 

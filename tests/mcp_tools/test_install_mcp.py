@@ -57,7 +57,8 @@ def test_project_scope_registers_for_the_project_in_the_user_config_and_undoes(
     data = json.loads(user_config.read_text())
     assert data["mcpServers"] == {"memory": {"command": "npx", "args": []}}  # left alone
     server = data["projects"][str(project)]["mcpServers"]["onlooker"]
-    assert server["args"] == ["-I", "-m", "onlooker", "mcp"] and server["type"] == "stdio"
+    assert server["args"] == ["mcp"] and server["type"] == "stdio"
+    assert server["command"] == str(claude_config.parent / "onlooker-home" / "bin" / "onlooker")
     assert not (project / ".mcp.json").exists()  # the committed file gets nothing
 
     assert install(project)["mcp"]["changed"] is False  # idempotent

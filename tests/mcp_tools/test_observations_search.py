@@ -222,3 +222,20 @@ def test_published_schemas_bound_ids_limits_and_lines(server: McpServer) -> None
         tools["read"]["endLine"],
     ]
     assert all(bound["maximum"] == 2**63 - 1 for bound in bounds)
+
+
+def test_expired_observations_are_listed_apart_from_resolved_ones(server: McpServer) -> None:
+    made = server.data("observations", {"operation": "create_batch", "observations": [
+        finding("Same failing call four times", severity="high"),
+    ]})["observations"]  # fmt: skip
+    (expired_id,) = (o["id"] for o in made)
+    with Store(server.home) as store:  # what a session's end does to its episodes
+        store.expire({expired_id: "the session ended"}, project=PROJECT, session_id="s1")
+    listed = server.data("observations", {"operation": "list", "filters": {"status": "expired"}})
+    assert [(o["id"], o["status"], o["resolution_note"]) for o in listed["observations"]] == [
+        (expired_id, "expired", "the session ended")
+    ]
+    resolved = server.data("observations", {"operation": "list", "filters": {"status": "resolved"}})
+    assert expired_id not in {o["id"] for o in resolved["observations"]}
+    schema = {t.name: t for t in server.tools()}["observations"].input_schema
+    assert "expired" in schema["properties"]["filters"]["description"]

@@ -115,3 +115,38 @@ def test_settings_from_a_config_mapping_name_the_key_and_file() -> None:
         MemorySettingsError, match=r"unknown key memory\.max_tokens; allowed: dailyTokens, enabled"
     ):
         MemorySettings.from_mapping({"max_tokens": 5}, "onlooker.yaml")
+
+
+def test_a_session_is_never_told_its_own_memories(clock: FixedClock, tmp_path: Path) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        remember(memories, "shop", 1, clock)
+        memories.remember([Extracted("made here", "in this very session", clock.now())],
+                          project="shop", session_id="s1")  # fmt: skip
+        for source in ("resume", "compact", "startup"):
+            text = session_start_digest(memories, project="shop", session_id="s1",
+                                        source=source, settings=MemorySettings(),
+                                        now=clock.now())  # fmt: skip
+            assert "made here" not in text
+        assert "made here" in session_start_digest(
+            memories, project="shop", session_id="s2", source="startup",
+            settings=MemorySettings(), now=clock.now(),
+        )  # fmt: skip
+
+
+def test_beyond_the_project_others_are_labeled_and_opted_out_ones_left_out(
+    clock: FixedClock, tmp_path: Path
+) -> None:
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        for project in ("shop-1a2b3c4d", "blog-5e6f7a8b", "quiet-9c0d1e2f"):
+            remember(memories, project, 1, clock, size=0)
+        memories.set_opted_out("quiet-9c0d1e2f", True)
+        text = session_start_digest(
+            memories, project="shop-1a2b3c4d", session_id="s1", source="startup",
+            settings=MemorySettings(project_only=False), now=clock.now(),
+        )  # fmt: skip
+        assert text.splitlines()[2:] == [
+            "- [blog] blog-5e6f7a8b fact 0: detail 0",
+            "- shop-1a2b3c4d fact 0: detail 0",
+        ]

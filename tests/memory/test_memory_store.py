@@ -86,9 +86,13 @@ def test_reindex_restores_memories_and_keeps_forgotten_ones_gone(
         memories.mark_shown("s3", [1, 3], project="shop")
         forgotten = memories.forget([2, 99])
         assert [m.id for m in forgotten] == [2]
-        before = {
-            t: store.index.table_rows(t) for t in ("memories", "memory_files", "memory_injections")
-        }
+        memories.set_opted_out("blog", True, session_id="b1")
+        memories.set_opted_out("quiet", True, session_id="q1")
+        memories.set_opted_out("quiet", False, session_id="q1")  # back on
+        assert (memories.opted_out("blog"), memories.opted_out("quiet")) == (True, False)
+        tables = ("memories", "memory_files", "memory_injections", "memory_opt_outs")
+        before = {t: store.index.table_rows(t) for t in tables}
+        assert [r[0] for r in before["memory_opt_outs"]] == ["blog"]
         assert [r[0] for r in before["memories"]] == [1, 3]
     remove_index(home)
     with Store(home, clock=clock) as store:

@@ -46,7 +46,7 @@ def test_four_failures_in_a_row_warn(clock: FixedClock) -> None:
     )
     assert severities(results) == [None, None, None, None]
     result = target.dispatch(failed("pg_ctl status", "pg_ctl: no database directory specified"))
-    assert result.feedback == (
+    assert result.assessments[0].render() == (
         "[Trajectory Assessment - Error Cascade]\n\n"
         "4 tool calls in a row have failed.\n\n"
         "• consecutive failures: The last 4 tool calls failed (calls 2, 3, 4, 5); the latest, "
@@ -89,7 +89,7 @@ def test_similar_errors_group_together(clock: FixedClock) -> None:
         failed("python load.py d4", "FileNotFoundError: /tmp/d4.txt"),
     )
     assert severities(results) == [None, None, None, None, None, None, "medium"]
-    assert results[6].feedback == (
+    assert results[6].assessments[0].render() == (
         "[Trajectory Assessment - Error Cascade]\n\n"
         "The same error has come back 4 times.\n\n"
         "• recurring error: The same error occurred 4 times (calls 1, 3, 5, 7): "

@@ -1,4 +1,5 @@
-"""Deadline's thresholds and texts, exactly."""
+"""Deadline: a status line at half time, 75 %, 90 % and overdue, with the time left at the moment
+it is said; periodic when given an `every_n_seconds` trigger; continued across a resume."""
 
 from __future__ import annotations
 
@@ -6,61 +7,119 @@ from datetime import timedelta
 
 import pytest
 
-from onlooker import Deadline, Engine, FixedClock, SessionStarted, ToolCall
+from onlooker import (
+    Deadline,
+    Engine,
+    FixedClock,
+    Session,
+    SessionStarted,
+    ToolCall,
+    Trigger,
+    UserPrompt,
+)
 from onlooker.observers.deadline import DeadlineObserver, format_duration
+from onlooker.store import trajectory_findings
 
 
-def engine_with_deadline(clock: FixedClock, minutes: float) -> Engine:
-    return Engine(
+def started_engine(clock: FixedClock, minutes: float, **fields: object) -> Engine:
+    engine = Engine([DeadlineObserver(**fields)], clock=clock)  # type: ignore[arg-type]
+    ends = clock.now() + timedelta(minutes=minutes)
+    engine.dispatch(SessionStarted(at=clock.now(), cwd="/p", deadline=ends))
+    return engine
+
+
+def said_every_30_seconds(engine: Engine, clock: FixedClock, minutes: float) -> list[str]:
+    said = []
+    for _ in range(int(minutes * 2)):
+        clock.advance(30)
+        result = engine.dispatch(ToolCall(tool="Bash"))
+        if result.feedback:
+            said.append(f"{clock.now():%H:%M:%S} {result.feedback}")
+    return said
+
+
+def test_speaks_at_half_three_quarters_ninety_percent_and_overdue(clock: FixedClock) -> None:
+    engine = started_engine(clock, 30)
+    assert said_every_30_seconds(engine, clock, 36) == [
+        "00:15:00 [Deadline] 15 minutes remaining (50% of the time used).",
+        "00:22:30 [Deadline] 7 minutes remaining (75% of the time used).",
+        "00:27:00 [Deadline] 3 minutes remaining (90% of the time used).",
+        "00:30:00 [Deadline] The deadline has passed: overdue by 0 seconds.",
+    ]
+
+
+def test_the_time_left_is_the_time_when_it_is_said(clock: FixedClock) -> None:
+    engine = started_engine(clock, 30)
+    clock.advance(minutes=28, seconds=30)  # the first call after a long pause: 95 % used
+    result = engine.dispatch(UserPrompt(text="go on"))
+    assert result.feedback == (
+        "[Deadline] 90 seconds remaining (95% of the time used). "
+        "The remaining work is best wrapped up."
+    )
+    clock.advance(minutes=3)
+    assert engine.dispatch(ToolCall(tool="Bash")).feedback == (
+        "[Deadline] The deadline has passed: overdue by 90 seconds."
+    )
+    assert engine.dispatch(ToolCall(tool="Bash")).feedback == ""  # overdue is told once
+
+
+def test_thresholds_are_configurable(clock: FixedClock) -> None:
+    engine = started_engine(clock, 10, thresholds=(0.8,))
+    said = said_every_30_seconds(engine, clock, 12)
+    assert said == [
+        "00:08:00 [Deadline] 2 minutes remaining (80% of the time used). "
+        "The remaining work is best wrapped up."
+    ]
+    with pytest.raises(ValueError, match="thresholds"):
+        DeadlineObserver(thresholds=(0.9, 0.5))
+
+
+def test_every_n_seconds_when_configured(clock: FixedClock) -> None:
+    engine = started_engine(clock, 60, trigger=Trigger(every_n_seconds=120))
+    said = said_every_30_seconds(engine, clock, 5)
+    assert [line.split(" ", 1)[0] for line in said] == ["00:02:00", "00:04:00"]  # and at the start
+    assert said[0].endswith("[Deadline] 58 minutes remaining (3% of the time used).")
+
+
+def test_a_resumed_session_continues_its_deadline(clock: FixedClock) -> None:
+    engine = started_engine(clock, 30)
+    said_every_30_seconds(engine, clock, 20)
+    resumed = Engine([DeadlineObserver()], session=Session.restore(engine.session.snapshot()),
+                     clock=clock)  # fmt: skip
+    # Claude Code's resume is a new start; the config would give it a new deadline
+    start = SessionStarted(
+        at=clock.now(), cwd="/p", source="resume", deadline=clock.now() + timedelta(minutes=30)
+    )
+    assert resumed.dispatch(start).feedback == ""
+    assert said_every_30_seconds(resumed, clock, 8) == [
+        "00:22:30 [Deadline] 7 minutes remaining (75% of the time used).",
+        "00:27:00 [Deadline] 3 minutes remaining (90% of the time used).",
+    ]
+
+
+def test_a_status_is_never_stored_as_a_finding(clock: FixedClock) -> None:
+    engine = started_engine(clock, 1)
+    clock.advance(minutes=2)
+    result = engine.dispatch(ToolCall(tool="Bash"))
+    assert result.assessments[0].severity == "high" and result.assessments[0].status
+    assert trajectory_findings(result.assessments[0], "s") == []
+
+
+def test_a_deadline_given_to_the_engine(clock: FixedClock) -> None:
+    engine = Engine(
         [DeadlineObserver()],
         clock=clock,
-        deadline=Deadline(clock.now() + timedelta(minutes=minutes), clock),
+        deadline=Deadline(clock.now() + timedelta(minutes=1), clock),
     )
-
-
-def test_renders_the_time_remaining(clock: FixedClock) -> None:
-    engine = engine_with_deadline(clock, 8.5)
-    assert engine.dispatch(ToolCall(tool="Bash")).feedback == (
-        "[Trajectory Assessment - Deadline]\n\nYou have 8 minutes remaining."
+    # no session start, so no shares: told in its last two minutes and once it has passed
+    assert (
+        engine.dispatch(ToolCall(tool="Bash")).feedback
+        == "[Deadline] 60 seconds remaining. The remaining work is best wrapped up."
     )
-
-
-def test_warning_under_two_minutes(clock: FixedClock) -> None:
-    engine = engine_with_deadline(clock, 1.5)
-    result = engine.dispatch(ToolCall(tool="Bash"))
-    assert result.assessments[0].severity == "high"
-    assert result.feedback == (
-        "[Trajectory Assessment - Deadline]\n\n"
-        "You have 90 seconds remaining.\n\n"
-        "→ Prioritize completing critical remaining work.\n"
-        "→ Consider summarizing progress and remaining tasks."
-    )
-
-
-def test_deadline_reached(clock: FixedClock) -> None:
-    engine = engine_with_deadline(clock, 0.5)
-    clock.advance(minutes=1)
-    assert engine.dispatch(ToolCall(tool="Bash")).feedback == (
-        "[Trajectory Assessment - Deadline]\n\nYou have reached the time deadline.\n\n→ Wrap up immediately."
-    )
-
-
-def test_runs_every_30_seconds_by_default(clock: FixedClock) -> None:
-    engine = engine_with_deadline(clock, 60)
-    ran = []
-    for _ in range(7):
-        ran.append(bool(engine.dispatch(ToolCall(tool="Bash")).assessments))
-        clock.advance(10)
-    assert ran == [True, False, False, True, False, False, True]
-
-
-def test_deadline_can_come_from_the_session_start(clock: FixedClock) -> None:
-    engine = Engine([DeadlineObserver()], clock=clock)
-    started = engine.dispatch(SessionStarted(cwd="/p", deadline=clock.now() + timedelta(hours=2)))
-    assert started.feedback.endswith("You have 2.0 hours remaining.")
-    clock.advance(31)
-    again = engine.dispatch(ToolCall(tool="Bash"))
-    assert again.assessments and again.feedback == ""  # same text: not delivered twice
+    clock.advance(45)
+    assert engine.dispatch(ToolCall(tool="Bash")).feedback == ""
+    clock.advance(20)
+    assert engine.dispatch(ToolCall(tool="Bash")).feedback.endswith("overdue by 5 seconds.")
 
 
 def test_silent_without_deadline(clock: FixedClock) -> None:

@@ -67,7 +67,7 @@ def test_drift_is_noted_once_then_once_more_if_it_stays(clock: FixedClock) -> No
     assert again.assessments[0].summary == (
         "Recent work is still mostly away from the files the task started with."
     )
-    assert first.feedback == (
+    assert first.assessments[0].render() == (
         "[Trajectory Assessment - Drift]\n\n"
         "Recent work is mostly away from the files the task started with.\n\n"
         "• drift: 14 of the last 20 calls that name files work on paths unrelated to the task's "

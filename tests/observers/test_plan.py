@@ -21,7 +21,7 @@ def test_reports_after_a_step_completes(clock: FixedClock) -> None:
     assert engine.dispatch(todos("in_progress", "pending", "pending")).feedback == ""
     assert engine.dispatch(ToolCall(tool="Edit", input={"file_path": "a.py"})).feedback == ""
     assert engine.dispatch(todos("completed", "in_progress", "pending")).feedback == (
-        "[Trajectory Assessment - Plan Progress]\n\nCompleted 1/3 steps. 2 remaining.\n\n→ Next: Step 2"
+        "[Plan Progress] Completed 1/3 steps. 2 remaining. Next: Step 2"
     )
 
 
@@ -29,7 +29,7 @@ def test_all_steps_complete(clock: FixedClock) -> None:
     engine = Engine([PlanProgressObserver()], clock=clock)
     engine.dispatch(todos("completed", "in_progress"))
     assert engine.dispatch(todos("completed", "completed")).feedback == (
-        "[Trajectory Assessment - Plan Progress]\n\nAll 2 plan steps complete."
+        "[Plan Progress] All 2 plan steps complete."
     )
 
 
@@ -39,7 +39,7 @@ def test_explicit_plan_events(clock: FixedClock) -> None:
         steps=(PlanStep(content="Write parser", status="completed"), PlanStep(content="Test it"))
     )
     assert engine.dispatch(plan).feedback.endswith(
-        "Completed 1/2 steps. 1 remaining.\n\n→ Next: Test it"
+        "Completed 1/2 steps. 1 remaining. Next: Test it"
     )
 
 
@@ -80,7 +80,7 @@ def test_follows_taskcreate_and_taskupdate(clock: FixedClock) -> None:
         engine.dispatch(task_create(subject, str(i)))
     engine.dispatch(task_update("1", "in_progress"))
     assert engine.dispatch(task_update("1", "completed")).feedback.endswith(
-        "Completed 1/3 steps. 2 remaining.\n\n→ Next: Fix model"
+        "Completed 1/3 steps. 2 remaining. Next: Fix model"
     )
     engine.dispatch(task_update("3", "deleted"))
     assert engine.dispatch(task_update("2", "completed")).feedback.endswith(

@@ -64,7 +64,7 @@ def test_same_call_same_result_warns_on_the_fourth_citing_the_calls(clock: Fixed
     target = engine(clock)
     results = feed(target, *(failing_tests(s) for s in ("0.53", "0.61", "0.48")))
     assert [r.feedback for r in results] == ["", "", ""]
-    assert target.dispatch(failing_tests("0.50")).feedback == (
+    assert target.dispatch(failing_tests("0.50")).assessments[0].render() == (
         "[Trajectory Assessment - Stall]\n\n"
         "The same call keeps failing the same way.\n\n"
         "• repeated call: Bash `pytest -q` failed with the same error 4 times (calls 1, 2, 3, 4).\n\n"
@@ -140,7 +140,7 @@ def test_polling_an_unchanging_status_warns_much_later(clock: FixedClock) -> Non
     command = "sleep 30 && gh run view 4242 --json status -q .status"
     results = feed(target, *(bash(command, "in_progress") for _ in range(12)))
     assert severities(results).index("medium") == 11
-    assert results[11].feedback == (
+    assert results[11].assessments[0].render() == (
         "[Trajectory Assessment - Stall]\n\n"
         "A polled status is not changing.\n\n"
         "• repeated call: Bash `sleep 30 && gh run view 4242 --json status -q .status` returned the "
@@ -203,7 +203,7 @@ def test_read_write_thrashing_on_one_file(clock: FixedClock) -> None:
         (6, "medium"),
         (10, "high"),
     ]
-    assert results[0].feedback == (
+    assert results[0].assessments[0].render() == (
         "[Trajectory Assessment - Stall]\n\n"
         "parser.py keeps being read and rewritten in turn.\n\n"
         "• thrashing: parser.py was read and rewritten in turn 3 times (calls 1-6).\n\n"
@@ -247,7 +247,7 @@ def test_edits_that_undo_each_other(clock: FixedClock) -> None:
         edit(path, "retries = 5", "retries = 3"),
     )
     assert severities(results) == [None, None, "low", "medium", "high"]
-    assert results[3].feedback == (
+    assert results[3].assessments[0].render() == (
         "[Trajectory Assessment - Stall]\n\n"
         "Edits to config.py are going back and forth.\n\n"
         "• undone edit: Edits to config.py undo earlier edits (call 3 undid call 2; "

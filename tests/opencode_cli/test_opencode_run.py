@@ -19,7 +19,7 @@ from onlooker.testing import FunctionCall, ScriptedEndpoint
 pytestmark = pytest.mark.slow
 
 FAILING = FunctionCall("bash", {"command": "cat tests/test_app.py", "description": "Show the test"})
-STALL = "[Trajectory Assessment - Stall]"
+STALL = "[Trajectory Assessment - Stall"
 
 
 def failing_then_done(calls: int) -> Any:

@@ -11,7 +11,7 @@ from report_data import HOSTILE, START, session
 
 from onlooker import FixedClock
 from onlooker.report import MemoryCounts, render_html, report_from_store, scores_section
-from onlooker.store import Store, project_for
+from onlooker.store import FindingQuery, Store, project_for
 
 
 def test_a_project_s_sessions_findings_and_reviewer_runs_are_counted(filled_store: Store) -> None:
@@ -122,3 +122,16 @@ def test_two_folders_of_one_name_are_two_projects_shown_by_their_name(tmp_path: 
     assert sorted(p.key for p in report.projects) == sorted(keys)
     assert [p.name for p in report.projects] == ["api", "api"]
     assert all(p.key in render_html(report) for p in report.projects)
+
+
+def test_expired_findings_are_not_reported_as_addressed(filled_store: Store) -> None:
+    (shop,) = report_from_store(filled_store).projects
+    page = filled_store.query(FindingQuery(project=shop.key))
+    first, second = (o.id for o in page.observations[:2])
+    filled_store.expire({first: "the session ended"}, project=shop.key)
+    filled_store.resolve(second, "fixed the query", project=shop.key)
+    (shop,) = report_from_store(filled_store).projects
+    assert (shop.open_total, shop.expired, shop.resolved) == (2, 1, 1)
+    html = render_html(report_from_store(filled_store))
+    assert "of 4: 1 resolved, 1 expired" in html
+    assert 'data-expired="1"' in html and "with nobody acting on them (not resolved)" in html

@@ -87,16 +87,21 @@ def test_findings_are_stored_once_and_every_run_is_recorded(tmp_path: Path) -> N
     }
     session = Session("s")
     with Store(tmp_path / "home", clock=clock) as store:
+        reports = []
         for _ in range(2):
             runs = run_parallel(
                 [reviewer("A"), reviewer("B")], Execution(mode="parallel"),
                 store=store, project="p", session=session, root=tmp_path,
                 model_for=models.__getitem__,
             )  # fmt: skip
+            reports.append(runs[0].report)
         a = runs[0]
         assert a.report == "" and not a.created[0].new  # the repeat is an occurrence
         (stored,) = store.open_findings("p", "A")
         assert stored.content == "Unbounded retry loop" and stored.severity == "high"
+        # the report names the finding by its stored id, and where it points
+        assert f"[id {stored.id[:8]}]: Unbounded retry loop" in reports[0]
+        assert reports[0].endswith("Unbounded retry loop (src/a.py:1)")
         assert store.open_findings("p", "B") == ()
         costs = {c.observer: c for c in store.runs.costs("p")}
         assert costs["A"].runs == 2 and costs["A"].cost_usd == 0.02

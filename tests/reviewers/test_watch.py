@@ -105,3 +105,30 @@ def test_watch_state_combines_targets_and_survives_a_snapshot(tmp_path: Path) ->
     session.append(UserPrompt(text="more"))
     assert kept.changed("Reviewer", watch_state(targets, tmp_path, session))
     assert kept.changed("Other", digest)
+
+
+def test_the_conversation_has_the_turns_last_message_once_and_what_subagents_answered() -> None:
+    from onlooker.core.events import SubagentStopped, TurnEnded
+    from onlooker.reviewers.watch import conversation_messages
+
+    session = Session("s")
+    target = ConversationTarget()
+    session.append(UserPrompt(text="fix the bug"))
+    session.append(AssistantMessage(text="Looking at the loop.", reasoning="off by one?"))
+    session.append(TurnEnded(last_message="Fixed the off-by-one."))  # not in the transcript yet
+    session.append(SubagentStopped(agent_id="a1", agent_type="Explore", last_message="3 callers"))
+    said = [(m["role"], m["content"]) for m in conversation_messages(session, target)]
+    assert said == [
+        ("user", "fix the bug"),
+        ("assistant", "Looking at the loop."),
+        ("assistant", "Fixed the off-by-one."),
+        ("subagent Explore", "3 callers"),
+    ]
+    before = conversation_state(session, target)
+    session.append(AssistantMessage(text="Fixed the off-by-one."))  # read at the next hook
+    session.append(TurnEnded(last_message=""))
+    roles = [m["content"] for m in conversation_messages(session, target)]
+    assert roles.count("Fixed the off-by-one.") == 1
+    assert conversation_state(session, target) != before
+    plain = ConversationTarget(include_reasoning=False)
+    assert all("reasoning" not in m for m in conversation_messages(session, plain))

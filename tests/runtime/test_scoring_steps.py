@@ -72,3 +72,18 @@ def test_no_model_no_job_and_compaction_gets_the_scores_context(tmp_path: Path) 
         context = answer["hookSpecificOutput"]["additionalContext"]
         assert "average adherence" in context and "runs no tests" in context
         handler.close()
+
+
+def test_turn_interval_zero_scores_only_at_the_end(tmp_path: Path) -> None:
+    project = tmp_path / "proj"
+    (project / ".onlooker").mkdir(parents=True)
+    (project / ".onlooker" / "config.yaml").write_text(CONFIG + "  turn_interval: 0\n")
+    with Store(tmp_path / "home") as store:
+        handler = HookHandler(store, wake_worker=lambda home: None)
+        hook(handler, project, "SessionStart", source="startup")
+        hook(handler, project, "UserPromptSubmit", prompt="fix it")
+        hook(handler, project, "Stop")
+        assert queued(store) == []
+        hook(handler, project, "SessionEnd", reason="other")
+        assert len(queued(store)) == 1
+        handler.close()

@@ -111,3 +111,29 @@ def test_costs_add_up_per_observer(tmp_path: Path, clock: FixedClock) -> None:
         assert local.cost_usd is None and local.input_tokens == 7
         assert store.runs.last("Sec", "s") == ("ok", None)
         assert store.runs.costs()[0].observer == "Elsewhere"
+
+
+def test_runs_read_after_a_number_and_per_day(tmp_path: Path, clock: FixedClock) -> None:
+    """What the live viewer reads: runs past the newest it has seen, a session's, and the tokens
+    and cost of each day."""
+    with Store(tmp_path, clock=clock) as store:
+        assert store.runs.newest() == 0 and store.runs.per_day() == []
+        run = store.record_observer_run
+        first = run("Sec", session_id="s", project="p", status="ok", model="m1",
+                    input_tokens=100, output_tokens=10, cost_usd=0.5, report="fine")  # fmt: skip
+        second = run("Local", session_id="t", project="p", status="ok", input_tokens=7,
+                     output_tokens=3)  # fmt: skip
+        third = run("Sec", session_id="s", project="q", status="error", error="boom")
+        assert store.runs.newest() == third
+        after = store.runs.after(first)
+        assert [r["n"] for r in after] == [second, third]
+        assert (after[1]["observer"], after[1]["status"], after[1]["error"]) == (
+            "Sec",
+            "error",
+            "boom",
+        )
+        assert [r["n"] for r in store.runs.after(0, session_id="s")] == [first, third]
+        assert [r["n"] for r in store.runs.after(0, limit=1)] == [first]
+        day = clock.now().date().isoformat()
+        assert store.runs.per_day("p") == [(day, 107, 13, 0.5)]
+        assert store.runs.per_day("q") == [(day, 0, 0, None)]

@@ -12,6 +12,8 @@ from onlooker import Assessment, Finding, ObserverFailure, ToolCall
 from onlooker.store import (
     FindingAcknowledged,
     FindingCreated,
+    FindingExpired,
+    FindingReopened,
     FindingResolved,
     FindingsCleared,
     FindingSeen,
@@ -56,6 +58,8 @@ def every_kind() -> list[object]:
         FindingResolved(serial=4, at=AT, finding_id=finding.id, note="Fixed in commit abc123"),
         FindingsCleared(serial=5, at=AT, project="demo", finding_ids=(finding.id,)),
         SummaryDelivered(serial=6, at=AT, session_id="s1", digest="0" * 32),
+        FindingExpired(serial=7, at=AT, finding_id=finding.id, note="the session ended"),
+        FindingReopened(serial=8, at=AT, finding_id=finding.id),
     ]  # fmt: skip
 
 

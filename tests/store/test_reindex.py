@@ -11,7 +11,8 @@ from onlooker.store import FindingQuery, ObservationsTool, Store
 
 
 def busy_history(store: Store, clock: FixedClock) -> None:
-    """Findings in two projects, from sessions and from the command line, in every state."""
+    """Findings in two projects, from sessions and from the command line, in every state
+    (expired and reopened ones included)."""
     for project in ("shop", "blog"):
         tool = ObservationsTool(store, project=project, session_id=f"{project}-1")
         items = [
@@ -37,8 +38,12 @@ def busy_history(store: Store, clock: FixedClock) -> None:
         other({"operation": "resolve", "observation_id": ids[3]})
         other({"operation": "clear_resolved"})
         other({"operation": "resolve", "observation_id": ids[4], "resolution_note": "kept"})
-        store.create([Finding(observer="Stall", content="Same command 3 times")], project=project,
-                     session_id=f"{project}-2")  # fmt: skip
+        (stall,) = store.create([Finding(observer="Stall", content="Same command 3 times")],
+                                project=project, session_id=f"{project}-2")  # fmt: skip
+        clock.advance(10)  # closed because sessions ended: expired, one of them resumed
+        ended = {ids[5]: "the session ended", stall.observation.id: "the session ended"}
+        store.expire(ended, project=project, session_id=f"{project}-2")
+        store.reopen([stall.observation.id], project=project, session_id=f"{project}-2")
 
 
 def counts_agree(store: Store) -> bool:

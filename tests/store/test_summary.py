@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -19,17 +20,22 @@ def obs(observer: str, severity: str, content: str) -> dict[str, Any]:
     return {"observer": observer, "severity": severity, "content": content}
 
 
+def listed(observer: str, severity: str, content: str) -> dict[str, Any]:
+    """An observation as the summary gets it: with its id."""
+    return {**obs(observer, severity, content), "id": f"{content}0123456789abcdef"}
+
+
 def test_the_summary_text_line_for_line() -> None:
     result = {
         "count": 6,
         "by_severity": {"critical": 1, "high": 4, "low": 1},
         "observations": [
-            obs("Security Reviewer", "critical", "SQL injection in query builder"),
-            obs("Code Quality", "high", "a"),
-            obs("Code Quality", "high", "b"),
-            obs("Code Quality", "high", "c"),
-            obs("Code Quality", "high", "d"),
-            obs("Code Quality", "low", "e"),
+            listed("Security Reviewer", "critical", "SQL injection in query builder"),
+            listed("Code Quality", "high", "a"),
+            listed("Code Quality", "high", "b"),
+            listed("Code Quality", "high", "c"),
+            listed("Code Quality", "high", "d"),
+            listed("Code Quality", "low", "e"),
         ],
     }
     assert format_observations_summary(result) == (
@@ -37,12 +43,12 @@ def test_the_summary_text_line_for_line() -> None:
         "By Severity: critical: 1, high: 4, low: 1\n"
         "\n"
         "**Security Reviewer** (1 observations):\n"
-        "  [critical] SQL injection in query builder\n"
+        "  [critical] [id SQL inje] SQL injection in query builder\n"
         "\n"
         "**Code Quality** (5 observations):\n"
-        "  [high] a\n"
-        "  [high] b\n"
-        "  [high] c\n"
+        "  [high] [id a0123456] a\n"
+        "  [high] [id b0123456] b\n"
+        "  [high] [id c0123456] c\n"
         "  ... and 2 more"
     )
 
@@ -73,7 +79,7 @@ def test_delivered_once_then_again_only_when_it_changed(store: Store) -> None:
     assert deliver() == ""
     first = add(store, "Retry loop in the HTTP client", "critical")
     text = deliver()
-    assert "  [critical] Retry loop in the HTTP client" in text
+    assert re.search(r"  \[critical\] \[id [0-9a-f]{8}\] Retry loop in the HTTP client", text)
     assert text.startswith("<observations>\nActive Observations: 1 open\nBy Severity: critical: 1")
     assert deliver() == ""
     assert deliver("s2") == text  # every session gets it once

@@ -5,14 +5,23 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 from onlooker import Assessment, Finding
+from onlooker.core.message import summary_finding
 from onlooker.store import trajectory_findings
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 
 
-def test_below_medium_nothing_is_stored() -> None:
-    assessment = Assessment(observer_name="stall", summary="All fine.", severity="low")
+def test_info_and_status_lines_are_never_stored() -> None:
+    assessment = Assessment(observer_name="stall", summary="All fine.", severity="info")
     assert trajectory_findings(assessment, "s1") == []
+    status = Assessment(observer_name="Deadline", summary="Overdue.", severity="high", status=True)
+    assert trajectory_findings(status, "s1") == []
+
+
+def test_a_low_assessment_is_stored_under_the_id_its_message_shows() -> None:
+    assessment = Assessment(observer_name="stall", summary="Once undone.", severity="low")
+    [stored] = trajectory_findings(assessment, "s1")
+    assert stored.severity == "low" and stored.id == summary_finding(assessment).id
 
 
 def test_an_assessment_without_findings_stores_its_summary() -> None:
@@ -35,7 +44,7 @@ def test_an_assessment_without_findings_stores_its_summary() -> None:
     assert stored.metadata == {"call_index": 7, "suggestions": ["Wrap up."]}
 
 
-def test_findings_at_info_take_the_assessments_severity_and_low_ones_stay_out() -> None:
+def test_findings_at_info_take_the_assessments_severity_and_low_ones_are_kept() -> None:
     assessment = Assessment(
         observer_name="cascade",
         summary="Errors pile up.",
@@ -50,6 +59,7 @@ def test_findings_at_info_take_the_assessments_severity_and_low_ones_stay_out() 
     assert [(f.content, f.severity) for f in stored] == [
         ("3 of the last 5 calls failed", "medium"),
         ("a critical one", "critical"),
+        ("a low one", "low"),  # told to the agent, so kept with an id
     ]
     assert stored[0].category == "error_rate"
     assert stored[1].metadata == {"call_index": 0, "tool": "Bash"}

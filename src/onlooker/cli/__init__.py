@@ -21,25 +21,34 @@ def main(argv: list[str] | None = None) -> None:
         from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
-    _degrade_unencodable_output()
+    args = [_encodable_argument(arg) for arg in args]
+    from .terminal import prepare_output, run_quietly_on_closed_pipe
+
+    prepare_output()
     try:
         group = build_group()
-    except ImportError:  # pragma: no cover - only without the [cli] extra
+    except ImportError as exc:  # pragma: no cover - a damaged install
         sys.stderr.write(
-            "onlooker: the command line needs click and rich: pip install 'onlooker[cli]'\n"
+            f"onlooker: the command line cannot start ({exc}); install onlooker again: "
+            "pipx install --force onlooker (or pip install --force-reinstall onlooker)\n"
         )
         raise SystemExit(2) from None
-    group.main(args=args, prog_name="onlooker")
+    run_quietly_on_closed_pipe(lambda: group.main(args=args, prog_name="onlooker"))
 
 
-def _degrade_unencodable_output() -> None:
-    """Print what the terminal's encoding cannot show as `?` rather than crash (a cp1252 console,
-    output redirected under PYTHONIOENCODING=ascii): box drawing and arrows degrade, text stays."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        encoding = (getattr(stream, "encoding", "") or "").lower().replace("-", "")
-        if reconfigure is not None and encoding not in ("utf8", "utf_8"):
-            reconfigure(errors="replace")
+def _encodable_argument(arg: str) -> str:
+    """An argument holding bytes that are not UTF-8 (or a lone surrogate) with U+FFFD in their
+    place, so no command stores text that cannot be encoded; one naming an existing file or
+    folder (`@FILE` too) stays as it was: a path is kept byte for byte."""
+    from ..text.encodable import encodable_text
+
+    cleaned = encodable_text(arg)
+    if cleaned is arg:
+        return arg
+    import os
+
+    path = arg[1:] if arg.startswith("@") else arg
+    return arg if path and os.path.lexists(path) else cleaned
 
 
 def build_group() -> Any:

@@ -23,6 +23,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "reindex": ("reindex", "Rebuild the index (onlooker.db) from the journals."),
     "replay": ("replay", "Run observers over recorded sessions as if live."),
     "report": ("report", "Write a self-contained HTML report: charts, findings, timelines."),
+    "serve": ("serve", "Watch sessions live and act on findings in the web browser (local)."),
     "side-effects": (
         "side_effects",
         "List what side effects saved (work products, search summaries, logs, media).",

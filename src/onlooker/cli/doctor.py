@@ -10,7 +10,7 @@ import click
 
 from ..daemon import health as doctor
 from ..daemon.spool import discard_refused
-from ..store.home import data_home
+from ..store.home import data_home, project_root
 from .memory_model import describe, memory_model
 from .plugins import lines, report
 
@@ -32,10 +32,11 @@ from .plugins import lines, report
 )
 @click.option(
     "--project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=".",
     show_default=True,
-    help="Project whose Claude Code settings to check.",
+    help="A folder of the project whose Claude Code settings to check: its root is the nearest "
+    "folder at or above it with .git, .onlooker or onlooker.yaml.",
 )
 def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
     """Report the hook service, spooled hook inputs, recent errors, store health, the job queue,
@@ -49,7 +50,7 @@ def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
         done, failed = doctor.replay_spool(home)
         replayed = {"replayed": done, "refused": failed}
     discarded = discard_refused(home) if discard else None
-    data = doctor.diagnose(home, project.absolute()).to_dict()
+    data = doctor.diagnose(home, project_root(project)).to_dict()
     if discarded is not None:
         data["discarded"] = discarded
     data["plugins"] = report()
@@ -140,9 +141,9 @@ def _print(data: dict[str, Any]) -> None:
     elif config["valid"]:
         line(f"  config         ok: {config['file']}")
     else:
-        line(f"  config         INVALID, observers are off until it validates: {config['file']}")
-        for problem in config["problems"][:10]:
-            line(f"    {problem}")
+        _config_problems(config)
+    for other in data.get("other_configs", []):
+        _config_problems(other)
     plugins = data["plugins"]
     failed = sum(1 for plugin in plugins if plugin["error"])
     packages = len({plugin["package"] or plugin["value"] for plugin in plugins})
@@ -159,3 +160,16 @@ def _print(data: dict[str, Any]) -> None:
     for problem in data["cannot_run"]:
         line(f"  CANNOT RUN     {problem['file']}: {problem['what']}")
         line(f"    {problem['problem']}")
+
+
+def _config_problems(config: dict[str, Any]) -> None:
+    defaulted = config.get("defaulted") or []
+    if defaulted == ["*"]:
+        meanwhile = "sessions run with the defaults until it is fixed"
+    elif defaulted:
+        meanwhile = f"these sections use their defaults until it is fixed: {', '.join(defaulted)}"
+    else:
+        meanwhile = "those keys are left out until it is fixed"
+    click.echo(f"  config         PROBLEMS in {config['file']}; {meanwhile}")
+    for problem in config["problems"][:10]:
+        click.echo(f"    {problem}")

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +10,7 @@ import click
 
 from ..errors import InstallError
 from ..hosts.claude_code.config_files import Change
+from ..hosts.claude_code.git_exclude import exclude, unexclude
 from ..hosts.claude_code.install import (
     SCOPES,
     hooks_file,
@@ -19,6 +19,7 @@ from ..hosts.claude_code.install import (
     settings_path,
     uninstall,
 )
+from ..hosts.claude_code.key_changes import json_key_changes
 from ..hosts.claude_code.mcp_registration import (
     install_mcp,
     installed_mcp,
@@ -29,6 +30,7 @@ from ..hosts.claude_code.mcp_registration import (
 )
 from ..hosts.claude_code.plugin import install_plugin, uninstall_plugin
 from ..store.home import data_home, project_root
+from ._config_check import warn_about_config
 from ._install_options import dry_run_option, json_option
 from ._install_options import run_install as _run
 from .install_memory import memory_choice
@@ -49,7 +51,7 @@ _scope = click.option(
 )
 _project = click.option(
     "--project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=".",
     show_default=True,
     help="A folder of the project (for project and local scope): settings go to its root, the "
@@ -81,9 +83,31 @@ _memory_model = click.option(
 )
 
 
-@click.group(name="install")
-def command() -> None:
-    """Install onlooker into an agent host."""
+@click.group(name="install", invoke_without_command=True)
+@click.option(
+    "--scope",
+    type=click.Choice(["user", "project"]),
+    default="user",
+    show_default=True,
+    help="With no host: user, every project of each host; project, this project only.",
+)
+@click.option("--yes", "-y", is_flag=True, help="With no host: install without asking.")
+@dry_run_option
+@click.pass_context
+def command(ctx: click.Context, scope: str, yes: bool, dry_run: bool) -> None:
+    """Install onlooker into an agent host; with no host, into each one found on this machine
+    (Claude Code, opencode, Amplifier), after showing what changes."""
+    if ctx.invoked_subcommand is None:
+        from .install_all import install_everywhere
+
+        install_everywhere(
+            ctx,
+            scope,
+            yes,
+            dry_run,
+            install_claude_code=install_claude_code,
+            install_opencode=install_opencode,
+        )
 
 
 @command.command(name="claude-code")
@@ -113,13 +137,14 @@ def install_claude_code(
     home = data_home()
     problem = server_start_problem() if mcp else None
     server_note = _not_registered(problem) if problem else None
-    chosen = memory_choice(home, memory_model, dry_run=dry_run, ask=not as_json)
+    chosen = memory_choice(home, memory_model, dry_run=dry_run, ask=not (as_json or dry_run))
     if plugin is not None:
         written = _run(
             lambda: install_plugin(plugin, home, mcp=mcp and not problem, dry_run=dry_run)
         )
         said = [note for note in (chosen, server_note) if note]
         _show_plugin(plugin, written, said, dry_run, as_json)
+        warn_about_config(project)
         return
     root = project_root(project)
     target = hooks_file(scope, root)
@@ -131,12 +156,14 @@ def install_claude_code(
             changes.append((HOOKS_OUT, _run(lambda: uninstall(committed, home, dry_run=dry_run))))
             notes.append(f"moved onlooker's hooks out of {committed}, which teams commit")
         notes.append(
-            f"{target} names this machine's Python, so it is not committed: "
+            f"{target} names paths of this machine, so it is not committed: "
             "each teammate runs `onlooker install claude-code` on their own machine"
         )
-        if _git_ignores(root, target) is False:
+        excluded = exclude(root, target, dry_run=dry_run)
+        if excluded is not None:
             notes.append(
-                f"git does not ignore {target.relative_to(root)} here: add it to .gitignore"
+                f"git did not ignore {target.relative_to(root)}: "
+                f"{'would add' if dry_run else 'added'} it to {excluded}, which is not committed"
             )
     if chosen:
         notes.append(chosen)
@@ -151,6 +178,7 @@ def install_claude_code(
             changes.append((SERVER_OUT, moved))
             notes.append(f"moved onlooker's MCP server out of {shared}, which teams commit")
     _show(changes, notes, "installed", dry_run, as_json, mcp_problem=problem)
+    warn_about_config(project)
 
 
 command.add_command(install_opencode)
@@ -185,6 +213,7 @@ def uninstall_claude_code(
         files.append(settings_path("project", root))
     try:
         changes = [(HOOKS_OUT, uninstall(path, home, dry_run=dry_run)) for path in files]
+        unexclude(root, files[0], dry_run=dry_run)
         if mcp:
             places = [mcp_config_target(scope, root)]
             if scope != "user" and installed_mcp(project_mcp_json(root), ("mcpServers",)):
@@ -203,19 +232,6 @@ def uninstall_claude_code(
 
 def _not_registered(problem: str) -> str:
     return f"the MCP server is not registered: {problem}. To have it, {MCP_FIX}"
-
-
-def _git_ignores(root: Path, path: Path) -> bool | None:
-    """Whether git ignores `path` in the repository at `root` (None: no git, or no repository)."""
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(root), "check-ignore", "-q", str(path)],
-            capture_output=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return {0: True, 1: False}.get(done.returncode)
 
 
 def _show(
@@ -269,8 +285,7 @@ def _show_plugin(
 
 def _echo_change(label: str, change: Change, dry_run: bool) -> None:
     if dry_run:
-        click.echo(f"Would write {change.path}:\n")
-        click.echo(change.after if change.after is not None else "(the file would be removed)")
+        _echo_would(change)
         return
     if not change.changed:
         reason = "; ".join(change.notes) or "nothing to do"
@@ -285,6 +300,26 @@ def _echo_change(label: str, change: Change, dry_run: bool) -> None:
         click.echo(f"  backup: {change.backup}")
     for note in change.notes:
         click.echo(f"  {note}")
+
+
+def _echo_would(change: Change) -> None:
+    """A dry run's change: only the keys of a JSON file that would change, never the rest of it
+    (~/.claude.json holds account ids); onlooker's own files by name."""
+    if not change.changed:
+        click.echo(f"Nothing to change in {change.path}.")
+        return
+    if change.after is None:
+        click.echo(f"Would remove {change.path}")
+        return
+    keys = json_key_changes(change.before, change.after) if change.path.suffix == ".json" else None
+    if keys is None:
+        lines = change.after.count("\n")
+        verb = "replace" if change.before is not None else "create"
+        click.echo(f"Would {verb} {change.path} (onlooker's file, {lines} lines)")
+        return
+    click.echo(f"Would change {change.path}{'' if change.before else ' (a new file)'}:")
+    for key in keys:
+        click.echo(f"  {key.line()}")
 
 
 def _file_dict(change: Change) -> dict[str, Any]:

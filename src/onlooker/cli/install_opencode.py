@@ -10,7 +10,8 @@ import click
 
 from ..hosts.claude_code.config_files import Change
 from ..hosts.opencode.install import SCOPES, install, plugin_path, uninstall
-from ..store.home import data_home
+from ..store.home import data_home, project_root
+from ._config_check import warn_about_config
 from ._install_options import dry_run_option, json_option
 from ._install_options import run_install as _run
 
@@ -24,10 +25,11 @@ _scope = click.option(
 )
 _project = click.option(
     "--project",
-    type=click.Path(file_okay=False, path_type=Path),
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
     default=".",
     show_default=True,
-    help="The project folder (for project scope).",
+    help="A folder of the project (for project scope): the plugin goes to its root, the nearest "
+    "folder at or above it with .git, .onlooker or onlooker.yaml.",
 )
 
 
@@ -44,8 +46,9 @@ def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) ->
     machine's Python; running it again changes nothing; a file it replaces is backed up in the
     data home. `onlooker uninstall opencode` removes it.
     """
-    path = plugin_path(scope, project.resolve())
+    path = plugin_path(scope, project_root(project))
     _show(_run(lambda: install(path, data_home(), dry_run=dry_run)), "installed", dry_run, as_json)
+    warn_about_config(project)
 
 
 @click.command(name="opencode")
@@ -55,7 +58,7 @@ def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) ->
 @json_option
 def uninstall_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) -> None:
     """Remove onlooker's plugin from opencode's plugin folder (a file it replaced comes back)."""
-    path = plugin_path(scope, project.resolve())
+    path = plugin_path(scope, project_root(project))
     _show(_run(lambda: uninstall(path, data_home(), dry_run=dry_run)), "removed", dry_run, as_json)
 
 

@@ -93,10 +93,11 @@ def list_(
             return
         from ..display.observations import render
 
-        name = current_project(project)
+        name = current_project(project, known=True)
         page = store.query(FindingQuery(project=name, limit=0))
         rows = store.get([o["id"] for o in response["observations"]], name)
-        _console().print(render("table", display_name(name), page, rows))
+        console = _console()
+        console.print(render("table", display_name(name), page, rows, expand=console.is_terminal))
 
 
 @command.command(name="show")
@@ -224,7 +225,7 @@ def clear_resolved(as_json: bool, project: str | None, session_id: str) -> None:
 @project_options
 def search(text: str, limit: int, as_json: bool, project: str | None, session_id: str) -> None:
     """Full-text search over observations (every word must appear), newest first."""
-    name = current_project(project)
+    name = current_project(project, known=True)
     with open_store() as store:
         found = store.search(text, name, limit)
         if as_json:
@@ -233,7 +234,8 @@ def search(text: str, limit: int, as_json: bool, project: str | None, session_id
         from ..display.observations import render
 
         page = store.query(FindingQuery(project=name, limit=0))
-    _console().print(render("table", display_name(name), page, found))
+    console = _console()
+    console.print(render("table", display_name(name), page, found, expand=console.is_terminal))
 
 
 def _tool(store: Store, project: str | None, session_id: str) -> ObservationsTool:

@@ -96,8 +96,28 @@ _simple("suggest", "List pending improvements (rejected patterns left out).",
         lambda c, a: c.suggest(a))  # fmt: skip
 _simple("history", "Every score with its breakdown, and each improvement's delta.",
         lambda c, a: c.history(a))  # fmt: skip
-_simple("rollback", "Restore the previous AGENTS.md, or AGENT's previous prompt.",
-        lambda c, a: c.rollback(a))  # fmt: skip
+
+
+@command.command(name="rollback")
+@click.argument("agent", required=False, default="")
+@click.option(
+    "--suggest-again",
+    is_flag=True,
+    help="Let the weakness be suggested again (by default a rollback rejects it).",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Put the kept version back even over a hand edit the rollback cannot keep.",
+)
+@project_option
+@json_option
+def rollback_(
+    agent: str, suggest_again: bool, force: bool, project: str | None, as_json: bool
+) -> None:  # fmt: skip
+    """Restore the previous AGENTS.md, or AGENT's previous prompt. The change's weakness is
+    rejected (not suggested again) unless --suggest-again; a hand edit made since is kept."""
+    _run(project, as_json, lambda c: c.rollback(agent, suggest_again=suggest_again, force=force))
 
 
 @command.command(name="apply")

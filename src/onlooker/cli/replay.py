@@ -213,8 +213,10 @@ def summary_text(result: SessionReplay) -> Any:
     malformed = str(result.malformed)
     if result.malformed_lines:
         malformed += f" (lines {', '.join(map(str, result.malformed_lines))})"
-    rows.append(("malformed lines", malformed))
-    rows.append(("skipped lines", str(result.skipped)))
+    rows.append(("malformed lines", f"{malformed} (could not be read)"))
+    rows.append(
+        ("skipped lines", f"{result.skipped} (read, but no event: metadata, progress, snapshots)")
+    )
     if result.unanswered:
         rows.append(("unanswered calls", str(result.unanswered)))
     width = max(len(label) for label, _ in rows)

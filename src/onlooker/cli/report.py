@@ -17,6 +17,7 @@ import click
 
 from ..core.clock import SystemClock, parse_time
 from ..errors import ConfigError, TranscriptError
+from ..store.home import data_home, safe_name
 from .store_options import current_project, fail, open_store, print_json
 
 _RELATIVE = re.compile(r"^(\d+)([hdw])$")
@@ -33,9 +34,9 @@ _RELATIVE = re.compile(r"^(\d+)([hdw])$")
 @click.option(
     "--out",
     type=click.Path(dir_okay=False, path_type=Path),
-    default=Path("onlooker-report.html"),
-    show_default=True,
-    help="The HTML file to write.",
+    default=None,
+    help="The HTML file to write; default: a new file in the data home's reports/ folder "
+    "(its path is printed).",
 )
 @click.option("--open", "open_it", is_flag=True, help="Open the report in the web browser.")
 @click.option("--json", "as_json", is_flag=True, help="Print what was written as JSON.")
@@ -63,7 +64,7 @@ def command(
     paths: Sequence[str],
     project: str | None,
     since: str | None,
-    out: Path,
+    out: Path | None,
     open_it: bool,
     as_json: bool,
     timelines: int,
@@ -89,10 +90,13 @@ def command(
             fail("--deadline and --observer apply to replayed PATHs only")
         from ..report import report_from_store
 
-        key = current_project(project) if project else None
+        key = current_project(project, known=True) if project else None
         with open_store() as store:
             report = report_from_store(store, project=key, since=start, detailed=timelines)
     html = render_html(report)
+    if out is None:
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        out = data_home() / "reports" / f"report-{safe_name(project or 'all')}-{stamp}.html"
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(html, encoding="utf-8")

@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 import click
 
 from ..store import Store, StoreError, data_home, project_for
-from ..store.identity import matching_keys
+from ..store.identity import display_name, matching_keys
+from ..text.encodable import encodable
 
 if TYPE_CHECKING:
     from ..display.observations import DisplayOptions
@@ -43,13 +44,19 @@ def project_options(function: F) -> F:
     )(function)
 
 
-def current_project(project: str | None) -> str:
+def current_project(project: str | None, *, known: bool = False) -> str:
     """The store key of `--project` (a key, or a folder name that designates one project), else
-    of the current directory's project. An ambiguous name fails, listing the keys it could be."""
+    of the current directory's project. An ambiguous name fails, listing the keys it could be;
+    with `known` (commands that only read), so does a name the store has nothing of."""
     if not project:
         return project_for(os.getcwd())
     with open_store() as store:
-        keys = matching_keys(store.project_keys(), project)
+        every = store.project_keys()
+        keys = matching_keys(every, project)
+    if known and not keys:
+        names = ", ".join(sorted({display_name(key) for key in every})) or "none yet"
+        fail(f"--project: the store ({data_home()}) has nothing of a project {project!r}; "
+             f"its projects: {names}")  # fmt: skip
     if len(keys) > 1:
         fail(
             f"--project: the name {project!r} is ambiguous, it names {len(keys)} projects "
@@ -81,18 +88,20 @@ def read_request(source: str) -> Any:
     """A request given as JSON text, '-' for stdin, or @FILE."""
     where = "request"
     if source == "-":
-        text, where = sys.stdin.read(), "request (stdin)"
+        stream = getattr(sys.stdin, "buffer", None)  # bytes, to decode them leniently
+        text = stream.read().decode("utf-8", "replace") if stream else sys.stdin.read()
+        where = "request (stdin)"
     elif source.startswith("@"):
         path = Path(source[1:])
         where = f"request ({path})"
         try:
-            text = path.read_text(encoding="utf-8")
+            text = path.read_bytes().decode("utf-8", "replace")
         except OSError as exc:
             fail(f"{path}: cannot read the request ({exc.strerror or exc})")
     else:
         text = source
-    try:
-        return json.loads(text)
+    try:  # bytes that are not UTF-8 are U+FFFD, and so is a `\ud800` escape (text/encodable.py)
+        return encodable(json.loads(text))
     except json.JSONDecodeError as exc:
         fail(f"{where}: not valid JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
 

@@ -1,8 +1,9 @@
 """Project configs kept loaded for the hook path, keyed by the file's (path, mtime, size).
 
 A lookup costs a dictionary hit and a stat or two; the file is read and validated again only
-when it changed. A config that does not validate turns the project's observers off (logged once
-per version of the file) until it is fixed: nothing runs with a config that did not validate.
+when it changed. A config with problems fails safe (tolerant.py): each section with a problem takes
+its defaults and the rest runs as written; the problems are logged once per version of the file
+and kept (`Loaded.problems`) for the session's notice to the person.
 """
 
 from __future__ import annotations
@@ -17,13 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ..core.observer import Observer
-from ..errors import ConfigError
 from ..memory.settings import MemorySettings
 from ..reviewers.config import ReviewSetup
 from ..scoring.settings import ScoringSettings
 from ..store.home import project_root
-from .loading import CONFIG_FILES, load_config
+from .loading import CONFIG_FILES
 from .project import ProjectConfig
+from .tolerant import load_tolerant
 
 log = logging.getLogger("onlooker.config")
 log.addHandler(logging.NullHandler())
@@ -37,13 +38,20 @@ KNOWN_DIRECTORIES = 256
 
 @dataclass(frozen=True, slots=True)
 class Loaded:
-    """A project's config as the hook path uses it; `config` is None when it did not validate."""
+    """A project's config as the hook path uses it (None: nothing could be used)."""
 
     root: Path
     key: FileKey | None
     config: ProjectConfig | None
     problem: str = ""
-    """Why the config was refused ('' when it loaded)."""
+    """What is wrong with the file, one problem a line ('' when nothing is)."""
+    defaulted: tuple[str, ...] = ()
+    """The sections that took their defaults because of a problem (`*`: all of them)."""
+
+    @property
+    def problems(self) -> tuple[str, ...]:
+        """`FILE:LINE: KEY: what is allowed`, one a problem."""
+        return tuple(self.problem.splitlines()) if self.problem else ()
 
     @property
     def observers(self) -> tuple[Observer, ...]:
@@ -112,13 +120,13 @@ class ProjectConfigs:
             return Loaded(
                 root, None, dataclasses.replace(ProjectConfig(root=root), **self.overrides)
             )
-        try:
-            config = load_config(key[0], root)
-            return Loaded(root, key, dataclasses.replace(config, **self.overrides))
-        except ConfigError as exc:
-            log.error("config %s did not validate; its observers are off until it does: %s",
-                      key[0], str(exc).replace("\n", " "))  # fmt: skip
-            return Loaded(root, key, None, str(exc))
+        found = load_tolerant(Path(key[0]), root)
+        config = dataclasses.replace(found.config, **self.overrides)
+        if found.problems:
+            sections = ", ".join(found.defaulted) if found.defaulted != ("*",) else "every section"
+            log.warning("config %s has problems; %s use the defaults, the rest runs: %s", key[0],
+                        sections or "no section", " | ".join(found.problems))  # fmt: skip
+        return Loaded(root, key, config, "\n".join(found.problems), found.defaulted)
 
 
 def file_key(root: Path) -> FileKey | None:

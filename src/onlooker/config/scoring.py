@@ -16,7 +16,7 @@ SCORING_KEYS = (
     "enabled", "model", "detail_level", "scoring_threshold", "min_observations_for_update",
     "auto_update_agents_md", "auto_update_agent_prompts", "max_history", "backup_enabled",
     "backup_max_versions", "sections_managed", "agents_observed", "instructions_file", "retries",
-    "timeout",
+    "timeout", "turn_interval", "notify_on_evaluation",
 )  # fmt: skip
 
 
@@ -62,6 +62,8 @@ def read_scoring(
         ),
         "retries": count("retries", 0),
         "timeout": reader.number(config.get("timeout"), f"{key}.timeout", d.timeout),
+        "turn_interval": count("turn_interval", 0),
+        "notify_on_evaluation": flag("notify_on_evaluation"),
     }
     if any(value is None for value in values.values()):
         return None

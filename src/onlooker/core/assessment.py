@@ -42,7 +42,8 @@ def is_warning(value: str) -> bool:
 @record("finding")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Finding(Record):
-    """One thing an observer noticed; stored findings carry a lifecycle (open → resolved)."""
+    """One thing an observer noticed; stored findings carry a lifecycle (open → resolved, or
+    expired when its session or episode ended without anyone acting)."""
 
     content: str
     """What was noticed (rendered after the category)."""
@@ -53,11 +54,13 @@ class Finding(Record):
     id: str = field(default_factory=lambda: os.urandom(16).hex())
     observer: str = ""
     severity: Severity = "info"
-    status: Literal["open", "acknowledged", "resolved"] = "open"
+    status: Literal["open", "acknowledged", "resolved", "expired"] = "open"
     created_at: datetime | None = None
     acknowledged_at: datetime | None = None
     resolved_at: datetime | None = None
+    """When it was closed: resolved, or expired."""
     resolution_note: str | None = None
+    """The note of whoever resolved it, or why it expired."""
     source_type: str = "conversation"
     """file | conversation | mixed"""
     source_ref: str | None = None
@@ -91,6 +94,9 @@ class Assessment(Record):
     timestamp: datetime = EPOCH
     call_index: int = 0
     """Tool-call count of the session when the assessment was made."""
+    status: bool = False
+    """A status line (time left, plan steps), not trouble: never stored as a finding, told as one
+    line (specs/engine.md, Feedback)."""
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "severity", severity(self.severity))

@@ -20,12 +20,13 @@ from pathlib import PurePath
 from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
+from ..text.encodable import encodable, encodable_text
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within, unlimited
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
-from .feedback import FEEDBACK_LIMIT, immediate_feedback
+from .feedback import FEEDBACK_LIMIT, Telling, tell
 from .observer import Observer, ObserverContext
 from .session import Session, SessionInfo
 from .triggers import ObserverRun, Trigger, TriggerState
@@ -76,6 +77,8 @@ class Dispatch:
     failures: tuple[ObserverFailure, ...] = ()
     feedback: str = ""
     """Text to inject into the agent's context now ('' for nothing)."""
+    telling: Telling = field(default_factory=Telling)
+    """What the feedback says, as messages (a host with a store renders them with stored ids)."""
 
 
 @dataclass(slots=True)
@@ -354,7 +357,7 @@ class Engine:
             if run.error is not None:
                 failure = ObserverFailure(
                     observer=run.spec.name,
-                    error=_describe(run.error),
+                    error=encodable_text(_describe(run.error)),
                     at=now,
                     call_index=count,
                     timed_out=isinstance(run.error, ObserverTimeout),
@@ -363,7 +366,7 @@ class Engine:
                 failures.append(failure)
             elif isinstance(run.result, Assessment):
                 assessment = dataclasses.replace(
-                    run.result,
+                    encodable(run.result),  # an observer's text is stored and sent: encodable
                     observer_name=run.result.observer_name or run.spec.name,
                     call_index=count,
                     timestamp=now,
@@ -372,8 +375,9 @@ class Engine:
                 assessments.append(assessment)
         if runs:
             session[TriggerState].seed(state)
-        feedback = immediate_feedback(session, assessments, self.feedback_limit)
-        return Dispatch(event, tuple(assessments), tuple(failures), feedback)
+        telling = tell(session, assessments)
+        feedback = telling.render(self.feedback_limit)
+        return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
 
 
 _SKIPPED: Any = object()

@@ -63,6 +63,8 @@ class UserPrompt(Event):
     """The user (or the harness) sent a message: the config's message:received hook."""
 
     text: str = ""
+    agent: str = ""
+    """The primary agent the host says the message is for (opencode's `build`, `plan`, …)."""
 
 
 @record("assistant_message")
@@ -164,6 +166,8 @@ class TurnEnded(Event):
     """The agent finished its response: the config's response:complete hook (Claude Code Stop)."""
 
     last_message: str = ""
+    continued: bool = field(default=False, metadata={"omit_empty": True})
+    """The turn went on because a Stop hook blocked it (Claude Code's `stop_hook_active`)."""
 
 
 @record("session_ended")

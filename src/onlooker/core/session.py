@@ -9,6 +9,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import datetime
 from pathlib import PurePath
 from typing import Any, TypeVar
 
@@ -31,6 +32,12 @@ class SessionInfo(Record):
     """What the session started with: where, for whom, until when."""
 
     started: SessionStarted
+    began_at: datetime | None = None
+    """When the session first started: a resume or a compaction keeps it, and its deadline."""
+
+    @property
+    def began(self) -> datetime:
+        return self.began_at or self.started.at
 
 
 @record("task_context")
@@ -43,7 +50,17 @@ class TaskContext(Record):
 
 
 def reduce_session_info(view: Slice[SessionInfo], event: SessionStarted) -> Reduced:
-    return Replace(SessionInfo(started=event))
+    """The newest start; a resume or a compaction continues the session's time and deadline."""
+    before = view.latest()
+    if before is None or event.source not in CONTINUING:
+        return Replace(SessionInfo(started=event))
+    if before.started.deadline is not None:
+        event = dataclasses.replace(event, deadline=before.started.deadline)
+    return Replace(SessionInfo(started=event, began_at=before.began))
+
+
+CONTINUING = ("resume", "compact")
+"""Session-start sources that go on with the same session."""
 
 
 def reduce_task_context(view: Slice[TaskContext], event: UserPrompt | ToolCall) -> Reduced:

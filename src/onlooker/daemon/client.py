@@ -16,7 +16,7 @@ import time
 
 if False:  # for type checkers only; importing them at run time is not needed
     import _socket
-    from collections.abc import Callable
+    from typing import Any
 
 
 def _env(name: str) -> str:
@@ -211,20 +211,13 @@ def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
         pass  # nowhere to keep it: still never block the agent
 
 
-#: Bytes past a cut that are redacted with what is kept, so a secret across it goes whole.
-CUT_MARGIN = 4096
-
-
 def _without_secrets(payload: bytes, head: int = 0) -> bytes:
-    """The payload (or its first `head` bytes) redacted; the redaction modules are loaded here,
-    so only a spooled input pays for them."""
+    """The payload (or its first `head` bytes) redacted as decoded values
+    (`onlooker.text.spooled`); the redaction modules are loaded here, so only a spooled input
+    pays for them."""
     try:
-        redact = _redactor()
-        if head:
-            text = payload[: head + CUT_MARGIN].decode("utf-8", "surrogateescape")
-            return redact(text)[:head].encode("utf-8", "surrogateescape")
-        text = payload.decode("utf-8", "surrogateescape")
-        return redact(text).encode("utf-8", "surrogateescape")
+        kept: bytes = _redaction().redact_payload(payload, head)
+        return kept
     except Exception:  # a secret must not be kept: keep the reason alone
         return b"[input dropped: it could not be redacted]\n"
 
@@ -233,18 +226,19 @@ TEXT_PACKAGE = "_onlooker_spool_text"
 """The name `onlooker/text/` is loaded under when this file runs by path, outside its package."""
 
 
-def _redactor() -> "Callable[[str], str]":
-    """`onlooker.text.redact.redact`. Run by path (the installed hook), this file has no package,
+def _redaction() -> "Any":
+    """The module `onlooker.text.spooled`. Run by path (the installed hook), this file has no
+    package,
     so `onlooker/text/` beside it is loaded on its own, by file path, under TEXT_PACKAGE: its
     modules import only each other and the standard library, and onlooker itself is not imported.
     """
     if __package__:
-        from ..text.redact import redact
+        from ..text import spooled
 
-        return redact
+        return spooled
     import os
 
-    loaded = sys.modules.get(f"{TEXT_PACKAGE}.redact")
+    loaded = sys.modules.get(f"{TEXT_PACKAGE}.spooled")
     if loaded is None:
         import importlib
         import importlib.util
@@ -258,9 +252,8 @@ def _redactor() -> "Callable[[str], str]":
         package = importlib.util.module_from_spec(spec)
         sys.modules[TEXT_PACKAGE] = package
         spec.loader.exec_module(package)
-        loaded = importlib.import_module(f"{TEXT_PACKAGE}.redact")
-    function: Callable[[str], str] = loaded.redact
-    return function
+        loaded = importlib.import_module(f"{TEXT_PACKAGE}.spooled")
+    return loaded
 
 
 def with_input_id(payload: bytes, input_id: str) -> bytes:

@@ -6,6 +6,7 @@ replaying spooled hook inputs.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -45,6 +46,8 @@ class Report:
     """Inputs that cannot go through (not a hook input, or failed again when replayed)."""
     cannot_run: tuple[Problem, ...] = ()
     """Installed hook commands and MCP servers that cannot run on this machine."""
+    other_configs: tuple[dict[str, Any], ...] = ()
+    """Other projects' config files the hooks met that still have problems."""
 
     @property
     def healthy(self) -> bool:
@@ -53,6 +56,7 @@ class Report:
             and not self.refused
             and bool(self.store.get("ok"))
             and bool(self.config.get("valid"))
+            and not self.other_configs
             and not self.cannot_run
             and not self.store.get("jobs", {}).get("stuck")
             and not self.store.get("jobs", {}).get("recent_failed")
@@ -75,18 +79,37 @@ class Report:
             "installed_hooks": self.hooks,
             "cannot_run": [problem.to_dict() for problem in self.cannot_run],
             "config": self.config,
+            "other_configs": list(self.other_configs),
         }
 
 
+CONFIG_LINE = re.compile(r"config (.+?) (?:has problems|did not validate)")
+"""A logged config problem (names the file); doctor checks the file again instead of showing
+the line, which may be stale."""
+
+
 def recent_errors(home: Path, limit: int = RECENT_ERRORS) -> tuple[str, ...]:
+    """The latest errors and warnings of the hook service, but config problems (which
+    `logged_configs` checks again, so a fixed config is not reported)."""
+    lines = _log_lines(home)
+    errors = [line for line in lines if " ERROR " in line or " WARNING " in line]
+    return tuple(line for line in errors if not CONFIG_LINE.search(line))[-limit:]
+
+
+def logged_configs(home: Path) -> list[Path]:
+    """The config files the hook service logged problems of, each once, latest last."""
+    found = [m.group(1) for line in _log_lines(home) if (m := CONFIG_LINE.search(line))]
+    return [Path(path) for path in dict.fromkeys(reversed(found))][::-1]
+
+
+def _log_lines(home: Path) -> list[str]:
     try:
         with open(home / LOG_FILE, "rb") as log:
             log.seek(0, os.SEEK_END)
             log.seek(max(0, log.tell() - 256 * 1024))
-            lines = log.read().decode("utf-8", "replace").splitlines()
+            return log.read().decode("utf-8", "replace").splitlines()
     except OSError:
-        return ()
-    return tuple(line for line in lines if " ERROR " in line or " WARNING " in line)[-limit:]
+        return []
 
 
 def store_health(home: Path) -> dict[str, Any]:
@@ -151,22 +174,43 @@ def _quick_check(database: Path) -> str:
 
 
 def config_health(project: Path) -> dict[str, Any]:
-    """The project's config file and whether it validates (an invalid one turns observers off)."""
-    from ..config import ConfigInvalid, find_config, load_config, project_root
-    from ..errors import ConfigError
+    """The project's config file as it is now: its problems and the sections a session runs
+    with their defaults because of them."""
+    from ..config import find_config, project_root
 
     root = project_root(project)
     path = find_config(root)
     if path is None:
         return {"file": None, "root": str(root), "valid": True, "problems": []}
-    try:
-        config = load_config(path, root)
-    except ConfigInvalid as exc:
-        problems = [str(p) for p in exc.problems]
-        return {"file": str(path), "valid": False, "problems": problems}
-    except ConfigError as exc:
-        return {"file": str(path), "valid": False, "problems": [str(exc)]}
-    return {"file": str(path), "valid": True, "problems": [], "reviewers": len(config.reviewers)}
+    return _checked(path, root)
+
+
+def other_configs(home: Path, project: Path) -> list[dict[str, Any]]:
+    """Config files of other projects the hook service logged problems of that still have them
+    (one fixed since is not listed)."""
+    from ..config import find_config, project_root
+
+    mine = find_config(project_root(project))
+    found = []
+    for path in logged_configs(home):
+        if (mine is not None and path == mine) or not path.is_file():
+            continue
+        root = path.parent.parent if path.parent.name == ".onlooker" else path.parent
+        checked = _checked(path, root)
+        if not checked["valid"]:
+            found.append(checked)
+    return found
+
+
+def _checked(path: Path, root: Path) -> dict[str, Any]:
+    from ..config.tolerant import load_tolerant
+
+    found = load_tolerant(path, root)
+    if found.problems:
+        return {"file": str(path), "valid": False, "problems": list(found.problems),
+                "defaulted": list(found.defaulted)}  # fmt: skip
+    reviewers = len(found.config.reviewers)
+    return {"file": str(path), "valid": True, "problems": [], "reviewers": reviewers}
 
 
 def diagnose(home: Path, project: Path) -> Report:
@@ -188,6 +232,7 @@ def diagnose(home: Path, project: Path) -> Report:
         store=store_health(home),
         hooks=hooks,
         config=config_health(project),
+        other_configs=tuple(other_configs(home, project)),
         cannot_run=tuple(installed_problems(project, home)),
     )
 

@@ -31,6 +31,7 @@ from ..store.home import data_home
 from ._lanes import Lanes
 from ._lock import holder, single_instance
 from .client import ANSWER_TIMEOUT, RUN_DIR, SOCKET_NAME, frame, read_frame
+from .hook_times import HookTimes
 from .spool import replay, spool_entries
 
 log = logging.getLogger("onlooker.hook")
@@ -101,9 +102,10 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     threads = int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS))
     lanes = Lanes(threads)
     last = [time.monotonic()]
+    times = HookTimes(home)
     for n in range(threads):
         threading.Thread(
-            target=_accept, args=(listener, handler, lanes, last), name=f"onlooker-hook-{n}",
+            target=_accept, args=(listener, handler, lanes, last, times), name=f"onlooker-hook-{n}",
             daemon=True,
         ).start()  # fmt: skip
     drained = 0.0
@@ -129,10 +131,13 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
         lanes.shutdown()
         handler.close()
         store.close()
+        times.close()
     return 0
 
 
-def _accept(listener: socket.socket, handler: HookHandler, lanes: Lanes, last: list[float]) -> None:
+def _accept(
+    listener: socket.socket, handler: HookHandler, lanes: Lanes, last: list[float], times: HookTimes
+) -> None:
     """One of the service's threads: take a connection, answer it here when its session's lane
     is free (no hand-off to another thread), and wait for the next. Each waits in a blocking
     accept, so the kernel wakes one thread per connection."""
@@ -143,12 +148,12 @@ def _accept(listener: socket.socket, handler: HookHandler, lanes: Lanes, last: l
             return  # the listener was shut down: the service is stopping
         last[0] = time.monotonic()
         try:
-            _take(conn, handler, lanes)
+            _take(conn, handler, lanes, times)
         except Exception:
             log.error("a hook connection failed: %s", traceback.format_exc())
 
 
-def _take(conn: socket.socket, handler: HookHandler, lanes: Lanes) -> None:
+def _take(conn: socket.socket, handler: HookHandler, lanes: Lanes, times: HookTimes) -> None:
     """Read one hook's input, then answer it in its session's lane."""
     try:
         conn.settimeout(READ_TIMEOUT)
@@ -157,14 +162,23 @@ def _take(conn: socket.socket, handler: HookHandler, lanes: Lanes) -> None:
         log.warning("dropped a hook connection: %s", exc)
         conn.close()
         return
-    lanes.submit(session_of(payload), lambda: _answer(conn, handler, payload), here=True)
+    began = time.perf_counter()
+    lanes.submit(session_of(payload), lambda: _answer(conn, handler, payload, times, began),
+                 here=True)  # fmt: skip
 
 
-def _answer(conn: socket.socket, handler: HookHandler, payload: bytes) -> None:
-    with conn:
-        reply = handler.handle(payload)
-        with contextlib.suppress(OSError):
-            conn.sendall(frame(reply))
+def _answer(
+    conn: socket.socket, handler: HookHandler, payload: bytes, times: HookTimes, began: float
+) -> None:
+    answered = False
+    try:
+        with conn:
+            reply = handler.handle(payload)
+            with contextlib.suppress(OSError):
+                conn.sendall(frame(reply))
+                answered = True
+    finally:
+        times.record(time.perf_counter() - began, answered)
 
 
 def _drain_spool(handler: HookHandler, home: Path, lanes: Lanes) -> None:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..core.assessment import SEVERITIES
 from ..errors import ConfigError
-from ..store import STATUSES, Created, FindingPage, Observation
+from ..store import CLOSED, STATUSES, Created, FindingPage, Observation
 from . import SEVERITY_STYLE
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class DisplayOptions:
 
 
 def status_counts(page: FindingPage, field: str) -> dict[str, dict[str, int]]:
-    """Per severity or observer: how many findings are open, acknowledged, resolved."""
+    """Per severity or observer: how many findings are open, acknowledged, resolved, expired."""
     position = ("severity", "status", "observer").index(field)
     counts: dict[str, dict[str, int]] = {}
     for group in page.groups:
@@ -50,11 +50,17 @@ def status_counts(page: FindingPage, field: str) -> dict[str, dict[str, int]]:
 
 
 def render(
-    style: str, project: str, counts: FindingPage, rows: Sequence[Observation] = ()
+    style: str,
+    project: str,
+    counts: FindingPage,
+    rows: Sequence[Observation] = (),
+    *,
+    expand: bool = True,
 ) -> RenderableType:
-    """The project's findings in `style`: counts over all of them, `rows` listed (table)."""
+    """The project's findings in `style`: counts over all of them, `rows` listed (table, filling
+    the width when `expand`, else as wide as its content: for pipes and files)."""
     if style == "table":
-        return _table(project, counts, rows)
+        return _table(project, counts, rows, expand)
     if style == "compact":
         return _compact(project, counts)
     return _progress(project, counts)
@@ -148,6 +154,8 @@ def _compact(project: str, counts: FindingPage) -> Text:
         text.append(")")
     text.append(f" · {by_status.get('acknowledged', 0)} acknowledged")
     text.append(f" · {by_status.get('resolved', 0)} resolved")
+    if by_status.get("expired"):
+        text.append(f" · {by_status['expired']} expired", style="dim")
     return text
 
 
@@ -162,29 +170,37 @@ def _progress(project: str, counts: FindingPage) -> RenderableType:
     head = Text(f"Observations · {project}  ", style="bold")
     head.append_text(_bar(addressed, total))
     head.append(f"  {addressed}/{total} addressed")
+    if by_status.get("expired"):  # closed when their session or episode ended: not addressed
+        head.append(f" · {by_status['expired']} expired unaddressed", style="dim")
     if not total:
         return Group(head)
     parts: list[RenderableType] = [head]
     for field, title in (("severity", "by severity"), ("observer", "by observer")):
         grid = Table.grid(padding=(0, 2))
-        grid.add_row(Text(title, style="dim"), "", "", Text("open  ack  resolved", style="dim"))
+        grid.add_row(
+            Text(title, style="dim"), "", "", Text("open  ack  resolved  expired", style="dim")
+        )
         for name, n in status_counts(counts, field).items():
             done = n["acknowledged"] + n["resolved"]
             row_total = sum(n.values())
             label = Text(name, style=SEVERITY_STYLE.get(name, ""))
-            numbers = f"{n['open']:>4}  {n['acknowledged']:>3}  {n['resolved']:>8}"
+            numbers = (
+                f"{n['open']:>4}  {n['acknowledged']:>3}  {n['resolved']:>8}  {n['expired']:>7}"
+            )
             grid.add_row(label, _bar(done, row_total, 12), f"{done}/{row_total}", numbers)
         parts.extend((Text(""), grid))
     return Group(*parts)
 
 
-def _table(project: str, counts: FindingPage, rows: Sequence[Observation]) -> RenderableType:
+def _table(
+    project: str, counts: FindingPage, rows: Sequence[Observation], expand: bool = True
+) -> RenderableType:
     from rich import box
     from rich.console import Group
     from rich.table import Table
 
     table = Table(
-        title=f"Observations · {project}", title_justify="left", expand=True, box=box.SIMPLE_HEAD
+        title=f"Observations · {project}", title_justify="left", expand=expand, box=box.SIMPLE_HEAD
     )
     table.add_column("id", no_wrap=True)
     table.add_column("severity", no_wrap=True)
@@ -203,7 +219,8 @@ def _table(project: str, counts: FindingPage, rows: Sequence[Observation]) -> Re
             f"×{row.occurrences}",
         )
     parts: list[RenderableType] = [table, _compact(project, counts)]
-    unresolved = counts.count - counts.by("status").get("resolved", 0)
+    by_status = counts.by("status")
+    unresolved = counts.count - sum(by_status.get(status, 0) for status in CLOSED)
     if len(rows) < unresolved:
         parts.insert(1, f"… and {unresolved - len(rows)} more unresolved")
     return Group(*parts)

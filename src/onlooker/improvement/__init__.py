@@ -15,8 +15,9 @@ from ._apply import (
     rollback_depth,
 )
 from ._change import AppliedChange
+from ._description import agent_description, describe_agent
 from ._lock import STALE_AFTER
-from ._section import MANAGED_BY, SECTION
+from ._section import MANAGED_BY, SECTION, clean_lines
 from ._target import HOSTS, InstructionTarget
 
 __all__ = [
@@ -28,8 +29,11 @@ __all__ = [
     "AppliedChange",
     "InstructionTarget",
     "LockSettings",
+    "agent_description",
     "apply_instructions",
+    "clean_lines",
     "current_text",
+    "describe_agent",
     "history",
     "managed_lines",
     "rollback",

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.clock import Clock, SystemClock
-from ..errors import ImprovementError, NothingToRollBack
+from ..errors import EditedByHand, ImprovementError, NothingToRollBack
 from ._backups import BackupFolder, BackupIndex
 from ._change import AppliedChange, change_record, from_record
 from ._files import (
@@ -28,7 +28,16 @@ from ._files import (
 )
 from ._jsonc import StringSpan, find_string, replace_string
 from ._lock import STALE_AFTER, TIMEOUT, FileLock
-from ._section import MANAGED_BY, SECTION, clean_lines, inject, section_lines
+from ._section import (
+    MANAGED_BY,
+    SECTION,
+    clean_lines,
+    find_section,
+    inject,
+    remove_lines,
+    section_lines,
+    split_lines,
+)
 from ._target import STATE_DIR, InstructionTarget
 
 BACKUP_MAX_VERSIONS = 20
@@ -58,18 +67,37 @@ def apply_instructions(
     """Add `lines` to the target's `## section` (with `replace`, make them its only lines).
     Lines already in the section are not added twice; when nothing would change, nothing is
     written or backed up (the result's `changed` is False)."""
-    _check_max_versions(backup_max_versions)
     wanted = clean_lines(lines)
+
+    def edit(text: str) -> tuple[str, tuple[str, ...]]:
+        new = inject(text, section, wanted, managed_by=managed_by, replace=replace)
+        return new, tuple(wanted if replace else _added(text, section, wanted))
+
+    return apply_edit(target, edit, section=section, backup_max_versions=backup_max_versions,
+                      reason=reason, lock=lock, clock=clock)  # fmt: skip
+
+
+def apply_edit(
+    target: InstructionTarget,
+    edit: Callable[[str], tuple[str, tuple[str, ...]]],
+    *,
+    section: str,
+    backup_max_versions: int = BACKUP_MAX_VERSIONS,
+    reason: str = "pre-improvement",
+    lock: LockSettings = LockSettings(),
+    clock: Clock | None = None,
+) -> AppliedChange:
+    """One locked, backed-up, atomic change: `edit` gets the text an agent reads and gives the
+    new text and the lines it added (`section` '' for an edit outside a managed section). When
+    the text stays the same nothing is written or backed up."""
+    _check_max_versions(backup_max_versions)
     when = (clock or SystemClock()).now()
     with _locked(target, lock) as held:
         folder = BackupFolder(target.backups)
         data = read_bytes(target.path)
         index = folder.load(digest(data))
         document = _document(target, data)
-        new_text = inject(
-            document.editable, section, wanted, managed_by=managed_by, replace=replace
-        )
-        added = wanted if replace else _added(document.editable, section, wanted)
+        new_text, added = edit(document.editable)
         if new_text == document.editable:
             return AppliedChange(
                 target.path, None, digest(data), digest(data), when, target.label,
@@ -79,7 +107,7 @@ def apply_instructions(
         name = folder.write(index, data or b"", when, _slug(reason), target.path.suffix)
         change = AppliedChange(
             target.path, folder.folder / name, digest(data), digest(new_data), when,
-            target.label, "apply", index.counter, tuple(added), 0, section,
+            target.label, "apply", index.counter, added, 0, section,
         )  # fmt: skip
         stack = [*index.stack, {"backup": name, "existed": data is not None}]
         _commit(folder, index, held, stack, change, backup_max_versions,
@@ -94,9 +122,16 @@ def rollback(
     backup_max_versions: int = BACKUP_MAX_VERSIONS,
     lock: LockSettings = LockSettings(),
     clock: Clock | None = None,
+    section: str = SECTION,
+    force: bool = False,
 ) -> AppliedChange:
     """Put the file back as it was `steps` applies ago (byte for byte), after backing up what
-    it holds now. Each rollback walks further back; NothingToRollBack past the oldest kept."""
+    it holds now. Each rollback walks further back; NothingToRollBack past the oldest kept.
+
+    A file edited by hand since onlooker's last change keeps the edit: only the lines those
+    applies added are taken out of the section (a three-way undo). When one of them is no longer
+    as written, the rollback is refused (EditedByHand says how to go on); `force` puts the kept
+    version back all the same (what the file holds is backed up first, as always)."""
     if steps < 1:
         raise ImprovementError(f"steps: 1 or more, not {steps}")
     _check_max_versions(backup_max_versions)
@@ -111,7 +146,10 @@ def rollback(
                 f"{target.backups}, cannot roll back {steps}"
             )
         entry = index.stack[-steps]
-        restored = _restored(target, data, folder, entry)
+        if force or not _edited_since(index, data):
+            restored = _restored(target, data, folder, entry)
+        else:
+            restored = _undone_in_place(target, data, folder, index, steps, section)
         name = folder.write(index, data or b"", when, "pre-rollback", target.path.suffix)
         change = AppliedChange(
             target.path, folder.folder / name, digest(data), digest(restored), when,
@@ -206,6 +244,48 @@ def _restored(
     literal = old[old_span.start : old_span.end]
     text = now.text.text
     return Text(text[: now.span.start] + literal + text[now.span.end :], now.text.bom).encode()
+
+
+def _edited_since(index: BackupIndex, data: bytes | None) -> bool:
+    """The file no longer holds what onlooker's last change left in it."""
+    return bool(index.changes) and index.changes[-1].get("after_sha") != digest(data)
+
+
+def _undone_in_place(
+    target: InstructionTarget, data: bytes | None, folder: BackupFolder, index: BackupIndex,
+    steps: int, section: str,
+) -> bytes | None:  # fmt: skip
+    """The file as it is now, without the lines the last `steps` applies added: a hand edit
+    made since stays. EditedByHand when a line is no longer there as written."""
+    backups = {str(entry["backup"]) for entry in index.stack[-steps:]}
+    applies = [
+        c for c in index.changes if c.get("backup") in backups and c.get("action") == "apply"
+    ]
+    outside = any(not c.get("section") for c in applies)  # a description: no section lines
+    gone = [str(line) for change in applies for line in change.get("lines", ())]
+    document = _document(target, data)
+    held = section_lines(document.editable, section)
+    missing = [line for line in gone if line not in held]
+    if len(applies) < len(backups) or missing or outside:
+        what = f" ({'; '.join(missing)})" if missing else ""
+        raise EditedByHand(
+            f"{target.path}: edited by hand since onlooker's last change, and the lines this "
+            f"rollback would take out are no longer as onlooker wrote them{what}. Nothing was "
+            f"changed. Edit the section `## {section}` by hand, or roll back with --force to "
+            f"put back the kept version (what the file holds now is backed up first in "
+            f"{target.backups})."
+        )
+    entry = index.stack[-steps]
+    kept = folder.read(str(entry["backup"])) if entry.get("existed", True) else None
+    kept_text = _document(target, kept).editable if kept is not None else ""
+    new_text = remove_lines(
+        document.editable, section, gone,
+        drop_empty=find_section(split_lines(kept_text), section) is None,
+        final_newline=not kept_text or kept_text.endswith("\n"),
+    )  # fmt: skip
+    if kept is None and not new_text.strip():
+        return None
+    return document.with_editable(new_text)
 
 
 def _commit(

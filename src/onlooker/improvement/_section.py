@@ -131,6 +131,35 @@ def inject(
     return _keep_final_newline(text, result)
 
 
+def remove_lines(
+    text: str, section: str, gone: Iterable[str], *, drop_empty: bool, final_newline: bool = True,
+    managed_by: str = MANAGED_BY,
+) -> str:  # fmt: skip
+    """`text` without the section's bullet lines in `gone`, every other line kept; with
+    `drop_empty`, a section left with no line goes too (heading, marker and the blank line
+    before it), and `final_newline` False takes off the line ending that leaves at the end."""
+    lines = split_lines(text)
+    found = find_section(lines, section)
+    if found is None:
+        return text
+    begin, end = found
+    drop = set(gone)
+    body = [
+        line for line in lines[begin + 1 : end]
+        if not (line.strip().startswith("- ") and line.strip()[2:].strip() in drop)
+    ]  # fmt: skip
+    empty = all(not line.strip() or line.strip() == managed_by for line in body)
+    if not (drop_empty and empty):
+        return "".join([*lines[: begin + 1], *body, *lines[end:]])
+    start = begin - 1 if begin > 0 and not lines[begin - 1].strip() else begin
+    result = "".join([*lines[:start], *lines[end:]])
+    if end == len(lines) and not final_newline:
+        for ending in ("\r\n", "\n"):
+            if result.endswith(ending):
+                return result[: -len(ending)]
+    return result
+
+
 def _block(section: str, managed_by: str, new_lines: list[str], newline: str) -> list[str]:
     return [
         f"## {section}{newline}",

@@ -11,6 +11,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BadArguments
+from ..text.encodable import encodable
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -27,13 +28,14 @@ def check_arguments(schema: Mapping[str, Any], arguments: Any) -> dict[str, Any]
         arguments = {}
     if not isinstance(arguments, dict):
         raise BadArguments("arguments", "must be a JSON object")
-    for name, value in arguments.items():
+    checked: dict[str, Any] = encodable(arguments)  # no lone surrogate (text/encodable.py)
+    for name, value in checked.items():
         _check_depth(name, value)
-    given = {name: value for name, value in arguments.items() if value is not None}
+    given = {name: value for name, value in checked.items() if value is not None}
     error = best_match(_validator(schema).iter_errors(given))
     if error is not None:
         raise BadArguments(*_fault(error))
-    return arguments
+    return checked
 
 
 def _validator(schema: Mapping[str, Any]) -> Validator:

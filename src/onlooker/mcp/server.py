@@ -11,6 +11,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from .. import __version__
+from ..text.encodable import encodable
 from .tools import Answer, Tools
 
 if TYPE_CHECKING:
@@ -118,9 +119,36 @@ async def _answer_unreadable(read_stream: Any, sink: Any, write_stream: Any) -> 
     async with sink:
         async for item in read_stream:
             if isinstance(item, Exception):
-                await write_stream.send(_unreadable(item))
-            else:
-                await sink.send(item)
+                readable = _encodable_message(item)
+                if readable is None:
+                    await write_stream.send(_unreadable(item))
+                    continue
+                item = readable
+            await sink.send(item)
+
+
+def _encodable_message(error: Exception) -> Any:
+    """The message of a line the SDK refused only for a lone surrogate (`"\\ud800"`: valid JSON,
+    text UTF-8 cannot hold), with U+FFFD in its place (text/encodable.py); None for any other
+    unreadable line."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    line = _failed_input(error)
+    if "\\ud" not in line.lower():
+        return None
+    try:
+        data = json.loads(line)
+    except (ValueError, RecursionError):
+        return None
+    cleaned = encodable(data)
+    if cleaned is data:
+        return None
+    try:
+        text = json.dumps(cleaned, ensure_ascii=False)
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except Exception:  # unreadable for another reason too: answered as such
+        return None
 
 
 _ID = re.compile(r'"id"\s*:\s*("(?:[^"\\]|\\.){0,200}"|-?\d{1,20})')

@@ -23,6 +23,7 @@ from ..store.memory_records import (
     MemoryEdited,
     MemoryFilter,
     MemoryModelUsed,
+    MemoryOptOut,
     MemoryPinned,
     PendingEvent,
     millis,
@@ -219,3 +220,22 @@ class Memories:
             return
         with self.store._changing(project, session_id) as pending:
             pending.add(MemoriesInjected(session_id=session_id, memory_ids=tuple(ids), reset=reset))
+
+    # -- opt-outs ---------------------------------------------------------------------------------
+
+    def opted_out(self, project: str) -> bool:
+        """Whether the store holds the project's memory as off."""
+        row = self.index._read(
+            lambda c: c.execute(
+                "SELECT 1 FROM memory_opt_outs WHERE project = ?", (project,)
+            ).fetchone()
+        )
+        return row is not None
+
+    def set_opted_out(self, project: str, off: bool, *, session_id: str = "") -> None:
+        """Record that the project's memory is off (or on again), journaled in the session that
+        saw it; nothing is written when the store already says so."""
+        if self.opted_out(project) == off:
+            return
+        with self.store._changing(project, session_id) as pending:
+            pending.add(MemoryOptOut(project=project, off=off))

@@ -8,7 +8,9 @@
     WebSearch -> Searched: query text
     WebFetch  -> Fetched example.com
 
-Low-value tools are skipped; any other tool gets `<tool>: <its main input>`.
+Low-value tools are skipped; any other tool gets `<tool>: <its main input>`. Every piece is
+redacted before it is cut (specs/redaction.md): a secret cut in half no longer has the shape
+that finds it, so memory text derives from redacted text only.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from ..core.events import ToolCall
+from ..text.redact import redact
 
 SKIPPED_TOOLS = frozenset(
     {
@@ -90,8 +93,8 @@ def error_summary(text: str) -> str:
 
 
 def piece(text: Any, limit: int = PIECE) -> str:
-    """One line of at most `limit` characters (spaces collapsed, cut with an ellipsis)."""
-    flat = _SPACE.sub(" ", str(text)).strip()
+    """One line of at most `limit` characters (redacted, spaces collapsed, cut with an ellipsis)."""
+    flat = _SPACE.sub(" ", redact(str(text))).strip()
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
 
 

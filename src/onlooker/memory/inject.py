@@ -5,7 +5,9 @@
     - observation title: content
 
 Each session is told what it was given, so after `compact` or `resume` only memories it has not
-seen yet are added; `startup` and `clear` begin with an empty context.
+seen yet are added; `startup` and `clear` begin with an empty context. A session is never told the
+memories it made itself (a resumed one has them in its transcript); with `projectOnly: false`,
+projects whose memory is off are left out and other projects' memories carry their name.
 """
 
 from __future__ import annotations
@@ -37,12 +39,14 @@ def render_digest(
     stale: Mapping[int, Sequence[str]] | None = None,
 ) -> tuple[str, list[int]]:
     """The digest text and the ids it holds; it stops before the budget is passed, cutting the
-    last memory that only partly fits. ('' and [] when not even one fits.) A memory with files
-    in `stale` says they changed in a later session."""
+    last memory that only partly fits. ('' and [] when not even one fits.) A memory of another
+    project (`projectOnly: false`) is labeled with that project's name; a memory with files in
+    `stale` says they changed in a later session."""
     text = HEADER.format(project=display_name(project)) + "\n"
     shown: list[int] = []
     for memory in memories:
-        line = f"\n- {_one_line(memory.title)}: {_one_line(memory.content)}"
+        label = "" if memory.project == project else f"[{display_name(memory.project)}] "
+        line = f"\n- {label}{_one_line(memory.title)}: {_one_line(memory.content)}"
         changed = (stale or {}).get(memory.id)
         if changed:
             names = ", ".join(os.path.basename(p) or p for p in changed[:3])
@@ -74,6 +78,8 @@ def session_start_digest(
     where = MemoryFilter(
         projects=(project,) if settings.project_only else (),
         after=now - timedelta(days=settings.recency_days),
+        not_session=session_id,
+        opted_in=not settings.project_only,
     )
     continued = source in CONTINUED
     unseen = session_id if continued else ""

@@ -1,4 +1,5 @@
-"""Plan Progress: how far the plan (Claude Code todos, PlanUpdated events) has come."""
+"""Plan Progress: how far the plan (Claude Code todos, PlanUpdated events) has come: a status
+line, never a finding."""
 
 from __future__ import annotations
 
@@ -36,11 +37,13 @@ class PlanProgressObserver:
             return None
         if plan.remaining == 0:
             return Assessment(
-                observer_name=self.name, summary=f"All {plan.total} plan steps complete."
-            )
+                observer_name=self.name, summary=f"All {plan.total} plan steps complete.",
+                status=True,
+            )  # fmt: skip
         step = plan.next_step()
         return Assessment(
             observer_name=self.name,
             summary=f"Completed {plan.completed}/{plan.total} steps. {plan.remaining} remaining.",
             suggestions=(f"Next: {step.content}",) if step else (),
+            status=True,
         )

@@ -112,6 +112,7 @@ def _project(
         findings_total=everything.count,
         findings_by_severity=everything.by("severity"),
         findings_by_observer=everything.by("observer"),
+        findings_by_status=everything.by("status"),
         reviewers=tuple(
             ReviewerCost(
                 c.observer,

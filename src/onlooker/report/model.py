@@ -126,6 +126,17 @@ class ProjectReport:
     """None when the source keeps no memory (recorded transcripts)."""
     key: str = ""
     """The store's key of the project (`<name>-<hash of its root>`); '' when not from a store."""
+    findings_by_status: Mapping[str, int] = field(default_factory=dict)
+    """open, acknowledged, resolved (someone's act) and expired (nobody acted) apart."""
+
+    @property
+    def expired(self) -> int:
+        """Findings closed because their session or episode ended before anyone acted."""
+        return self.findings_by_status.get("expired", 0)
+
+    @property
+    def resolved(self) -> int:
+        return self.findings_by_status.get("resolved", 0)
 
     @property
     def tool_calls(self) -> int:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..core.assessment import ObserverFailure
+from ..core.feedback import Telling
+from ..core.message import messages_of
 from ..core.session import Session
 from ..llm.model import Model, Usage
 from ..store import Created, Store
@@ -194,7 +196,8 @@ def finish_review(
     new = tuple(c.observation.finding for c in created if c.new)
     shown = ReviewOutcome(outcome.observer, outcome.status, new, tuple(resolved))
     assessment = shown.assessment()
-    report = assessment.render() if assessment is not None else ""
+    # one message, each finding under its stored id with where it points (specs/engine.md)
+    report = Telling(tuple(messages_of([assessment]))).render() if assessment is not None else ""
     store.record_observer_run(
         outcome.observer,
         session_id=session_id,

@@ -37,6 +37,21 @@ class ReviewSetup:
     """The config's hooks: response:complete is `turn_ended`, tool:post `tool_call` (with `tools`
     for a tool-name matcher), message:received `user_prompt`."""
 
+    @property
+    def conversation(self) -> ConversationTarget | None:
+        """What the reviewers read of the conversation, all together (None: none reads it):
+        whether any takes the assistant's reasoning, whether any takes the tool calls."""
+        targets = [
+            t for r in self.reviewers if r.enabled for t in r.watch
+            if isinstance(t, ConversationTarget)
+        ]  # fmt: skip
+        if not targets:
+            return None
+        return ConversationTarget(
+            include_tool_calls=any(t.include_tool_calls for t in targets),
+            include_reasoning=any(t.include_reasoning for t in targets),
+        )
+
 
 def reviewer_to_dict(config: ReviewerConfig) -> dict[str, Any]:
     """The reviewer as JSON data (the payload of a `review.run` job)."""

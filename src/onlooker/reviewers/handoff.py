@@ -4,7 +4,8 @@ At each event: reports of background runs not yet delivered to this session go i
 (after a tool call, at a prompt), once. When the project's review trigger fires, reviewers whose
 targets changed are due: `parallel` (and `inline`) runs them now, within their bounds, and
 delivers what they found; `background` queues one `review.run` job each and makes sure a
-detached worker runs. With `on_timeout: fail`, a timed-out reviewer blocks with the reason.
+detached worker runs. With `on_timeout: fail`, a timed-out reviewer blocks with the reason, but
+not a stop that goes on after a block.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.events import Event, ToolCall, UserPrompt
+from ..core.events import Event, ToolCall, TurnEnded, UserPrompt
 from ..core.session import Session
 from ..llm.model import Model
 from ..store import Store
@@ -147,10 +148,16 @@ def _due_reviews(
         )  # fmt: skip
         parts.extend(run.report for run in runs if run.report)
         late = [run.outcome for run in runs if run.outcome.status == "timeout"]
-        if late and execution.on_timeout == "fail":
+        if late and execution.on_timeout == "fail" and not _continued(event):
             names = ", ".join(o.observer for o in late)
             block = (
                 f"onlooker: reviewer {names} timed out ({late[0].error}); the review is "
                 "configured with on_timeout: fail, so this step is blocked until it can run."
             )
     return ReviewAnswer("\n\n".join(parts), block, changed=True)
+
+
+def _continued(event: Event) -> bool:
+    """A stop that comes after a Stop hook blocked the turn: a reviewer that times out again is
+    not a reason to block again (the agent would never stop while the model is down)."""
+    return isinstance(event, TurnEnded) and event.continued

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core.events import AssistantMessage, ToolCall, UserPrompt
+from ..core.events import AssistantMessage, SubagentStopped, ToolCall, TurnEnded, UserPrompt
 from ..core.records import Record, record
 from ..text.globs import glob_regex
 from ..text.ignore import IGNORE_FILE, IgnoreRules
@@ -150,11 +150,15 @@ def _walk(
 
 
 def conversation_messages(session: Session, target: ConversationTarget) -> list[dict[str, Any]]:
-    """The retained messages a conversation target covers, oldest first, as plain data."""
-    kinds: list[type[Any]] = [UserPrompt, AssistantMessage]
+    """The retained messages a conversation target covers, oldest first, as plain data: the
+    user's prompts, what the assistant wrote (with its reasoning when the target takes it), a
+    turn's last message when the host gave it at the turn's end and no message of the session
+    holds it yet, what subagents answered, and the tool calls."""
+    kinds: list[type[Any]] = [UserPrompt, AssistantMessage, TurnEnded, SubagentStopped]
     if target.include_tool_calls:
         kinds.append(ToolCall)
     events = sorted((e for kind in kinds for e in session[kind].all()), key=lambda e: e.seq)
+    said = {e.text.strip() for e in events if isinstance(e, AssistantMessage)}
     messages: list[dict[str, Any]] = []
     for event in events:
         if isinstance(event, UserPrompt):
@@ -164,6 +168,16 @@ def conversation_messages(session: Session, target: ConversationTarget) -> list[
             if target.include_reasoning and event.reasoning:
                 message["reasoning"] = event.reasoning
             messages.append(message)
+        elif isinstance(event, TurnEnded):
+            if event.last_message.strip() and event.last_message.strip() not in said:
+                said.add(event.last_message.strip())
+                messages.append(
+                    {"id": event.seq, "role": "assistant", "content": event.last_message}
+                )
+        elif isinstance(event, SubagentStopped):
+            if event.last_message.strip():
+                role = f"subagent {event.agent_type or event.agent_id}".strip()
+                messages.append({"id": event.seq, "role": role, "content": event.last_message})
         elif isinstance(event, ToolCall):
             messages.append(
                 {

@@ -25,6 +25,9 @@ class Arrival:
     deliverable: bool = True
     """Whether the host can put context into the agent at this event. When it cannot, the
     feedback is held and delivered with the session's next deliverable event."""
+    host: str = ""
+    """The host when it shows notices per session (opencode); '' for Claude Code, which shows a
+    project's notices at its next prompt."""
 
     @property
     def session_key(self) -> str:

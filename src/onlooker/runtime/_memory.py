@@ -1,5 +1,7 @@
 """Memory at the runtime's delivery points: capture each tool call, queue extraction at a turn's
 or a session's end (and for sessions that ended unannounced), and the digest at a session's start.
+Whether memory is on is decided at every arrival, so an opt-out made mid-session takes effect at
+the next hook, and is recorded for the digests of other projects (specs/memory.md).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from ..memory import Memories
 from ..memory.capture import capture
 from ..memory.extract import ABANDONED_AFTER, JOB_KIND, extraction_due, extraction_job
 from ..memory.inject import session_start_digest
-from ..memory.settings import MemorySettings
+from ..memory.settings import OPT_OUT_MARKER, MemorySettings
 from ..store import Store
 
 WakeWorker = Callable[[Path], None]
@@ -27,6 +29,21 @@ class MemorySteps:
         self.store = store
         self.memories = Memories(store)
         self.wake_worker = wake_worker
+        self._on: dict[str, bool] = {}
+        """Per project: whether memory was on when last recorded in the store."""
+
+    @staticmethod
+    def turned_on(settings: MemorySettings, root: Path, cwd: str) -> bool:
+        """Memory is on for the project now: enabled, and no `.onlooker/no-memory` at its root
+        (one stat, so the marker counts from the next hook on)."""
+        return settings.enabled and not (cwd and (root / OPT_OUT_MARKER).exists())
+
+    def note_opt_out(self, on: bool, *, project: str, session_id: str) -> None:
+        """Record a project's memory going off or on again (once per change in this process)."""
+        if self._on.get(project) == on:
+            return
+        self.memories.set_opted_out(project, not on, session_id=session_id)
+        self._on[project] = on
 
     def capture(self, call: ToolCall, *, project: str, session_id: str, root: str = "") -> None:
         capture(self.memories, call, project=project, session_id=session_id, root=root)

@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..core.assessment import Assessment, ObserverFailure
 from ..core.events import Event
 from ..core.session import Session
+from ..core.session_history import HISTORY, apply_history
 from ..store._legacy import UPGRADE, adopt_legacy_journals, keyed_project
 from ..store._store import Store
 from ..store.changes import Change
@@ -87,7 +87,7 @@ def reindex(store: Store, vector_sources: Sequence[VectorSource] | None = None) 
                 if isinstance(entry.record, Change) and entry.offset >= start:
                     change = _keyed(entry.record, journal.key)
                     changes.append((change.serial, journal.key, entry.line, change))
-                elif isinstance(entry.record, Event | Assessment | ObserverFailure):
+                elif isinstance(entry.record, HISTORY):
                     history.append(entry.record)
             store.index.set_applied_to(journal.key, read.end)
             session = _replayed(history, saved)
@@ -143,10 +143,5 @@ def _replayed(history: Sequence[object], saved: dict[str, int]) -> Session | Non
     if saved.get(events[-1].session_id, -1) >= last:
         return None
     session = Session(events[-1].session_id)
-    for item in history:
-        if isinstance(item, Event):
-            if item.seq > session.seq:
-                session.append(item)
-        else:
-            session.record(item)
+    apply_history(session, history)
     return session

@@ -7,7 +7,6 @@ snapshot plus the journal tail, so each event costs the same at call 10 and at c
 
 from __future__ import annotations
 
-import dataclasses
 import logging
 import threading
 import traceback
@@ -29,18 +28,22 @@ from ..core.events import (
     TurnEnded,
     UserPrompt,
 )
+from ..core.feedback import Told
 from ..core.session import Session, SessionInfo
 from ..memory.settings import MemorySettings, memory_on
 from ..store import Store
-from ..store.home import project_key
+from ..text.encodable import encodable
 from ..text.redact import redact_record
 from ._arrival import Arrival, Delivery, joined, subagent_session_id
 from ._effects import EffectSteps
 from ._memory import MemorySteps, WakeWorker
 from ._review import ReviewSteps
 from ._scoring import ScoringSteps
+from ._warm import Warm, project_name, seen, with_deadline
+from .config_notice import config_notice
+from .continuity import continued_observations
 from .next_turn import next_turn_observations
-from .recording import record_dispatch
+from .recording import recorded_feedback
 
 if TYPE_CHECKING:
     from ..llm.model import Model
@@ -61,21 +64,6 @@ CHECKPOINTS = (TurnEnded, SessionEnded, SubagentStopped)
 
 EngineFor = Callable[[str, "Session | None", Loaded, Arrival], Engine]
 """(session key, its saved session or None, the project's config, the arrival) -> its engine."""
-
-
-@dataclass
-class _Warm:
-    engine: Engine
-    project: str
-    loaded: Loaded
-    memory: MemorySettings
-    remember: bool
-    """Memory is on for the project (enabled, no `.onlooker/no-memory` marker)."""
-    unsaved: int = 0
-    busy: int = 0
-    """Arrivals of this session being handled now (a busy session is never evicted)."""
-    held: str = ""
-    """Feedback of events the host could not deliver at, for its next delivery point."""
 
 
 @dataclass
@@ -109,7 +97,7 @@ class Runtime:
     warm_limit: int = WARM_SESSIONS
 
     def __post_init__(self) -> None:
-        self._warm: OrderedDict[str, _Warm] = OrderedDict()
+        self._warm: OrderedDict[str, Warm] = OrderedDict()
         self._lock = threading.Lock()
         """Guards the warm sessions and the config cache, never held while a session works."""
         self._memory = MemorySteps(self.store, self.wake_worker) if self.store else None
@@ -130,27 +118,43 @@ class Runtime:
 
     def handle(self, arrival: Arrival) -> Delivery:
         """Record `arrival`, run the due observers, say what to deliver. Store failures raise."""
+        arrival = encodable(arrival)  # every host's input, once: no text that cannot be stored
         warm, event, start = self._begin(arrival)
         try:
-            if _seen(warm, event):
+            if seen(warm, event):
                 return Delivery()
             if start is not None:
                 self._recorded(warm, warm.engine.dispatch(start))
             return self._finish(arrival, warm, warm.engine.dispatch(event))
+        except BaseException:
+            self._drop(arrival.session_key, warm)
+            raise
         finally:
             self._done(warm)
 
     async def ahandle(self, arrival: Arrival) -> Delivery:
         """`handle` inside an event loop: async observers run concurrently. Callers serialize."""
+        arrival = encodable(arrival)
         warm, event, start = self._begin(arrival)
         try:
-            if _seen(warm, event):
+            if seen(warm, event):
                 return Delivery()
             if start is not None:
                 self._recorded(warm, await warm.engine.adispatch(start))
             return self._finish(arrival, warm, await warm.engine.adispatch(event))
+        except BaseException:
+            self._drop(arrival.session_key, warm)
+            raise
         finally:
             self._done(warm)
+
+    def review_setup(self, cwd: str) -> ReviewSetup | None:
+        """The reviewers of the project `cwd` belongs to (None: none, or no folder)."""
+        if self.configs is None or not cwd:
+            return None
+        with self._lock:
+            loaded = self.configs.lookup(cwd)
+        return self.reviewers(str(loaded.root)) if self.reviewers else loaded.review_setup
 
     def engine(self, session_key: str) -> Engine | None:
         """The engine of a warm session (a subagent's until it stops)."""
@@ -169,7 +173,7 @@ class Runtime:
 
     # -- the work ---------------------------------------------------------------------------------
 
-    def _begin(self, arrival: Arrival) -> tuple[_Warm, Event, SessionStarted | None]:
+    def _begin(self, arrival: Arrival) -> tuple[Warm, Event, SessionStarted | None]:
         key = arrival.session_key
         loaded = self._loaded(arrival)
         warm, start = self._session(key, arrival, loaded)
@@ -178,15 +182,18 @@ class Runtime:
                 warm.engine = self._engine_for(key, warm.engine.session, loaded, arrival)
                 warm.loaded = loaded
                 warm.memory = loaded.memory or self.memory
-                warm.remember = memory_on(arrival.cwd, warm.memory)
-            return warm, _with_deadline(redact_record(arrival.event), loaded), start
+            if self._memory is not None:  # opt-outs are live: decided at every arrival
+                warm.remember = self._memory.turned_on(warm.memory, loaded.root, arrival.cwd)
+                self._step(self._memory.note_opt_out, warm.remember, project=warm.project,
+                           session_id=arrival.session_id)  # fmt: skip
+            return warm, with_deadline(redact_record(arrival.event), loaded), start
         except BaseException:
             self._done(warm)
             raise
 
-    def _finish(self, arrival: Arrival, warm: _Warm, dispatch: Dispatch) -> Delivery:
+    def _finish(self, arrival: Arrival, warm: Warm, dispatch: Dispatch) -> Delivery:
         key, event = arrival.session_key, dispatch.event
-        self._recorded(warm, dispatch)
+        feedback = self._recorded(warm, dispatch)
         main = key == arrival.session_id
         if warm.remember and self._memory is not None:
             if isinstance(event, ToolCall):
@@ -208,7 +215,7 @@ class Runtime:
             self._save(key, forget=True)
         if isinstance(event, SubagentStopped):
             self._save(subagent_session_id(arrival.session_id, event.agent_id), forget=True)
-        parts = [warm.held, dispatch.feedback, context, self._next_turn(key, warm, event)]
+        parts = [warm.held, feedback, context, self._next_turn(key, warm, event)]
         if isinstance(arrival.event, SessionStarted) and warm.remember and self._memory:
             parts.append(
                 self._step(
@@ -224,14 +231,23 @@ class Runtime:
         notice = ""
         if self._scoring is not None and arrival.cwd:
             notice = self._scored(arrival, warm, event, parts)
+        told = self._step(config_notice, warm.engine.session, warm.loaded, event) or ""
+        if told:
+            warm.unsaved += 1
+            notice = joined(told, notice)
         text = joined(*parts)
         if not arrival.deliverable:
             warm.held, text = text, ""
         else:
             warm.held = ""
+        if (text or block) and self.store is not None:
+            said = redact_record(
+                Told(session_id=key, at=event.at, seq=event.seq, text=text, block=block)
+            )
+            self._step(self.store.append, [said], project=warm.project, session_id=key)
         return Delivery(text, block, dispatch, notice)
 
-    def _scored(self, arrival: Arrival, warm: _Warm, event: Event, parts: list[str]) -> str:
+    def _scored(self, arrival: Arrival, warm: Warm, event: Event, parts: list[str]) -> str:
         """Queue a score when something ended; the compaction context into `parts`; the notice."""
         assert self._scoring is not None
         steps, project = self._scoring, warm.project
@@ -239,19 +255,27 @@ class Runtime:
         self._step(steps.score_later, arrival, event, warm.loaded.scoring, project=project,
                    root=root)  # fmt: skip
         parts.append(self._step(steps.after_compaction, event, project=project) or "")
-        return self._step(steps.notice, event, project=project) or ""
+        return self._step(steps.notice, arrival, event, project=project) or ""
 
-    def _recorded(self, warm: _Warm, dispatch: Dispatch) -> None:
-        if self.store is not None:
-            record_dispatch(self.store, dispatch, project=warm.project, session=warm.engine.session)
+    def _recorded(self, warm: Warm, dispatch: Dispatch) -> str:
+        """Record the dispatch; its feedback, with the stored findings' ids."""
+        if self.store is None:
+            return dispatch.feedback
+        engine = warm.engine
+        return recorded_feedback(self.store, dispatch, project=warm.project,
+                                 session=engine.session, limit=engine.feedback_limit)  # fmt: skip
 
-    def _next_turn(self, key: str, warm: _Warm, event: Event) -> str:
-        """At a prompt: the open-findings summary when it changed since the session last saw it."""
+    def _next_turn(self, key: str, warm: Warm, event: Event) -> str:
+        """At a prompt: the open-findings summary when it changed since the session last saw it;
+        after compaction and on resume: the session's open observations again (continuity)."""
+        if self.store is not None and isinstance(event, SessionStarted):
+            return self._step(continued_observations, self.store, event, project=warm.project,
+                              session_id=key) or ""  # fmt: skip
         if self.store is None or not isinstance(event, UserPrompt):
             return ""
         return next_turn_observations(self.store, project=warm.project, session_id=key)
 
-    def _review(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> tuple[str, str]:
+    def _review(self, key: str, arrival: Arrival, warm: Warm, event: Event) -> tuple[str, str]:
         """Reviewers at this event: (context, block reason); a failure here is logged only."""
         if self._reviews is None:
             return "", ""
@@ -266,7 +290,7 @@ class Runtime:
             changed=changed,
         )  # fmt: skip
 
-    def _effects_at(self, key: str, arrival: Arrival, warm: _Warm, event: Event) -> str:
+    def _effects_at(self, key: str, arrival: Arrival, warm: Warm, event: Event) -> str:
         """Queue a tool call's side effects; at a stop, the compliance verifier's block reason."""
         config = warm.loaded.config
         if self._effects is None or config is None or not arrival.cwd:
@@ -295,9 +319,17 @@ class Runtime:
         with self._lock:
             return self.configs.lookup(arrival.cwd)
 
-    def _done(self, warm: _Warm) -> None:
+    def _done(self, warm: Warm) -> None:
         with self._lock:
             warm.busy -= 1
+
+    def _drop(self, key: str, warm: Warm) -> None:
+        """Forget a session, unsaved, after its step failed: it may hold what its journal does
+        not, so its next event loads it again from its snapshot and journal (specs/session.md).
+        Without a store, memory is all there is: it is kept."""
+        with self._lock:
+            if self.store is not None and self._warm.get(key) is warm:
+                del self._warm[key]
 
     def _engine_for(
         self, key: str, saved: Session | None, loaded: Loaded, arrival: Arrival
@@ -310,7 +342,7 @@ class Runtime:
 
     def _session(
         self, key: str, arrival: Arrival, loaded: Loaded
-    ) -> tuple[_Warm, SessionStarted | None]:
+    ) -> tuple[Warm, SessionStarted | None]:
         """The warm session for `key`, and the start to record first when it is new here."""
         with self._lock:
             warm = self._warm.get(key)
@@ -321,11 +353,11 @@ class Runtime:
         saved = self.store.load_session(key) if self.store is not None else None
         engine = self._engine_for(key, saved, loaded, arrival)
         shared = self.store.shared if self.store is not None else False
-        project = self.project or _project_name(loaded, arrival, shared)
+        project = self.project or project_name(loaded, arrival, shared)
         if self.store is not None and engine.findings is None:
             engine.findings = self.store.findings_for(project)
         memory = loaded.memory or self.memory
-        warm = _Warm(engine, project, loaded, memory, memory_on(arrival.cwd, memory), busy=1)
+        warm = Warm(engine, project, loaded, memory, memory_on(arrival.cwd, memory), busy=1)
         with self._lock:
             self._warm[key] = warm
             idle = [k for k, w in self._warm.items() if not w.busy]
@@ -338,7 +370,7 @@ class Runtime:
         return warm, start
 
     def _start(
-        self, warm: _Warm, key: str, arrival: Arrival, loaded: Loaded
+        self, warm: Warm, key: str, arrival: Arrival, loaded: Loaded
     ) -> SessionStarted | None:
         """A session first seen mid-way (or a subagent's): where it runs and for whom."""
         if isinstance(arrival.event, SessionStarted) or not (arrival.cwd or self.store):
@@ -354,7 +386,7 @@ class Runtime:
             agent_type=arrival.agent_type,
             parent_session_id=arrival.session_id if subagent else "",
         )
-        return _with_deadline(started, loaded)
+        return with_deadline(started, loaded)
 
     def _save(self, key: str, *, forget: bool = False) -> None:
         with self._lock:
@@ -369,32 +401,3 @@ class Runtime:
 
 
 _NO_CONFIG = Loaded(Path("."), None, None)
-
-
-def _seen(warm: _Warm, event: Event) -> bool:
-    """An input the session already holds: a hook sent again after its client gave up or saw
-    the connection reset, or a spooled input replayed. Told by the input's id (any event), or
-    a tool call's id. It is recorded once, and answered with nothing."""
-    session = warm.engine.session
-    if event.input_id and any(
-        held.input_id == event.input_id for held in session[type(event)].all()
-    ):
-        return True
-    if not isinstance(event, ToolCall) or not event.call_id:
-        return False
-    return any(call.call_id == event.call_id for call in session[ToolCall].all())
-
-
-def _project_name(loaded: Loaded, arrival: Arrival, shared: bool) -> str:
-    """The store key of the session's project: its canonical root's identity (its remote's in a
-    shared store)."""
-    if not arrival.cwd:
-        return "default"
-    return project_key(loaded.root, shared=shared)
-
-
-def _with_deadline(event: E, loaded: Loaded) -> E:
-    """A session start gets the deadline the project config sets (`trajectory.deadline_minutes`)."""
-    if isinstance(event, SessionStarted) and event.deadline is None and loaded.deadline:
-        return dataclasses.replace(event, deadline=event.at + loaded.deadline)
-    return event

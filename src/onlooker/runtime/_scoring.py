@@ -43,9 +43,13 @@ class ScoringSteps:
         end while it waits are scored with it; the session's end makes the waiting one due)."""
         if not settings.active:
             return
+        transcript = ""
         if isinstance(event, SubagentStopped):
             session_id, delay = subagent_session_id(arrival.session_id, event.agent_id), 0.0
+            transcript = event.transcript_path  # the subagent's own: its prompt and answers
         elif isinstance(event, TurnEnded) and arrival.session_key == arrival.session_id:
+            if settings.turn_interval == 0:
+                return  # scored when it ends only
             session_id, delay = arrival.session_id, TURN_DELAY
         elif isinstance(event, SessionEnded):
             session_id, delay = arrival.session_id, 0.0
@@ -55,7 +59,9 @@ class ScoringSteps:
             if delay == 0 and self.store.jobs.hasten(JOB_KIND, session_id):
                 self._wake()  # the session ended: the waiting score is due now
             return
-        payload = score_job(project, session_id, root, settings)
+        payload = score_job(project, session_id, root, settings, transcript, notice_for(arrival))
+        if isinstance(event, TurnEnded):
+            payload["turn"] = True  # mid-session: due every `turn_interval` turns
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id, delay=delay)
         self._wake()
 
@@ -63,14 +69,22 @@ class ScoringSteps:
         if self.wake_worker is not None:
             self.wake_worker(self.store.home)
 
-    def notice(self, event: Event, *, project: str) -> str:
-        """The notice waiting for the user, at events whose answer can show it ('' otherwise)."""
+    def notice(self, arrival: Arrival, event: Event, *, project: str) -> str:
+        """The notice waiting for the user of this arrival's host and session, at events whose
+        answer can show it ('' otherwise)."""
         if not isinstance(event, NOTICE_EVENTS):
             return ""
-        return take_notice(self.scores, project)
+        return take_notice(self.scores, project, notice_for(arrival))
 
     def after_compaction(self, event: Event, *, project: str) -> str:
         """The scores' context for a session starting again after compaction ('' otherwise)."""
         if not isinstance(event, SessionStarted) or event.source != "compact":
             return ""
         return compaction_context(self.scores, project)
+
+
+def notice_for(arrival: Arrival) -> str:
+    """Whose notices an arrival's session gets: opencode's are its session's own; '' for Claude
+    Code's, which are the project's (a headless session has ended by the time its score comes, so
+    the next session shows it)."""
+    return f"{arrival.host}:{arrival.session_id}" if arrival.host else ""

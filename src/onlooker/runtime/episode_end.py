@@ -1,11 +1,12 @@
-"""Trajectory findings end with their episode: resolved when the same call succeeds, the file
-settles, or the session ends (specs/store.md, Trajectory findings)."""
+"""Trajectory findings end with their episode: expired when the same call succeeds, the file
+settles, or the session ends, unless someone resolved them first (specs/store.md, Trajectory
+findings). Resolving stays an agent's, a person's or a reviewer's act with its note."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
-from ..core.assessment import Assessment, is_warning
+from ..core.assessment import Assessment, severity_rank
 from ..core.events import Event, SessionEnded, ToolCall
 from ..core.session import Session
 from ..observers.episodes import WRITE_TOOLS, call_key, is_cancelled
@@ -15,13 +16,15 @@ from ..store.query import UNRESOLVED, FindingQuery
 
 SETTLED_AFTER = 8
 """Calls without a write to a file after which its thrashing or undoing episode is over."""
+SESSION_ENDED = "the session ended"
+"""Why a session's episode findings expire at its end (a resume opens them again)."""
 
 
 def end_episodes(
     store: Store, session: Session, event: Event, *, project: str, keep: Collection[str] = ()
 ) -> int:
-    """Resolve the session's open episode findings that `event` ends (but those in `keep`, just
-    reported); how many were resolved."""
+    """Expire the session's open episode findings that `event` ends (but those in `keep`, just
+    reported); how many expired."""
     if not isinstance(event, SessionEnded | ToolCall) or not _warned(session):
         return 0
     query = FindingQuery(project=project, statuses=UNRESOLVED, session_id=session.id)
@@ -32,23 +35,20 @@ def end_episodes(
     if not open_:
         return 0
     calls = session[ToolCall].all()
-    ended = 0
-    for observation in open_:
-        why = _why_ended(observation, event, calls)
-        if why:
-            store.resolve(observation.id, note=why, project=project, session_id=session.id)
-            ended += 1
-    return ended
+    notes = {o.id: why for o in open_ if (why := _why_ended(o, event, calls))}
+    if not notes:
+        return 0
+    return len(store.expire(notes, project=project, session_id=session.id))
 
 
 def _warned(session: Session) -> bool:
-    return any(is_warning(a.severity) for a in session[Assessment].all())
+    return any(severity_rank(a.severity) > 1 for a in session[Assessment].all())
 
 
 def _why_ended(observation: Observation, event: Event, calls: Sequence[ToolCall]) -> str:
     """Why `event` ends the finding's episode ('' when it goes on)."""
     if isinstance(event, SessionEnded):
-        return "the session ended"
+        return SESSION_ENDED
     assert isinstance(event, ToolCall)
     if not event.ok or is_cancelled(event):
         return ""

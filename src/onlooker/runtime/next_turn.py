@@ -10,6 +10,7 @@ import hashlib
 from typing import Any
 
 from ..core.feedback import FEEDBACK_LIMIT
+from ..core.message import SHORT_ID
 from ..store._store import Store
 from ..store.query import FindingQuery
 
@@ -38,7 +39,7 @@ def format_observations_summary(result: dict[str, Any]) -> str:
     for observer, obs_list in by_observer.items():
         lines.append(f"\n**{observer}** ({len(obs_list)} observations):")
         for obs in obs_list[:3]:  # Limit to top 3
-            lines.append(f"  [{obs['severity']}] {obs['content']}")
+            lines.append(f"  [{obs['severity']}] [id {obs['id'][:SHORT_ID]}] {obs['content']}")
         if len(obs_list) > 3:
             lines.append(f"  ... and {len(obs_list) - 3} more")
 
@@ -77,7 +78,19 @@ def next_turn_observations(
     """What to inject at the session's next turn: the open-observations text if it changed since
     the last delivery to this session, else ''. Delivering it is recorded."""
     text = open_observations_text(store, project, limit, session_id=session_id)
-    digest = hashlib.blake2b(text.encode(), digest_size=16).hexdigest() if text else ""
-    if not store.mark_delivered(session_id, digest, project=project):
+    if not store.mark_delivered(session_id, _digest(text), project=project):
         return ""
     return text
+
+
+def mark_summary_delivered(
+    store: Store, *, project: str, session_id: str, limit: int = FEEDBACK_LIMIT
+) -> None:
+    """Record the summary the next turn would inject as delivered (the session was just told
+    the same observations another way: after compaction, on resume)."""
+    text = open_observations_text(store, project, limit, session_id=session_id)
+    store.mark_delivered(session_id, _digest(text), project=project)
+
+
+def _digest(text: str) -> str:
+    return hashlib.blake2b(text.encode(), digest_size=16).hexdigest() if text else ""

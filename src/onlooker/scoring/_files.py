@@ -23,9 +23,13 @@ def project_target(root: Path, settings: ScoringSettings) -> InstructionTarget:
     return InstructionTarget.project(root, settings.instructions_file or None)
 
 
-def agent_target(root: Path, agent_name: str) -> InstructionTarget:
-    """Where the agent's prompt lives: Claude Code's file when it has one, else opencode's (a
-    Markdown file or a prompt in opencode.json), else a new Claude Code agent file."""
+def agent_target(root: Path, agent_name: str, host: str = "") -> InstructionTarget:
+    """Where the agent's prompt lives, as its host reads it: an opencode agent's is opencode's (a
+    Markdown file under `.opencode/agents/`, or its prompt in opencode.json, else a new
+    `.opencode/agents/<name>.md`); otherwise Claude Code's file when it has one, else opencode's
+    when that exists, else a new Claude Code agent file."""
+    if host == "opencode":
+        return InstructionTarget.agent(root, agent_name, host="opencode")
     claude = InstructionTarget.agent(root, agent_name, host="claude_code")
     if claude.path.is_file():
         return claude
@@ -38,11 +42,11 @@ def instructions_text(root: Path, settings: ScoringSettings) -> str | None:
     return _read(lambda: project_target(root, settings))
 
 
-def agent_prompt_text(root: Path, agent_name: str) -> str | None:
+def agent_prompt_text(root: Path, agent_name: str, host: str = "") -> str | None:
     """The agent's prompt as the agent reads it (None: no prompt, or no agent name)."""
     if not agent_name:
         return None
-    return _read(lambda: agent_target(root, agent_name))
+    return _read(lambda: agent_target(root, agent_name, host))
 
 
 def _read(find: Callable[[], InstructionTarget]) -> str | None:

@@ -4,6 +4,9 @@ project's manual journal, or the scored session's) and indexed, so `onlooker rei
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import datetime
+
 from ..store import Store
 from ..store._score_index import (
     read_improvements,
@@ -23,8 +26,19 @@ from ..store.score_records import (
 )
 
 STEERING = "steering"
+FAILURE_OBSERVER = "scoring"
+"""The observer name each judge call is recorded under; a failed call is a failed scoring."""
 AUTO_AGENTS_MD = "auto_update_agents_md"
 AUTO_AGENT_PROMPTS = "auto_update_agent_prompts"
+
+
+@dataclass(frozen=True, slots=True)
+class ScoringFailure:
+    """A session the judge could not score: no score was recorded (an earlier one stays)."""
+
+    session_id: str
+    at: datetime
+    reason: str
 
 
 class Scores:
@@ -47,12 +61,22 @@ class Scores:
                 pending.add(ScoresPruned(project=score.project, session_ids=gone))
 
     def all(self, project: str, agent_name: str | None = None) -> list[SessionScore]:
-        """A project's scores, oldest first (of one agent when `agent_name` is given)."""
-        found = self.store.index._read(lambda c: read_scores(c, project))
+        """A project's real scores, oldest first (of one agent when `agent_name` is given). A
+        card kept from a failed judge call (stores written before failures stopped being scores)
+        is no score and is left out."""
+        found = [
+            s for s in self.store.index._read(lambda c: read_scores(c, project)) if not s.failed
+        ]
         return found if agent_name is None else [s for s in found if s.agent_name == agent_name]
 
+    def failures(self, project: str) -> list[ScoringFailure]:
+        """The sessions whose latest judge call failed (no later one succeeded), newest first."""
+        rows = self.store.runs.unresolved_errors(FAILURE_OBSERVER, project)
+        return [ScoringFailure(sid, at, error) for sid, at, error in rows]
+
     def of(self, project: str, session_id: str) -> SessionScore | None:
-        return self.store.index._read(lambda c: read_score(c, project, session_id))
+        found = self.store.index._read(lambda c: read_score(c, project, session_id))
+        return None if found is None or found.failed else found
 
     # -- improvements -----------------------------------------------------------------------------
 

@@ -12,15 +12,23 @@ from pathlib import Path
 from typing import Any
 
 from ..core.events import Event
-from ..core.records import encode
 from ..errors import ScoringError
 from ..improvement import AppliedChange, history
 from ..llm.model import Model
 from ..store import Journal, Store
-from ..store.score_records import Improvement, SessionScore
-from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores
+from ..store.score_records import Improvement
+from ._rows import (
+    card_text,
+    failure_line,
+    failure_row,
+    improvement_row,
+    label,
+    score_row,
+)
+from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores, ScoringFailure
 from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
-from .improve import apply, pending, probe_for, propose, rollback, target_of
+from .improve import apply, pending, probe_for, propose, reconcile, rollback, target_of
+from .material import facts
 from .run import score_session
 from .settings import HOW_TO_TURN_ON, ScoringSettings
 
@@ -75,10 +83,14 @@ class ObserverCommands:
 
     def status(self, agent: str = "") -> Answer:
         found = self.scores.all(self.project, agent or None)
+        failures = self._failures(agent)
         summary = aggregate(found)
         values = [s.score for s in found]
-        deltas = improvement_deltas(self.scores.improvements(self.project))
-        recent = [_score_row(s) for s in found[-5:]][::-1]
+        mine = [
+            i for i in self.scores.improvements(self.project) if not agent or i.agent_name == agent
+        ]
+        deltas = improvement_deltas(mine)
+        recent = [score_row(s) for s in found[-5:]][::-1]
         data: dict[str, Any] = {
             "project": self.project,
             "scoring": self.settings.active,
@@ -86,7 +98,8 @@ class ObserverCommands:
             "trend": {"sparkline": sparkline(values), "arrow": trend_arrow(values)},
             "recent": recent,
             "improvements": deltas.to_dict(),
-            "pending": len(pending(self.scores, self.project)),
+            "pending": len([i for i in mine if i.status == "pending"]),
+            "failed": [failure_row(f) for f in failures],
         }
         lines = [] if self.settings.active else [HOW_TO_TURN_ON, ""]
         who = f" — agent {agent}" if agent else ""
@@ -103,18 +116,22 @@ class ObserverCommands:
                 f"{deltas.hurt} hurt"
             )
         lines += [f"  {r['session_id']}: {percent(r['score'])} {r['title']}" for r in recent]
+        lines += [failure_line(f) for f in failures[:5]]
         if data["pending"]:
             lines.append(f"{data['pending']} improvement(s) pending: `onlooker observer suggest`.")
         return Answer("\n".join(lines), data)
 
     def history(self, agent: str = "") -> Answer:
+        reconcile(self.scores, self.project, self.root, self.settings)
         found = self.scores.all(self.project, agent or None)
         improvements = [
             i for i in self.scores.improvements(self.project) if not agent or i.agent_name == agent
         ]
+        failures = self._failures(agent)
         data = {
-            "sessions": [_score_row(s, full=True) for s in found],
-            "improvements": [_improvement_row(i) for i in improvements],
+            "sessions": [score_row(s, full=True) for s in found],
+            "improvements": [improvement_row(i) for i in improvements],
+            "failed": [failure_row(f) for f in failures],
         }
         lines = [f"{len(found)} scored sessions"]
         for s in found:
@@ -130,7 +147,8 @@ class ObserverCommands:
                 if i.outcome_score_delta is not None
                 else ""
             )
-            lines.append(f"  improvement {i.status}: {i.text}{delta}")
+            lines.append(f"  improvement {i.status}: {i.text} (weakness: {i.pattern}){delta}")
+        lines += [failure_line(f) for f in failures]
         return Answer("\n".join(lines), data)
 
     def config(self) -> Answer:
@@ -158,14 +176,17 @@ class ObserverCommands:
         return Answer(HELP, {"help": HELP})
 
     def suggest(self, agent: str = "") -> Answer:
-        propose(self.scores, self.project, self.settings, self.store.clock.now())
+        propose(self.scores, self.project, self.settings, self.store.clock.now(), root=self.root)
         waiting = [
             i for i in pending(self.scores, self.project) if not agent or i.agent_name == agent
         ]
-        lines = [f"{n}. [{_label(i)}] {i.text}  ({i.reason})" for n, i in enumerate(waiting, 1)]
+        lines = [
+            f"{n}. [{label(i)}] {i.text}\n   for weakness: {i.pattern} ({i.reason})"
+            for n, i in enumerate(waiting, 1)
+        ]
         if not lines:
             lines = ["No pending improvements."]
-        return Answer("\n".join(lines), {"pending": [_improvement_row(i) for i in waiting]})
+        return Answer("\n".join(lines), {"pending": [improvement_row(i) for i in waiting]})
 
     # -- scoring ----------------------------------------------------------------------------------
 
@@ -179,19 +200,25 @@ class ObserverCommands:
             raise ScoringError(HOW_TO_TURN_ON)
         session_id = which or self._latest_session()
         events = None
-        if not self._journaled(session_id) and self.events_for is not None:
-            events = self.events_for(session_id)
+        if not self._journaled(session_id):
+            events = self.events_for(session_id) if self.events_for is not None else None
             if events is None:
-                raise ScoringError(f"no session {session_id!r} in the journals or transcripts")
+                known = sorted(agents - {""})
+                raise ScoringError(
+                    f"no session {session_id!r} in the journals or transcripts, and no scored "
+                    f"agent of that name (scored agents: {', '.join(known) or 'none yet'})"
+                )
         done = score_session(
             self.store, self.model_for(self.settings.model), project=self.project,
             session_id=session_id, root=self.root, settings=self.settings, events=events,
         )  # fmt: skip
+        if done.failed:
+            raise ScoringError(done.notices[0].removeprefix("onlooker: "))
         if done.score is None:
             raise ScoringError(done.skipped)
-        text = "\n".join([_card_text(done.score), *done.notices[1:]])
+        text = "\n".join([card_text(done.score), *done.notices[1:]])
         return Answer(
-            text, {"score": _score_row(done.score, full=True), "notices": list(done.notices)}
+            text, {"score": score_row(done.score, full=True), "notices": list(done.notices)}
         )
 
     def agent_score(self, agent: str) -> Answer:
@@ -203,7 +230,7 @@ class ObserverCommands:
                 f"no scores for agent {agent!r} in project {self.project!r}; scored agents: "
                 f"{', '.join(known) or '(none yet)'}"
             )
-        return Answer(_card_text(found[-1]), {"score": _score_row(found[-1], full=True)})
+        return Answer(card_text(found[-1]), {"score": score_row(found[-1], full=True)})
 
     # -- improving --------------------------------------------------------------------------------
 
@@ -216,23 +243,50 @@ class ObserverCommands:
             self.scores, chosen, root=self.root, settings=self.settings,
             now=self.store.clock.now(),
         )  # fmt: skip
-        what = "AGENTS.md" if chosen.target == "agents_md" else f"{chosen.agent_name} prompt"
+        where = f"{label(chosen)} ({done.change.path})"
+        row = improvement_row(done.improvement)
+        if not done.change.changed:
+            return Answer(
+                f"{where}: already present, nothing changed: {chosen.text}\n"
+                f"  for weakness: {chosen.pattern}",
+                {"applied": None, "already_present": row},
+            )
+        if done.change.section:
+            added = "\n".join(f"  + - {line}" for line in done.change.lines)
+            what = f"{where} updated, in section `## {done.change.section}`:\n{added}"
+        else:
+            what = f"{where} updated, in its front matter:\n  + {done.change.lines[0]}"
         return Answer(
-            f"{what} updated with new instructions: {chosen.text}",
-            {"applied": _improvement_row(done.improvement)},
+            f"{what}\n"
+            f"  for weakness: {chosen.pattern}\n"
+            f"  backup: {done.change.backup} (`onlooker observer rollback"
+            f"{' ' + chosen.agent_name if chosen.target != 'agents_md' else ''}` undoes it)",
+            {"applied": row, "added": list(done.change.lines), "path": str(done.change.path)},
         )
 
-    def rollback(self, agent: str = "", steps: int = 1) -> Answer:
+    def rollback(
+        self, agent: str = "", steps: int = 1, *, suggest_again: bool = False, force: bool = False
+    ) -> Answer:
+        """Undo the last change; its weakness is rejected (never suggested again) unless
+        `suggest_again`. A hand edit made since is kept, or the rollback refused (`force`)."""
         change, undone = rollback(
             self.scores, self.project, root=self.root, settings=self.settings, agent_name=agent,
-            steps=steps,
+            steps=steps, suggest_again=suggest_again, force=force,
         )  # fmt: skip
         what = f"{agent} prompt" if agent else "AGENTS.md"
+        lines = [f"{what} rolled back ({change.path}); backup of what it held: {change.backup}"]
+        lines += [f"  - {i.text}  (weakness: {i.pattern})" for i in undone]
+        if undone and not suggest_again:
+            lines.append(
+                "  Not suggested again; `onlooker observer unreject PATTERN` allows it again."
+            )
         return Answer(
-            f"{what} rolled back.",
+            "\n".join(lines),
             {
-                "rolled_back": [_improvement_row(i) for i in undone],
+                "rolled_back": [improvement_row(i) for i in undone],
                 "path": str(change.path),
+                "backup": str(change.backup or ""),
+                "rejected": [] if suggest_again else [i.pattern for i in undone],
             },
         )
 
@@ -297,6 +351,14 @@ class ObserverCommands:
             )
         return waiting[number - 1]
 
+    def _failures(self, agent: str) -> list[ScoringFailure]:
+        """Failed scorings not since retried with success (of the agent's sessions when given)."""
+        found = self.scores.failures(self.project)
+        if not agent:
+            return found
+        names = {s.session_id: s.agent_name for s in self.scores.all(self.project)}
+        return [f for f in found if names.get(f.session_id) == agent]
+
     def _journaled(self, session_id: str) -> bool:
         return self.store.journal(self.project, session_id).path.exists()
 
@@ -315,6 +377,9 @@ class ObserverCommands:
                 if isinstance(e.record, Event) and e.record.session_id
             ]  # fmt: skip
             main = [e for e in events if "/" not in e.session_id]
+            about = facts(main[-1].session_id, main) if main else None
+            if about is not None and (about.own_commands_only or not about.title):
+                continue  # `/onlooker:score` run headless is a session of its own: not it
             if main and (newest is None or main[-1].at > newest[0]):
                 newest = (main[-1].at, main[-1].session_id)
         if newest is None:
@@ -324,38 +389,3 @@ class ObserverCommands:
 
 def _toggle(toggles: dict[str, str], name: str, default: bool) -> bool:
     return toggles.get(name, "on" if default else "off") == "on"
-
-
-def _label(improvement: Improvement) -> str:
-    return "AGENTS.md" if improvement.target == "agents_md" else f"{improvement.agent_name} prompt"
-
-
-def _score_row(score: SessionScore, *, full: bool = False) -> dict[str, Any]:
-    row: dict[str, Any] = {
-        "session_id": score.session_id,
-        "score": score.score,
-        "agent_name": score.agent_name,
-        "agent_type": score.agent_type,
-        "parent_session_id": score.parent_session_id,
-        "title": score.title,
-        "timestamp": score.card.timestamp,
-    }
-    if full:
-        row["score_card"] = score.card.to_dict()
-        row["model"] = score.model
-    return row
-
-
-def _improvement_row(improvement: Improvement) -> dict[str, Any]:
-    data: dict[str, Any] = encode(improvement)
-    return data
-
-
-def _card_text(score: SessionScore) -> str:
-    card = score.card
-    lines = [
-        f"Session {score.session_id} [{score.agent_name or '-'}]: {percent(card.overall_score)}"
-    ]
-    lines += [f"  {k}: {v:.2f}" for k, v in encode(card.categories).items()]
-    lines += [f"  + {s}" for s in card.strengths] + [f"  - {w}" for w in card.weaknesses]
-    return "\n".join(lines)

@@ -1,8 +1,9 @@
 """From repeated weaknesses to reviewed changes (specs/scoring.md).
 
 A weakness seen in `min_observations_for_update` sessions scoring below `scoring_threshold`
-becomes a pending improvement: for one subagent's prompt file when only that subagent showed it,
-else for the project's instructions file. Rejected patterns (matched by similarity) are never
+becomes a pending improvement: for one agent's prompt file when only that agent (a subagent, or
+a named primary agent such as opencode's `plan`) showed it, else for the project's instructions
+file. Rejected patterns (matched by similarity) are never
 proposed again. Applying adds the improvement's line to its target's managed section through
 `onlooker.improvement`, which backs the file up first; the score before is kept, and the next
 score of the target's sessions closes the improvement's delta.
@@ -12,20 +13,32 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
-from ..improvement import AppliedChange, InstructionTarget, apply_instructions
+from ..errors import ImprovementError
+from ..improvement import (
+    AppliedChange,
+    InstructionTarget,
+    agent_description,
+    apply_instructions,
+    clean_lines,
+    describe_agent,
+    managed_lines,
+)
 from ..improvement import rollback as roll_back
 from ..store.score_records import Improvement, ImprovementTarget, SessionScore
 from ._files import agent_target, project_target
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, Scores
 from .aggregate import patterns, similar
+from .material import PRIMARY_NAME
 from .settings import ScoringSettings
 
 OPEN = ("pending", "applied")
+_WORD = re.compile(r"[a-z0-9_.`/-]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,14 +50,15 @@ class Applied:
 
 
 def propose(
-    scores: Scores, project: str, settings: ScoringSettings, now: datetime
-) -> list[Improvement]:
-    """Record the improvements the project's scores now call for; the new ones."""
+    scores: Scores, project: str, settings: ScoringSettings, now: datetime,
+    root: Path | None = None,
+) -> list[Improvement]:  # fmt: skip
+    """Record the improvements the project's scores now call for; the new ones (descriptions of
+    subagents only with `root`, where their files are)."""
     low = [s for s in scores.all(project) if s.score < settings.scoring_threshold]
-    if not low:
-        return []
     rejected = scores.rejections(project)
-    known = [i for i in scores.improvements(project) if i.status in OPEN]
+    every = scores.improvements(project)
+    known = [i for i in every if i.status in OPEN]
     agents = {s.session_id: s for s in low}
     new: list[Improvement] = []
     for found in patterns((s.session_id, s.card.weaknesses) for s in low):
@@ -54,24 +68,77 @@ def propose(
             continue
         seen = [agents[i] for i in found.sessions]
         names = {s.agent_name for s in seen}
-        one_subagent = len(names) == 1 and all(s.agent_type == "subagent" for s in seen)
+        # One agent with a prompt of its own: a subagent, or a named primary agent (opencode's
+        # build or plan); Claude Code's unnamed main agent reads the instructions file.
+        one_subagent = len(names) == 1 and not names & {"", PRIMARY_NAME}
         target: ImprovementTarget = "agent_prompt" if one_subagent else "agents_md"
         agent = next(iter(names)) if one_subagent else ""
+        hosts = {s.host for s in seen}
+        host = next(iter(hosts)) if one_subagent and len(hosts) == 1 else ""
+        text = _suggestion(seen, target, found.pattern)
         if any(
-            i.target == target and i.agent_name == agent and similar(i.pattern, found.pattern)
+            i.target == target and i.agent_name == agent
+            and (similar(i.pattern, found.pattern) or i.text == text)
             for i in [*known, *new]
-        ):
+        ):  # fmt: skip
             continue
+        # The same change proposed again (after a rollback the person allowed again, or a
+        # rejection taken back) stays one record: its earlier one is reopened.
+        earlier = next(
+            (
+                i for i in every
+                if i.target == target and i.agent_name == agent
+                and similar(i.pattern, found.pattern)
+            ),
+            None,
+        )  # fmt: skip
         improvement = Improvement(
-            id=os.urandom(8).hex(),
+            id=earlier.id if earlier is not None else os.urandom(8).hex(),
             project=project,
             target=target,
             agent_name=agent,
             pattern=found.pattern,
-            text=_suggestion(seen, target, found.pattern),
+            text=text,
             reason=f"seen in {found.count} sessions scoring below {settings.scoring_threshold:.0%}",
             created_at=now,
+            host=host,
         )
+        scores.save(improvement)
+        new.append(improvement)
+    if root is not None:
+        new += _descriptions(scores, project, [*known, *new], rejected, now, root)
+    return new
+
+
+def _descriptions(
+    scores: Scores, project: str, known: Sequence[Improvement], rejected: Sequence[str],
+    now: datetime, root: Path,
+) -> list[Improvement]:  # fmt: skip
+    """A subagent's description the judge suggested at its latest score becomes a pending
+    improvement of its description, while none of that agent is open and it was not rejected,
+    when the agent has a Markdown file of the project (a built-in agent has none: writing one
+    would replace it)."""
+    latest: dict[str, SessionScore] = {}
+    for score in scores.all(project):
+        if score.agent_type == "subagent" and score.agent_name:
+            latest[score.agent_name] = score
+    new = []
+    for name, score in latest.items():
+        text = score.card.suggested_agent_description_update
+        pattern = f"description of agent {name}"
+        if not text or any(similar(pattern, r) for r in rejected):
+            continue
+        if any(i.target == "agent_description" and i.agent_name == name for i in known):
+            continue
+        file = agent_target(root, name, score.host)
+        if file.json_path is not None or not file.path.is_file():
+            continue
+        improvement = Improvement(
+            id=os.urandom(8).hex(), project=project, target="agent_description",
+            agent_name=name, pattern=pattern, text=text, host=score.host, created_at=now,
+            reason=f"what {name} was asked in session {score.session_id} does not fit its "
+            "description",
+        )  # fmt: skip
         scores.save(improvement)
         new.append(improvement)
     return new
@@ -85,7 +152,10 @@ def pending(scores: Scores, project: str) -> list[Improvement]:
 def auto_applies(
     improvement: Improvement, settings: ScoringSettings, toggles: dict[str, str]
 ) -> bool:
-    """Whether an improvement is applied without asking (config, or the project's toggle)."""
+    """Whether an improvement is applied without asking (config, or the project's toggle); an
+    agent's description never is: it changes when the parent delegates to the agent."""
+    if improvement.target == "agent_description":
+        return False
     if improvement.target == "agents_md":
         return toggles.get(AUTO_AGENTS_MD, "on" if settings.auto_update_agents_md else "") == "on"
     return (
@@ -101,11 +171,23 @@ def apply(
     settings: ScoringSettings,
     now: datetime,
 ) -> Applied:
-    """Add the improvement's line to its target's managed section (backed up first)."""
-    change = apply_instructions(
-        target_of(improvement, root, settings), [improvement.text], section=settings.section,
-        backup_max_versions=settings.backup_max_versions, reason="pre-improvement",
-    )  # fmt: skip
+    """Add the improvement's line to its target's managed section (backed up first). A line the
+    section already holds changes nothing: the improvement is `present`, not applied, so no
+    later rollback is taken for its undoing."""
+    target = target_of(improvement, root, settings)
+    if improvement.target == "agent_description":
+        change = describe_agent(
+            target, improvement.text, backup_max_versions=settings.backup_max_versions
+        )
+    else:
+        change = apply_instructions(
+            target, [improvement.text], section=settings.section,
+            backup_max_versions=settings.backup_max_versions, reason="pre-improvement",
+        )  # fmt: skip
+    if not change.changed:
+        done = dataclasses.replace(improvement, status="present", path=str(change.path))
+        scores.save(done)
+        return Applied(done, change)
     relevant = _relevant(scores.all(improvement.project), improvement)
     before = sum(s.score for s in relevant) / len(relevant) if relevant else None
     done = dataclasses.replace(
@@ -128,24 +210,50 @@ def rollback(
     settings: ScoringSettings,
     agent_name: str = "",
     steps: int = 1,
+    suggest_again: bool = False,
+    force: bool = False,
 ) -> tuple[AppliedChange, list[Improvement]]:
-    """Restore the target's previous version (`steps` back, byte for byte; what it holds now is
-    backed up first); the improvements it took out."""
+    """Restore the target's previous version (`steps` back; what it holds now is backed up
+    first; lines edited by hand since are kept, specs/improvement.md); the improvements it took
+    out: those whose line the section held before and no longer holds. A rollback rejects their
+    weakness (never proposed again) unless `suggest_again`."""
     probe = probe_for(project, agent_name)
+    target = target_of(probe, root, settings)
+    before = _held(target, settings)
     change = roll_back(
-        target_of(probe, root, settings), steps, backup_max_versions=settings.backup_max_versions
-    )
-    applied = [
-        i for i in scores.improvements(project) if i.status == "applied" and _same_target(i, probe)
+        target, steps, backup_max_versions=settings.backup_max_versions, force=force,
+        section=settings.section,
+    )  # fmt: skip
+    gone = before - _held(target, settings)
+    undone = [
+        i
+        for i in scores.improvements(project)
+        if i.status == "applied" and _same_target(i, probe) and _held_as(i) in gone
     ]
-    undone = sorted(applied, key=lambda i: i.applied_at or i.created_at)[-steps:]
+    rejected = scores.rejections(project)
     for improvement in undone:
         scores.save(
             dataclasses.replace(
                 improvement, status="rolled_back", rolled_back_at=scores.store.clock.now()
             )
         )
+        if not suggest_again and not any(similar(improvement.pattern, r) for r in rejected):
+            scores.reject(project, improvement.pattern)
     return change, undone
+
+
+def reconcile(scores: Scores, project: str, root: Path, settings: ScoringSettings) -> None:
+    """Mark `removed` the applied improvements whose line their file no longer holds (taken out
+    by hand): `history` lists no applied line that is not in the file."""
+    for improvement in scores.improvements(project):
+        if improvement.status != "applied":
+            continue
+        try:
+            held = _held(target_of(improvement, root, settings), settings)
+        except ImprovementError:
+            continue
+        if _held_as(improvement) not in held:
+            scores.save(dataclasses.replace(improvement, status="removed"))
 
 
 def close_deltas(scores: Scores, latest: SessionScore) -> list[Improvement]:
@@ -170,7 +278,7 @@ def target_of(improvement: Improvement, root: Path, settings: ScoringSettings) -
     """The file an improvement changes."""
     if improvement.target == "agents_md":
         return project_target(root, settings)
-    return agent_target(root, improvement.agent_name)
+    return agent_target(root, improvement.agent_name, improvement.host)
 
 
 def probe_for(project: str, agent_name: str = "") -> Improvement:
@@ -182,7 +290,24 @@ def probe_for(project: str, agent_name: str = "") -> Improvement:
 
 
 def _same_target(a: Improvement, b: Improvement) -> bool:
-    return a.target == b.target and (a.target == "agents_md" or a.agent_name == b.agent_name)
+    """The same file: the instructions file, or one agent's (its prompt and its description)."""
+    if a.target == "agents_md" or b.target == "agents_md":
+        return a.target == b.target
+    return a.agent_name == b.agent_name
+
+
+def _held(target: InstructionTarget, settings: ScoringSettings) -> set[str]:
+    """What a file holds of improvements: its managed lines, and its description."""
+    held = set(managed_lines(target, settings.section))
+    if target.kind == "agent_prompt" and target.json_path is None:
+        held.add(f"description: {agent_description(target)}")
+    return held
+
+
+def _held_as(improvement: Improvement) -> str:
+    if improvement.target == "agent_description":
+        return f"description: {' '.join(improvement.text.split())}"
+    return _line(improvement.text)
 
 
 def _relevant(scores: Sequence[SessionScore], improvement: Improvement) -> list[SessionScore]:
@@ -193,7 +318,9 @@ def _relevant(scores: Sequence[SessionScore], improvement: Improvement) -> list[
 
 def _suggestion(seen: Sequence[SessionScore], target: str, pattern: str) -> str:
     """The judge's own suggested line from the latest session showing the weakness, preferring the
-    one for this target; else the weakness as a line to watch."""
+    one for this target, when it answers this weakness: the judge gives one suggestion a session,
+    so it belongs to the session's weakness it is closest to (one suggestion per weakness). Else
+    the weakness itself as a line to watch."""
     for score in sorted(seen, key=lambda s: s.card.timestamp, reverse=True):
         card = score.card
         first, second = (
@@ -201,6 +328,24 @@ def _suggestion(seen: Sequence[SessionScore], target: str, pattern: str) -> str:
             if target == "agents_md"
             else (card.suggested_agent_prompt_update, card.suggested_agents_md_update)
         )
-        if first or second:
-            return str(first or second)
+        for line in (first, second):
+            if line and similar(_answered(line, card.weaknesses), pattern):
+                return str(line)
     return f"Avoid this recurring weakness: {pattern}"
+
+
+def _answered(line: str, weaknesses: Sequence[str]) -> str:
+    """The weakness of a card a suggested line answers: the one sharing most words with it (the
+    first on a tie)."""
+    if not weaknesses:
+        return ""
+    return max(weaknesses, key=lambda w: (_overlap(line, w), -weaknesses.index(w)))
+
+
+def _overlap(a: str, b: str) -> int:
+    return len(set(_WORD.findall(a.lower())) & set(_WORD.findall(b.lower())))
+
+
+def _line(text: str) -> str:
+    cleaned = clean_lines([text])
+    return cleaned[0] if cleaned else ""

@@ -39,6 +39,7 @@ SCHEMA: dict[str, Any] = {
         "weaknesses": _ITEMS,
         "suggested_agents_md_update": {"type": "string", "maxLength": UPDATE_LIMIT * 2},
         "suggested_agent_prompt_update": {"type": "string", "maxLength": UPDATE_LIMIT * 2},
+        "suggested_agent_description_update": {"type": "string", "maxLength": UPDATE_LIMIT * 2},
     },
     "required": ["overall_score", "categories", "strengths", "weaknesses"],
 }
@@ -65,7 +66,10 @@ List up to 5 strengths and up to 5 weaknesses, each a short general phrase that 
 other sessions (for example "runs no tests after editing"), not a retelling of this session.
 If a rule added to the project's instructions file (AGENTS.md) would have prevented a weakness,
 give that rule as one line in suggested_agents_md_update. If a rule for this agent's own prompt
-would, give it in suggested_agent_prompt_update. Leave them out otherwise.
+would, give it in suggested_agent_prompt_update. If this agent is a subagent and what it was
+asked to do shows that its description (which tells the parent when to delegate to it) should
+say something else, give the new one-line description in suggested_agent_description_update.
+Leave them out otherwise.
 
 Answer as JSON:
 {"overall_score": 0.0, "categories": {"instruction_following": 0.0, "completeness": 0.0,
@@ -199,6 +203,7 @@ def card_from(data: Any, given: ScorerInput, timestamp: int) -> ScoreCard:
         weaknesses=_phrases(data.get("weaknesses")),
         suggested_agents_md_update=_update(data.get("suggested_agents_md_update")),
         suggested_agent_prompt_update=_update(data.get("suggested_agent_prompt_update")),
+        suggested_agent_description_update=_update(data.get("suggested_agent_description_update")),
     )
 
 

@@ -5,6 +5,7 @@ and the facts that decide whether it is due (which agent, where it started, what
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -28,6 +29,10 @@ FRESH_SOURCES = ("startup", "clear")
 """How a session's first recorded event may start for it to be scored automatically: onlooker saw
 it begin (a session already running when onlooker was installed is first seen resumed)."""
 DELEGATING_TOOLS = ("Task", "Agent")
+OWN_COMMANDS = ("/onlooker:", "Here is onlooker's answer to `/observer ")
+"""How a prompt that only runs one of onlooker's own commands begins: Claude Code's slash commands
+of onlooker's plugin (`/onlooker:status`), and opencode's `/observer …` as onlooker's plugin
+rewrites it (hosts/opencode/plugin/onlooker.ts). A session of such prompts alone is not scored."""
 PRIMARY_NAME = "main"
 """The name of a main session's agent when the host names none."""
 
@@ -46,12 +51,45 @@ class SessionFacts:
     last_message_seq: int = 0
     """The seq of the session's latest prompt or response: a score older than it is stale."""
     title: str = ""
+    own_commands_only: bool = False
+    """Every prompt of the session ran one of onlooker's own commands: nothing to judge."""
+
+
+def own_command(text: str) -> bool:
+    """The prompt runs one of onlooker's own commands (OWN_COMMANDS)."""
+    return text.lstrip().startswith(OWN_COMMANDS)
 
 
 def session_events(store: Store, project: str, session_id: str) -> list[Event]:
     """Every event the session's journal holds, in order."""
     read = store.journal(project, session_id).read()
     return [entry.record for entry in read.entries if isinstance(entry.record, Event)]
+
+
+def with_transcript(
+    events: Sequence[Event], transcript: Sequence[Event], session_id: str
+) -> list[Event]:
+    """The journal's events, followed by what only the session's transcript holds: a subagent's
+    hooks journal its start and tool calls, never its instruction or its answers, which its own
+    transcript (Claude Code's SubagentStop `agent_transcript_path`) has. Tool calls come from
+    the transcript too when the journal has none. The added events get seqs after the journal's,
+    in transcript order, so scoring it again finds nothing new."""
+    if not transcript:
+        return list(events)
+    wanted: tuple[type[Event], ...] = (UserPrompt, AssistantMessage)
+    if any(isinstance(e, wanted) for e in events):
+        return list(events)
+    if not any(isinstance(e, ToolCall) for e in events):
+        wanted = (*wanted, ToolCall)
+    last = max((e.seq for e in events), default=0)
+    added = [e for e in transcript if isinstance(e, wanted)]
+    return [
+        *events,
+        *(
+            dataclasses.replace(e, session_id=session_id, seq=last + n)
+            for n, e in enumerate(added, 1)
+        ),
+    ]
 
 
 def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
@@ -63,12 +101,15 @@ def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
         name = ""
     elif subagent:
         name = start.agent_type or start.agent_name
-    else:
-        name = start.agent_type or PRIMARY_NAME
+    else:  # the host's agent type, else the agent its latest task was for (opencode's)
+        named = [
+            e.agent for e in events
+            if isinstance(e, UserPrompt) and e.agent and not own_command(e.text)
+        ]  # fmt: skip
+        name = start.agent_type or (named[-1] if named else PRIMARY_NAME)
     parent = ""
     if subagent:
         parent = (start.parent_session_id if start else "") or session_id.split("/", 1)[0]
-    first = events[0] if events else None
     prompts = [e for e in events if isinstance(e, UserPrompt)]
     messages = [e for e in events if isinstance(e, UserPrompt | AssistantMessage | TurnEnded)]
     return SessionFacts(
@@ -76,11 +117,16 @@ def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
         agent_name=name,
         agent_type="subagent" if subagent else "primary",
         parent_session_id=parent,
-        seen_start=isinstance(first, SessionStarted)
-        and (subagent or first.source in FRESH_SOURCES),
+        # opencode may forward a session's first prompt before its creation: any fresh start
+        # counts (a session running before onlooker came is first seen resumed, never fresh).
+        seen_start=any(
+            isinstance(e, SessionStarted) and (subagent or e.source in FRESH_SOURCES)
+            for e in events
+        ),
         last_seq=max((e.seq for e in events), default=0),
         last_message_seq=max((e.seq for e in messages), default=0),
         title=_title(prompts[0].text if prompts else ""),
+        own_commands_only=bool(prompts) and all(own_command(p.text) for p in prompts),
     )
 
 

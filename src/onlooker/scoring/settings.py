@@ -45,6 +45,11 @@ class ScoringSettings:
     """Further attempts after the judge's answer fails or does not fit the schema."""
     timeout: float = 120.0
     """Seconds one judge call may take."""
+    turn_interval: int = 1
+    """Score a running session every this many turns (1: after each turn, or burst of turns);
+    0: only when it ends. A subagent is scored when it stops either way."""
+    notify_on_evaluation: bool = False
+    """Tell the user when an automatic evaluation of a session starts (opt-in)."""
 
     @property
     def active(self) -> bool:

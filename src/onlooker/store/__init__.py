@@ -12,6 +12,8 @@ from .changes import (
     Change,
     FindingAcknowledged,
     FindingCreated,
+    FindingExpired,
+    FindingReopened,
     FindingResolved,
     FindingsCleared,
     FindingSeen,
@@ -19,14 +21,16 @@ from .changes import (
     SummaryDelivered,
     content_hash,
     normalized,
+    short_id,
 )
 from .effect_records import VERDICTS, ComplianceVerdict, SideEffectSaved, VerdictKind
 from .home import data_home, journal_path, project_for
 from .journal import Journal, JournalRead, SkippedLine
-from .query import STATUSES, UNRESOLVED, FindingPage, FindingQuery
+from .query import CLOSED, STATUSES, UNRESOLVED, FindingPage, FindingQuery
 from .tool import ObservationsTool
 
 __all__ = [
+    "CLOSED",
     "STATUSES",
     "UNRESOLVED",
     "VERDICTS",
@@ -35,8 +39,10 @@ __all__ = [
     "Created",
     "FindingAcknowledged",
     "FindingCreated",
+    "FindingExpired",
     "FindingPage",
     "FindingQuery",
+    "FindingReopened",
     "FindingResolved",
     "FindingSeen",
     "FindingsCleared",
@@ -60,5 +66,6 @@ __all__ = [
     "kept_findings",
     "normalized",
     "project_for",
+    "short_id",
     "trajectory_findings",
 ]

@@ -24,6 +24,8 @@ from .changes import (
     Change,
     FindingAcknowledged,
     FindingCreated,
+    FindingExpired,
+    FindingReopened,
     FindingResolved,
     FindingsCleared,
     FindingSeen,
@@ -114,10 +116,26 @@ class Index(Database):
                 "WHERE id = ? AND status != 'resolved'",
                 (at, change.note, change.finding_id),
             )
+        elif isinstance(change, FindingExpired):
+            run(
+                "UPDATE findings SET status = 'expired', resolved_at = ?, resolution_note = ? "
+                "WHERE id = ? AND status IN ('open', 'acknowledged')",
+                (at, change.note, change.finding_id),
+            )
+        elif isinstance(change, FindingReopened):
+            run(
+                "UPDATE findings SET status = 'open', acknowledged_at = NULL, resolved_at = NULL, "
+                "resolution_note = NULL WHERE id = ? AND status = 'expired'",
+                (change.finding_id,),
+            )
         elif isinstance(change, FindingsCleared):
             for chunk in _chunks(change.finding_ids):
                 marks = ",".join("?" * len(chunk))
-                run(f"DELETE FROM findings WHERE status = 'resolved' AND id IN ({marks})", chunk)
+                run(
+                    "DELETE FROM findings WHERE status IN ('resolved', 'expired') "
+                    f"AND id IN ({marks})",
+                    chunk,
+                )
         elif isinstance(change, SummaryDelivered):
             run(
                 "INSERT INTO deliveries (session_id, digest, delivered_at) VALUES (?, ?, ?) "
@@ -131,7 +149,7 @@ class Index(Database):
         row = self._read(
             lambda c: c.execute(
                 "SELECT id FROM findings WHERE project = ? AND content_hash = ? "
-                "AND status != 'resolved' ORDER BY n LIMIT 1",
+                "AND status IN ('open', 'acknowledged') ORDER BY n LIMIT 1",
                 (project, digest),
             ).fetchone()
         )
@@ -209,12 +227,14 @@ class Index(Database):
             ]
         )
 
-    def resolved_ids(self, project: str) -> list[str]:
+    def closed_ids(self, project: str) -> list[str]:
+        """The project's resolved and expired findings, oldest first."""
         return self._read(
             lambda c: [
                 r[0]
                 for r in c.execute(
-                    "SELECT id FROM findings WHERE project = ? AND status = 'resolved' ORDER BY n",
+                    "SELECT id FROM findings WHERE project = ? "
+                    "AND status IN ('resolved', 'expired') ORDER BY n",
                     (project,),
                 )
             ]
@@ -318,7 +338,8 @@ class Index(Database):
         """Every row of a table, ordered: for checks that a reindex rebuilt the same index."""
         order = {"findings": "id", "sessions": "session_id", "deliveries": "session_id",
                  "memories": "id", "memory_files": "path, memory_id",
-                 "memory_injections": "session_id, memory_id", "scores": "project, session_id",
+                 "memory_injections": "session_id, memory_id", "memory_opt_outs": "project",
+                 "scores": "project, session_id",
                  "improvements": "id", "rejections": "project, pattern",
                  "observer_settings": "project, name", "side_effects": "key, path",
                  "compliance_verdicts": "n"}[table]  # fmt: skip

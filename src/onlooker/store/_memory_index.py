@@ -7,9 +7,11 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from ._database import stamp
 from ._memory_usage import count_model_use
 from .changes import Change
 from .memory_records import (
@@ -22,13 +24,14 @@ from .memory_records import (
     MemoryEdited,
     MemoryFilter,
     MemoryModelUsed,
+    MemoryOptOut,
     MemoryPinned,
     PendingEvent,
     from_millis,
     millis,
 )
 
-MEMORY_TABLES = ("memories", "memory_files", "memory_injections")
+MEMORY_TABLES = ("memories", "memory_files", "memory_injections", "memory_opt_outs")
 """Tables the journals rebuild (pending events are not journaled: they are a work queue)."""
 
 _COLUMNS = "m.id, m.title, m.content, m.project, m.session_id, m.timestamp, m.created_at"
@@ -81,6 +84,16 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
             "ON CONFLICT DO NOTHING",
             [(change.session_id, i) for i in change.memory_ids],
         )
+        return True
+    if isinstance(change, MemoryOptOut):
+        if change.off:
+            conn.execute(
+                "INSERT INTO memory_opt_outs (project, since) VALUES (?, ?) "
+                "ON CONFLICT(project) DO NOTHING",
+                (change.project, stamp(change.at)),
+            )
+        else:
+            conn.execute("DELETE FROM memory_opt_outs WHERE project = ?", (change.project,))
         return True
     if isinstance(change, MemoriesDropped):
         conn.execute(
@@ -142,15 +155,18 @@ def changed_later(conn: sqlite3.Connection, memory: Memory) -> list[str]:
 
 
 def pinned_memories(conn: sqlite3.Connection, where: MemoryFilter, limit: int) -> list[Memory]:
-    """Pinned memories the filter's projects allow (whatever their age), newest first. Pins are
-    few: they are read from their counters, not found by scanning the memories."""
+    """Pinned memories the filter allows whatever their age, newest first. Pins are few: they
+    are read from their counters, not found by scanning the memories."""
     rows = conn.execute(
         "SELECT name FROM counters WHERE name LIKE 'memory_pinned:%' AND value > 0"
     ).fetchall()
-    ids = [int(str(row[0]).rpartition(":")[2]) for row in rows]
-    found = [
-        m for m in memories_by_id(conn, ids) if not where.projects or m.project in where.projects
-    ]
+    ids = tuple(int(str(row[0]).rpartition(":")[2]) for row in rows)
+    clause, params = filter_clause(replace(where, after=None, before=None))
+    found: list[Memory] = []
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT {_COLUMNS} FROM memories m WHERE m.id IN ({marks}){clause}"
+        found.extend(_memories(conn, conn.execute(query, (*chunk, *params)).fetchall()))
     return sorted(found, key=lambda m: (m.timestamp, m.id), reverse=True)[:limit]
 
 
@@ -368,6 +384,11 @@ def filter_clause(where: MemoryFilter) -> tuple[str, list[Any]]:
     if where.before is not None:
         clause += " AND m.timestamp < ?"
         params.append(millis(where.before))
+    if where.not_session:
+        clause += " AND (m.session_id IS NULL OR m.session_id != ?)"
+        params.append(where.not_session)
+    if where.opted_in:
+        clause += " AND m.project NOT IN (SELECT o.project FROM memory_opt_outs o)"
     if where.files:
         ends = " OR ".join("(f.path = ? OR f.path LIKE ? ESCAPE '\\')" for _ in where.files)
         clause += (

@@ -324,6 +324,44 @@ INSERT INTO upgrades (name) VALUES ('project_keys');
 """Marks the move of journals filed under a bare folder name to their project's key as due
 (`onlooker reindex` does it, then sets `done_at`)."""
 
+M012_FTS_FOLLOWS_EDITS = """
+DROP TRIGGER findings_fts_update;
+CREATE TRIGGER findings_fts_update
+AFTER UPDATE OF content, category, evidence, observer, source_ref, resolution_note ON findings
+BEGIN
+    INSERT INTO findings_fts (findings_fts, rowid, content, category, evidence, observer,
+                              source_ref, resolution_note)
+    VALUES ('delete', old.n, old.content, old.category, old.evidence, old.observer,
+            old.source_ref, old.resolution_note);
+    INSERT INTO findings_fts (rowid, content, category, evidence, observer, source_ref,
+                              resolution_note)
+    VALUES (new.n, new.content, new.category, new.evidence, new.observer, new.source_ref,
+            new.resolution_note);
+END;
+INSERT INTO findings_fts (findings_fts) VALUES ('rebuild');
+"""
+"""Full-text search follows every edit of an indexed column (an episode's finding takes its newest
+report's text): it followed only the resolution note, so resolving a finding whose text had
+changed deleted tokens it never indexed, and SQLite called the database malformed. The rebuild
+mends indexes left that way."""
+
+M013_EXPIRED = """
+DROP INDEX findings_unresolved;
+CREATE INDEX findings_unresolved ON findings (project, content_hash)
+    WHERE status IN ('open', 'acknowledged');
+"""
+"""Findings may expire (status `expired`): the index of unresolved content hashes, which
+deduplication reads, leaves out expired ones as it leaves out resolved ones."""
+
+M014_MEMORY_OPT_OUTS = """
+CREATE TABLE memory_opt_outs (
+    project TEXT PRIMARY KEY,
+    since TEXT NOT NULL
+);
+"""
+"""Projects whose memory is off (`.onlooker/no-memory`, `memory.enabled: false`), as their
+sessions last saw it: other projects' digests (`projectOnly: false`) leave their memories out."""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -335,4 +373,7 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m007_scores", M007_SCORES),
     ("m008_side_effects", M008_SIDE_EFFECTS),
     ("m009_project_keys", M009_PROJECT_KEYS),
+    ("m012_fts_follows_edits", M012_FTS_FOLLOWS_EDITS),
+    ("m013_expired", M013_EXPIRED),
+    ("m014_memory_opt_outs", M014_MEMORY_OPT_OUTS),
 )

@@ -298,6 +298,26 @@ CREATE TABLE upgrades (
 INSERT INTO upgrades (name) VALUES ('project_keys');
 """
 
+M012_FTS_FOLLOWS_EDITS = "SELECT 1"
+"""The search column is generated from the row, so it follows every edit already."""
+
+M013_EXPIRED = """
+DROP INDEX findings_unresolved;
+CREATE INDEX findings_unresolved ON findings (project, content_hash)
+    WHERE status IN ('open', 'acknowledged');
+"""
+"""Findings may expire (status `expired`): the index of unresolved content hashes, which
+deduplication reads, leaves out expired ones as it leaves out resolved ones."""
+
+M014_MEMORY_OPT_OUTS = """
+CREATE TABLE memory_opt_outs (
+    project TEXT PRIMARY KEY,
+    since TEXT NOT NULL
+);
+"""
+"""Projects whose memory is off (`.onlooker/no-memory`, `memory.enabled: false`), as their
+sessions last saw it: other projects' digests (`projectOnly: false`) leave their memories out."""
+
 #: migration name -> its PostgreSQL text; the names and order are those of `MIGRATIONS`.
 POSTGRES_MIGRATIONS: dict[str, str] = {
     "m001_initial": M001_INITIAL,
@@ -309,4 +329,7 @@ POSTGRES_MIGRATIONS: dict[str, str] = {
     "m007_scores": M007_SCORES,
     "m008_side_effects": M008_SIDE_EFFECTS,
     "m009_project_keys": M009_PROJECT_KEYS,
+    "m012_fts_follows_edits": M012_FTS_FOLLOWS_EDITS,
+    "m013_expired": M013_EXPIRED,
+    "m014_memory_opt_outs": M014_MEMORY_OPT_OUTS,
 }

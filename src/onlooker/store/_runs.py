@@ -15,6 +15,11 @@ from typing import Any, Literal
 from ..core.clock import Clock
 from ._database import Database, stamp
 
+
+def _when(value: object) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(str(value))
+
+
 RunStatus = Literal["ok", "timeout", "error", "skipped"]
 RUN_STATUSES: tuple[RunStatus, ...] = ("ok", "timeout", "error", "skipped")
 
@@ -130,6 +135,62 @@ class ObserverRuns:
                 models=tuple(sorted(set(was.models) | found)),
             )
         return sorted(merged.values(), key=lambda c: (-(c.cost_usd or 0.0), c.observer))
+
+    def after(
+        self, n: int, *, session_id: str | None = None, limit: int = 500
+    ) -> list[dict[str, Any]]:
+        """Runs numbered after `n` (of one session, when given), oldest first: the live viewer's
+        feed and a session's timeline."""
+        where, params = "n > ?", list[Any]([n])
+        if session_id is not None:
+            where += " AND session_id = ?"
+            params.append(session_id)
+        columns = ("n", "project", "session_id", "observer", "status", "error", "started_at",
+                   "duration", "model", "input_tokens", "output_tokens", "cost_usd", "report",
+                   "delivered_at")  # fmt: skip
+        rows = self.db._read(
+            lambda c: c.execute(
+                f"SELECT {', '.join(columns)} FROM observer_runs WHERE {where} ORDER BY n LIMIT ?",
+                (*params, limit),
+            ).fetchall()
+        )
+        return [dict(zip(columns, row, strict=True)) for row in rows]
+
+    def newest(self) -> int:
+        """The number of the latest run (0 with none)."""
+        found = self.db._read(lambda c: c.execute("SELECT max(n) FROM observer_runs").fetchone())
+        return int(found[0] or 0)
+
+    def per_day(self, project: str | None = None) -> list[tuple[str, int, int, float | None]]:
+        """(UTC day, input tokens, output tokens, cost or None when none was priced) per day."""
+        where, params = ("WHERE project = ?", (project,)) if project is not None else ("", ())
+        rows = self.db._read(
+            lambda c: c.execute(
+                "SELECT substr(started_at, 1, 10) AS day, sum(input_tokens), sum(output_tokens), "
+                f"sum(cost_usd), count(cost_usd) FROM observer_runs {where} GROUP BY day "
+                "ORDER BY day",
+                params,
+            ).fetchall()
+        )
+        return [(str(d), int(i or 0), int(o or 0), float(c) if p else None)
+                for d, i, o, c, p in rows]  # fmt: skip
+
+    def unresolved_errors(
+        self, observer: str, project: str, limit: int = 20
+    ) -> list[tuple[str, datetime, str]]:
+        """(session id, started at, error) of the sessions of a project whose latest run of the
+        observer failed, newest first."""
+        rows = self.db._read(
+            lambda c: c.execute(
+                "SELECT r.session_id, r.started_at, r.error FROM observer_runs r "
+                "WHERE r.observer = ? AND r.project = ? AND r.status = 'error' AND NOT EXISTS ("
+                "SELECT 1 FROM observer_runs o WHERE o.observer = r.observer AND "
+                "o.project = r.project AND o.session_id = r.session_id AND o.n > r.n) "
+                "ORDER BY r.n DESC LIMIT ?",
+                (observer, project, limit),
+            ).fetchall()
+        )
+        return [(str(sid), _when(at), str(error or "")) for sid, at, error in rows]
 
     def last(self, observer: str, session_id: str) -> tuple[str, str | None] | None:
         """(status, error) of an observer's latest run in a session."""

@@ -20,8 +20,9 @@ from ..core.assessment import Finding
 from ..core.clock import Clock, SystemClock
 from ..core.engine import Dispatch
 from ..core.events import Event
-from ..core.records import Record, record_kinds
+from ..core.records import Record
 from ..core.session import Session
+from ..core.session_history import apply_history, history_kinds
 from ..core.slices import Reducer
 from ..errors import LifecycleError, UnknownFinding
 from ..text.redact import redact, redact_record
@@ -37,6 +38,8 @@ from .changes import (
     Change,
     FindingAcknowledged,
     FindingCreated,
+    FindingExpired,
+    FindingReopened,
     FindingResolved,
     FindingsCleared,
     FindingSeen,
@@ -47,7 +50,7 @@ from .changes import (
 from .home import INDEX_FILE, JOURNALS, data_home, home_origin, journal_path, safe_name, store_url
 from .identity import display_name
 from .journal import Journal
-from .query import UNRESOLVED, FindingPage, FindingQuery
+from .query import CLOSED, UNRESOLVED, FindingPage, FindingQuery
 
 if TYPE_CHECKING:
     from ..llm.model import Model
@@ -159,9 +162,10 @@ class Store:
         """Mark an open finding acknowledged (already acknowledged: unchanged)."""
         with self._changing(project, session_id) as pending:
             current = self._one(finding_id, project)
-            if current.finding.status == "resolved":
+            if current.finding.status in CLOSED:
                 raise LifecycleError(
-                    f"observation {finding_id} is resolved; only open ones can be acknowledged"
+                    f"observation {finding_id} is {current.finding.status}; only open ones can be "
+                    "acknowledged"
                 )
             if current.finding.status == "open":
                 pending.add(FindingAcknowledged(finding_id=finding_id))
@@ -179,10 +183,30 @@ class Store:
                 )
             return self._one(finding_id, project)
 
-    def clear_resolved(self, *, project: str, session_id: str = "") -> tuple[str, ...]:
-        """Remove the project's resolved findings from the index; return their ids."""
+    def expire(
+        self, notes: Mapping[str, str], *, project: str, session_id: str = ""
+    ) -> tuple[str, ...]:
+        """Close unresolved findings whose session or episode ended before anyone acted on them
+        (finding id -> what ended), in one write; the ids that expired."""
         with self._changing(project, session_id) as pending:
-            ids = tuple(self.index.resolved_ids(project))
+            current = self.get(tuple(notes), project)
+            ids = tuple(o.id for o in current if o.finding.status in UNRESOLVED)
+            for finding_id in ids:
+                pending.add(FindingExpired(finding_id=finding_id, note=notes[finding_id]))
+        return ids
+
+    def reopen(self, finding_ids: Sequence[str], *, project: str, session_id: str = "") -> None:
+        """Open expired findings again (their session was resumed), in one write."""
+        with self._changing(project, session_id) as pending:
+            for o in self.get(finding_ids, project):
+                if o.finding.status == "expired":
+                    pending.add(FindingReopened(finding_id=o.id))
+
+    def clear_resolved(self, *, project: str, session_id: str = "") -> tuple[str, ...]:
+        """Remove the project's closed (resolved or expired) findings from the index; return
+        their ids."""
+        with self._changing(project, session_id) as pending:
+            ids = tuple(self.index.closed_ids(project))
             if ids:
                 pending.add(FindingsCleared(project=project, finding_ids=ids))
         return ids
@@ -277,10 +301,8 @@ class Store:
             key, _seq, snapshot, offset = saved
             session = Session.restore(snapshot, windows=windows, reducers=reducers)
         journal = self.journal_at(key)
-        if journal is not None and journal.size() > offset:
-            for record in journal.read(offset, kinds=_event_kinds()).records:
-                if isinstance(record, Event) and record.seq > session.seq:
-                    session.append(record)
+        if journal is not None and journal.size() > offset:  # its assessments too, not only events
+            apply_history(session, journal.read(offset, kinds=history_kinds()).records)
         return session if saved is not None or session.seq else None
 
     def _unsaved_journal(self, session_id: str) -> str | None:
@@ -390,7 +412,3 @@ def _plain(metadata: dict[str, Any]) -> dict[str, Any]:
     """Metadata as JSON keeps it: values JSON cannot hold become their text."""
     plain: dict[str, Any] = json.loads(json.dumps(metadata, default=str))
     return plain
-
-
-def _event_kinds() -> frozenset[str]:
-    return frozenset(k for k, cls in record_kinds().items() if issubclass(cls, Event))

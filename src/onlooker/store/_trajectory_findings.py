@@ -1,7 +1,9 @@
-"""What a trajectory Assessment becomes in the store: findings at medium severity or above.
+"""What a trajectory Assessment becomes in the store: findings at low severity or above.
 
-An assessment below medium is only journaled. At medium or above, each of its findings is stored
-(one without findings stores its summary); a finding left at `info` takes the assessment's severity.
+An assessment at info, or a status line (deadline, plan progress), is only journaled. At low or
+above, each of its findings is stored (one without findings stores its summary, under the id its
+message shows); a finding left at `info` takes the assessment's severity: whatever the agent is
+told carries an id it can act on.
 A finding belongs to its session's episode (`metadata.episode`, else the observer's name): the
 episode keeps one finding, whose later reports update it (specs/store.md, Trajectory findings).
 """
@@ -12,23 +14,22 @@ import dataclasses
 from collections.abc import Iterable
 from typing import Any
 
-from ..core.assessment import Assessment, Finding, is_warning
+from ..core.assessment import Assessment, Finding
 from ..core.events import EPOCH
+from ..core.message import is_stored, summary_finding
 from .changes import EPISODE_REF, content_hash, episode_ref
 
 
 def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Finding]:
     """The findings to store for one assessment (source_type conversation, source_ref naming the
     session's episode, so a later report of the episode updates the same finding)."""
-    if not is_warning(assessment.severity):
+    if assessment.status or not is_stored(assessment.severity):
         return []
     metadata: dict[str, Any] = {"call_index": assessment.call_index}
     if assessment.suggestions:
         metadata["suggestions"] = list(assessment.suggestions)
     created = assessment.timestamp if assessment.timestamp != EPOCH else None
-    found = assessment.findings or (
-        Finding(content=assessment.summary, severity=assessment.severity),
-    )
+    found = assessment.findings or (summary_finding(assessment),)
     stored = []
     for finding in found:
         level = assessment.severity if finding.severity == "info" else finding.severity
@@ -47,7 +48,7 @@ def trajectory_findings(assessment: Assessment, session_id: str = "") -> list[Fi
                 metadata={**metadata, **finding.metadata},
             )
         )
-    return [f for f in stored if is_warning(f.severity)]
+    return [f for f in stored if is_stored(f.severity)]
 
 
 def kept_findings(findings: Iterable[Finding]) -> list[tuple[Finding, int]]:

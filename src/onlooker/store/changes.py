@@ -14,6 +14,7 @@ from typing import Any
 
 from ..core.assessment import Finding
 from ..core.events import EPOCH
+from ..core.message import SHORT_ID
 from ..core.records import Record, encode, record
 
 _DIGITS = re.compile(r"\d+")
@@ -65,10 +66,29 @@ class FindingResolved(Change):
     note: str | None = None
 
 
+@record("finding_expired")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingExpired(Change):
+    """An open or acknowledged finding closed because its session or episode ended before
+    anyone acted on it; `note` says what ended."""
+
+    finding_id: str
+    note: str
+
+
+@record("finding_reopened")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class FindingReopened(Change):
+    """An expired finding open again: the session it expired with was resumed."""
+
+    finding_id: str
+
+
 @record("findings_cleared")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class FindingsCleared(Change):
-    """Resolved findings removed from the index (`clear_resolved`), named one by one."""
+    """Closed (resolved or expired) findings removed from the index (`clear_resolved`), named
+    one by one."""
 
     project: str
     finding_ids: tuple[str, ...] = ()
@@ -104,6 +124,11 @@ def content_hash(finding: Finding) -> str:
     text = "" if ref.startswith(EPISODE_REF) else normalized(finding.content)
     key = "\x00".join((finding.observer, ref, text))
     return hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+
+
+def short_id(finding_id: str) -> str:
+    """The id as shown: its first SHORT_ID characters (a prefix `find_id` accepts)."""
+    return finding_id[:SHORT_ID]
 
 
 @dataclass(frozen=True, slots=True)

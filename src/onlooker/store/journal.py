@@ -81,7 +81,10 @@ class Journal:
 
     def append(self, records: Iterable[Record]) -> tuple[int, int]:
         """Append records, one line each, in a single write; return the (start, end) offsets."""
-        data = b"".join(r.to_json().encode() + b"\n" for r in records)
+        try:
+            data = b"".join(r.to_json().encode() + b"\n" for r in records)
+        except UnicodeEncodeError as exc:  # a lone surrogate that no edge normalised
+            raise StoreError(f"{self.path}: a record cannot be journaled ({exc.reason})") from exc
         if not data:
             size = self.size()
             return size, size

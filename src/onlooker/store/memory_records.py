@@ -86,6 +86,10 @@ class MemoryFilter:
     """Only memories whose timestamp is before this time."""
     files: tuple[str, ...] = ()
     """Only memories naming one of these files (a path, or the end of one: `auth.py`)."""
+    not_session: str = ""
+    """Leave out the memories this session made (a resumed session is not told its own)."""
+    opted_in: bool = False
+    """Leave out the memories of projects whose memory is off (`memory_opt_outs`)."""
 
 
 @record("memory_created")
@@ -173,3 +177,13 @@ class MemoryModelUsed(Change):
     """Estimated, as the provider reports or onlooker.llm.estimate_cost prices it; None: unknown."""
     skipped: str = ""
     """Why no call was made ('' when it was): the budget that refused it, `session` or `day`."""
+
+
+@record("memory_opt_out")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryOptOut(Change):
+    """A project's memory turned off (`.onlooker/no-memory`, `memory.enabled: false`) or on
+    again, as one of its sessions saw it: other projects' digests leave out its memories."""
+
+    project: str
+    off: bool = True

@@ -15,8 +15,10 @@ from ._database import stamp
 from .changes import EPISODE_REF, Observation
 
 _RUNS = re.compile(r"[^\W_]+")
-STATUSES = ("open", "acknowledged", "resolved")
+STATUSES = ("open", "acknowledged", "resolved", "expired")
 UNRESOLVED = ("open", "acknowledged")
+CLOSED = ("resolved", "expired")
+"""resolved: someone's act, with its note; expired: its session or episode ended first."""
 
 #: sort_by -> ORDER BY
 ORDER = {

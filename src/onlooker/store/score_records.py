@@ -14,8 +14,10 @@ from ..core.records import encode, record
 from .changes import Change
 
 AgentType = Literal["primary", "subagent"]
-ImprovementTarget = Literal["agents_md", "agent_prompt"]
-ImprovementStatus = Literal["pending", "applied", "rejected", "rolled_back"]
+ImprovementTarget = Literal["agents_md", "agent_prompt", "agent_description"]
+ImprovementStatus = Literal["pending", "applied", "rejected", "rolled_back", "present", "removed"]
+"""`present`: applying found its line already in the file, so nothing was written; `removed`: an
+applied line is no longer in the file (taken out by hand)."""
 CATEGORY_NAMES = (
     "instruction_following",
     "completeness",
@@ -57,6 +59,8 @@ class ScoreCard:
     """A suggested addition to the project's instructions file."""
     suggested_agent_prompt_update: str | None = None
     """A suggested addition to the agent's own prompt."""
+    suggested_agent_description_update: str | None = None
+    """A subagent's suggested description (when its parent should delegate to it)."""
 
     def to_dict(self) -> dict[str, Any]:
         """The card as JSON data, optional fields left out when unset."""
@@ -79,7 +83,11 @@ class SessionScore:
     """The session's last event seq when it was scored: newer messages make it due again."""
     model: str = ""
     failed: bool = False
-    """The judge failed and the card is the fallback one."""
+    """The judge failed and the card is the fallback one (kept by older versions only: a failed
+    judge call is no longer recorded as a score)."""
+    host: str = ""
+    """The host the session ran in when it is not Claude Code (`opencode`): it says which file
+    an agent's prompt is."""
 
     @property
     def session_id(self) -> str:
@@ -114,6 +122,8 @@ class Improvement:
     path: str = ""
     """The file it changed."""
     backup_path: str = ""
+    host: str = ""
+    """For an agent's prompt: the host whose agent it is (`opencode`; '' for Claude Code)."""
 
 
 @record("session_scored")

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import InvalidOutput, ModelTimeout
 from ..llm.model import Completion, Message, Usage
-from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, ToolUse
+from .anthropic_endpoint import AnthropicEndpoint, Blocks, Failure, Text, Thinking, ToolUse
 from .browser import HeadlessChromium, PageLoad, find_chromium
 from .claude_cli import ClaudeCode, ClaudeCodeMissing, HeadlessRun, find_claude
 from .messages_request import MessagesRequest
@@ -47,6 +47,7 @@ __all__ = [
     "ScriptedModel",
     "ScriptedRequest",
     "Text",
+    "Thinking",
     "ToolUse",
     "find_chromium",
     "find_claude",

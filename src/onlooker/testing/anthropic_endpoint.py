@@ -24,7 +24,7 @@ from typing import Any
 
 from .messages_request import MessagesRequest
 
-__all__ = ["AnthropicEndpoint", "Blocks", "Failure", "Reply", "Text", "ToolUse"]
+__all__ = ["AnthropicEndpoint", "Blocks", "Failure", "Reply", "Text", "Thinking", "ToolUse"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,10 +43,17 @@ class Text:
 
 
 @dataclass(frozen=True, slots=True)
+class Thinking:
+    """A thinking block (extended thinking), with a scripted signature: put it first in `Blocks`."""
+
+    thinking: str
+
+
+@dataclass(frozen=True, slots=True)
 class Blocks:
     """Several content blocks in one answer: text before tool calls, or calls made in parallel."""
 
-    blocks: tuple[Text | ToolUse, ...]
+    blocks: tuple[Thinking | Text | ToolUse, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +64,9 @@ class Failure:
     type: str = "api_error"
     message: str = "scripted failure"
 
+
+SIGNATURE = "c2NyaXB0ZWQ="
+"""The signature of scripted thinking blocks (the API's is opaque; clients keep it as it is)."""
 
 Reply = ToolUse | Text | Blocks | Failure | Callable[[MessagesRequest], "Reply"]
 """One scripted answer, or a function of the request that gives one."""
@@ -218,6 +228,10 @@ def stream_events(
             start = {"type": "tool_use", "id": tool_id, "name": block.name, "input": {}}
             text = json.dumps(block.input)
             deltas = [{"type": "input_json_delta", "partial_json": part} for part in _halves(text)]
+        elif isinstance(block, Thinking):
+            start, text = {"type": "thinking", "thinking": "", "signature": ""}, block.thinking
+            deltas = [{"type": "thinking_delta", "thinking": part} for part in _halves(text)]
+            deltas.append({"type": "signature_delta", "signature": SIGNATURE})
         else:
             start, text = {"type": "text", "text": ""}, block.text
             deltas = [{"type": "text_delta", "text": part} for part in _halves(text)]
@@ -250,6 +264,8 @@ def whole_message(
             tool_id = endpoint.next_id("toolu")
             content.append({"type": "tool_use", "id": tool_id, "name": block.name})
             content[-1]["input"] = block.input
+        elif isinstance(block, Thinking):
+            content.append({"type": "thinking", "thinking": block.thinking, "signature": SIGNATURE})
         else:
             content.append({"type": "text", "text": block.text})
     stop = "tool_use" if any(isinstance(b, ToolUse) for b in blocks) else "end_turn"

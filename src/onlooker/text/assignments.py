@@ -16,8 +16,12 @@ from .secret_names import LONGEST, is_password_name, is_secret_name
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 #: Where a secret name can be: each holds one of these (lowercase).
-NAME_NEEDLES = ("pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie")
-_KEYWORD = "pass|pw|secret|token|key|cred|auth|sig|cookie"
+NAME_NEEDLES = (
+    "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt",
+    "pepper", "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase",
+    "private",
+)  # fmt: skip
+_KEYWORD = "|".join(NAME_NEEDLES)
 _SEPARATOR = r"[\"'\]]{0,2}[ \t]{0,8}(?::=|=>|=(?![=~>])|:(?![:/\\=]))"
 _KEYWORDS = re.compile(_KEYWORD)
 #: A name around a keyword: its characters after it (possessive), and before it, matched on the
@@ -157,6 +161,8 @@ def _is_secret_value(name: str, value: str, quoted: bool, at: _Context) -> bool:
         return False
     if at.sep == ":" and not at.quoted_name and not at.line_start and _WORD.fullmatch(value):
         return False  # prose: "a fresh token: the auth middleware", "a secret: `DB_PASS`"
+    if name.lower().endswith("authorization") and not quoted and value.isalpha():
+        return False  # the scheme: what follows it is the header shape's (headers.py)
     if quoted:
         return True
     if not _IDENTIFIER.fullmatch(value):
@@ -193,6 +199,8 @@ def _plain_literal(name: str, value: str, *, quoted: bool) -> bool:
     lowered = stripped.lower()
     if lowered in NOT_VALUES or _TEMPLATE.match(stripped) or len(set(stripped)) == 1:
         return False
+    if "${" in stripped or "{{" in stripped:
+        return False  # an interpolated template: `Token ${process.env.API_TOKEN}`
     if lowered.replace("-", "_") == name.lstrip("-").lower().replace("-", "_"):
         return False  # token=token, --password password
     if stripped[0] in "$%{<([@#!&|>*" or stripped.startswith(("~/", "./", "../")):

@@ -40,6 +40,20 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("freerdp", "rdesktop"), r"(?:(?:x|wl)?freerdp|rdesktop)", rf"{_FLAG}(?:/p:|-p[ \t]+){_VALUE}"),
     (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
     (("sqlplus",), r"sqlplus", r"[ \t](?:-\w+[ \t]+){0,3}['\"]?[^\s/@'\"]{1,128}/(?P<v>[^\s@/'\"]{1,256})@"),
+    (("mosquitto",), r"mosquitto_(?:pub|sub|rr)", rf"{_FLAG}-P{_SPACED}"),
+    (("ipmitool",), r"ipmitool", rf"{_FLAG}-P{_SPACED}"),
+    (("snmp",), r"snmp(?:walk|get|set|bulkwalk|bulkget|getnext|trap|table|status|df|delta|netstat)", rf"{_FLAG}-[AX]{_SPACED}"),
+    (("lftp",), r"lftp", rf"{_FLAG}-u[ \t]+['\"]?[^\s,'\"]{{1,128}},(?P<v>[^\s'\"]{{1,256}})"),
+    (("psexec", "ncftp", "useradd", "usermod", "oc login", "cf login"), r"(?:psexec(?:\.exe|\.py)?|ncftp(?:get|put)?|useradd|usermod|oc[ \t]+login|cf[ \t]+login)", rf"{_FLAG}-p{_SPACED}"),
+    (("cf auth",), r"cf", rf"(?<=auth)[ \t]+[^\s-]\S*[ \t]+{_VALUE}"),
+    (("rabbitmqctl",), r"rabbitmqctl", rf"(?:add_user|change_password|authenticate_user)[ \t]+\S+[ \t]+{_VALUE}"),
+    (("mysqladmin", "nmcli"), r"(?:mysqladmin|nmcli)", rf"[ \t]password[ \t]+{_VALUE}"),
+    (("wpa_passphrase",), r"wpa_passphrase", rf"(?<=wpa_passphrase)[ \t]+\S+[ \t]+{_VALUE}"),
+    (("net user",), r"net", r"(?<=user)[ \t]+[^\s/]+[ \t]+(?P<v>[^\s/*'\"][^\s]{2,255})"),
+    (("vault",), r"vault", r"(?<=login)[ \t]+(?P<v>[^\s\-=$][^\s=]{7,255})(?=\s|$)"),
+    (("ldappasswd",), r"ldappasswd", rf"{_FLAG}-s{_SPACED}"),
+    (("redis-cli",), r"redis-cli", rf"[ \t](?:AUTH|auth)[ \t]+(?:\S+[ \t]+)?{_VALUE}(?=\s|$)"),
+    (("smbclient",), r"smbclient", r"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{0,255})"),
 )  # fmt: skip
 
 #: Where a command ends: a line break (not one continued by `\`), `;`, `|`, `&&` or a JSON `\n`.

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark, regex_apply, replace_spans
+from ._shape import Shape, already_redacted, keywords_first, mark, regex_apply, replace_spans
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -50,7 +50,9 @@ _NETRC = re.compile(
 )
 #: `Password=…;` and `Pwd=…;` of ADO.NET, ODBC and JDBC-style connection strings.
 _CONNECTION_PASSWORD = re.compile(
-    r"(?i)(?<![\w-])(?:password|pwd)[ \t]*=[ \t]*([^;'\"\n\r\\=]{1,200}?)[ \t]*(?=;)"
+    keywords_first(
+        r"(?i)(?<![\w-])(?:password|pwd)[ \t]*=[ \t]*([^;'\"\n\r\\=]{1,200}?)[ \t]*(?=;)"
+    )
 )
 #: `user/password@database` of Oracle's thin driver and sqlplus connect strings.
 _SLASH_PASSWORD = re.compile(r"\bjdbc:oracle:[a-z]+:@?(?:[^\s/@'\"]{1,128})/([^\s@/'\"]{1,256})@")

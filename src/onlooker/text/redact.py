@@ -12,10 +12,21 @@ from typing import Any, TypeVar
 
 from ._shape import Shape, mark, regex_apply, replace_group
 from .assignments import ASSIGNMENTS, NOT_VALUES
+from .code_literals import CODE_SHAPES
 from .command_secrets import COMMAND_SHAPES
+from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
+from .headers import HEADER_SHAPES
+from .key_formats import KEY_FORMAT_SHAPES
+from .needle_gate import NeedleGate
+from .prose_secrets import PROSE_SHAPES
+from .random_tokens import RANDOM_TOKEN_SHAPES
+from .rule_set import load_rules, rule_shapes
 from .secret_names import is_password_name, is_secret_name
+from .structured import STRUCTURED_SHAPES, output_marked, prints_credential, structured_secrets
+from .tables import TABLE_SHAPES
 from .token_shapes import TOKEN_HINTS, TOKEN_NEEDLES, TOKEN_SHAPES, literal_first
+from .url_secrets import URL_SHAPES
 
 # This folder imports nothing outside itself and the standard library: the hook client loads it
 # by path, with no onlooker package, to redact what it spools (daemon/client.py).
@@ -81,16 +92,34 @@ def _token_shape(kind: str, pattern: str, group: int) -> Shape:
     return Shape(kind, TOKEN_NEEDLES[kind], apply)
 
 
-#: Every shape, in the order tried: shapes of their own first, so they keep their kind; then
-#: connection strings and credential files, command lines, named values, and prose.
+#: Every shape, in the order tried: shapes of their own first, so they keep their kind (onlooker's,
+#: then key formats, then the maintained rule set's vendor tokens); then headers, URLs, connection
+#: strings and credential files, command lines, code, configuration, named values, tables,
+#: random tokens near credential words, and prose.
 SHAPES: tuple[Shape, ...] = (
     *(_token_shape(*shape) for shape in TOKEN_SHAPES),
+    *KEY_FORMAT_SHAPES,
+    *STRUCTURED_SHAPES,
+    *rule_shapes(load_rules()),
+    *HEADER_SHAPES,
+    *URL_SHAPES,
     *CREDENTIAL_SHAPES[:-1],
     *COMMAND_SHAPES,
+    *CODE_SHAPES,
+    *CONFIG_SHAPES,
     *ASSIGNMENTS,
+    *TABLE_SHAPES,
+    *RANDOM_TOKEN_SHAPES,
     CREDENTIAL_SHAPES[-1],  # stated passwords: after everything with a clearer shape
+    *PROSE_SHAPES,
 )
-_GATES = tuple((shape, shape.needles) for shape in SHAPES)
+_GATE = NeedleGate(needle for shape in SHAPES for needle in shape.needles)
+#: For each needle, the positions in SHAPES of the shapes it lets through.
+_OPENS: dict[str, set[int]] = {}
+for _at, _shape in enumerate(SHAPES):
+    for _needle in _shape.needles:
+        _OPENS.setdefault(_needle, set()).add(_at)
+_GATED: dict[str, frozenset[int]] = {needle: frozenset(ats) for needle, ats in _OPENS.items()}
 
 
 def redact(text: str) -> str:
@@ -98,13 +127,8 @@ def redact(text: str) -> str:
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
-    for shape, needles in _GATES:
-        for needle in needles:
-            if needle in lowered:
-                break
-        else:
-            continue
-        cleaned = shape.apply(text, lowered)
+    for at in sorted(_GATE.opened(lowered, _GATED)):
+        cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             text, lowered = cleaned, cleaned.lower()
     return text
@@ -117,18 +141,54 @@ def redact_value(value: Any, name: str = "") -> Any:
         if name and is_secret_name(name) and _field_secret(value):
             return mark("secret_field")
         return redact(value)
+    if isinstance(value, dict) and name and is_secret_name(name):
+        return {key: _contained(key, item) for key, item in value.items()}
     if isinstance(value, dict):
-        return {
-            key: redact_value(item, key if isinstance(key, str) else "")
+        secret_keys = structured_secrets(value)
+        cleaned = {
+            key: mark("secret_field")
+            if key in secret_keys
+            else redact_value(item, key if isinstance(key, str) else "")
             for key, item in value.items()
         }
+        tool_input = value.get("tool_input")
+        if isinstance(tool_input, dict) and prints_credential(tool_input.get("command")):
+            cleaned["tool_response"] = output_marked(cleaned.get("tool_response"))
+        return cleaned
     if isinstance(value, list):
-        return [redact_value(item, name) for item in value]
+        return _redact_list(value, name)
     if isinstance(value, tuple):
         return tuple(redact_value(item, name) for item in value)
     if isinstance(value, int) and not isinstance(value, bool) and name and is_password_name(name):
         return mark("secret_field") if is_secret_name(name) else value
     return value
+
+
+def _contained(key: Any, item: Any) -> Any:
+    """A value inside an object under a secret's name (`{"secrets": {"stripe": "…"}}`): a string
+    that is not a plain word is a secret whatever its own key."""
+    if isinstance(item, str) and _contained_secret(str(key), item):
+        return mark("secret_field")
+    return redact_value(item, key if isinstance(key, str) else "")
+
+
+def _contained_secret(key: str, item: str) -> bool:
+    if (item.isalpha() and item.islower()) or not _field_secret(item):
+        return False
+    return (len(item) >= 8 and any(not c.isalpha() for c in item)) or is_secret_name(key)
+
+
+def _redact_list(items: list[Any], name: str) -> list[Any]:
+    """Each item redacted; an item after a secret-named flag (`["--token", "…"]`) replaced."""
+    cleaned = []
+    flag = False
+    for item in items:
+        if flag and isinstance(item, str) and _field_secret(item):
+            cleaned.append(mark("secret_field"))
+        else:
+            cleaned.append(redact_value(item, name))
+        flag = isinstance(item, str) and item.startswith("-") and is_secret_name(item)
+    return cleaned
 
 
 def _field_secret(value: str) -> bool:
@@ -139,12 +199,24 @@ def _field_secret(value: str) -> bool:
     return not (stripped.startswith(("${", "{{", "$", "<")) or len(set(stripped)) == 1)
 
 
+_PRINTED = ("output", "result", "error")
+"""The fields of a tool call's record that hold what its command printed."""
+
+
 def redact_record(record: R) -> R:
     """A copy of a dataclass record whose string-bearing fields are redacted."""
     if not dataclasses.is_dataclass(record) or isinstance(record, type):
         return record
     changes: dict[str, Any] = {}
+    command = getattr(record, "input", None)
+    if isinstance(command, dict) and prints_credential(command.get("command")):
+        for name in _PRINTED:  # what a command that prints a credential printed, in any field
+            printed = getattr(record, name, None)
+            if isinstance(printed, str | dict | list) and printed:
+                changes[name] = output_marked(printed)
     for f in dataclasses.fields(record):
+        if f.name in changes:
+            continue
         current = getattr(record, f.name)
         if isinstance(current, str | dict | list | tuple):
             cleaned = redact_value(current)

@@ -14,12 +14,18 @@ from functools import lru_cache
 #: A word that is one of these, or ends with one (`dbpassword`, `accesstoken`), names a secret.
 SECRET_ENDINGS = (
     "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
-    "credentials", "privatekey", "secretkey", "accesskey", "masterkey", "authkey",
+    "credentials", "privatekey", "secretkey", "accesskey", "masterkey", "authkey", "mnemonic",
+    "privkey", "seedphrase", "secrets", "passwords",
 )  # fmt: skip
 #: Words that name a secret only on their own (`DB_PASS`, `auth`, `sig`), never inside another.
 SECRET_WORDS = frozenset({
-    "pass", "pwd", "pw", "auth", "authorization", "cookie", "sig", "creds", "psk", "sas",
+    "pass", "pwd", "pw", "auth", "authorization", "cookie", "sig", "creds", "psk", "sas", "salt",
+    "pepper", "bearer", "jwt", "otp", "totp", "hmac",
 })  # fmt: skip
+#: Words that name a secret after another word (`GH_PAT`, `STRIPE_SK`), not alone (`pat = r"…"`).
+SECRET_AFTER_ANY = frozenset({"pat", "sk", "private"})
+#: `phrase` names a secret after one of these (`seed_phrase`, `recovery-phrase`).
+PHRASE_QUALIFIERS = frozenset({"seed", "recovery", "secret", "backup", "wallet", "mnemonic"})
 #: `signature` names a secret after one of these words (`X-Amz-Signature`, `SharedAccessSignature`);
 #: alone it is most often a public one (a transcript's thinking block, a function's signature).
 SIGNATURE_QUALIFIERS = frozenset({"amz", "goog", "hmac", "webhook", "request", "access"})
@@ -29,6 +35,12 @@ KEY_QUALIFIERS = frozenset({
     "client", "service", "app", "subscription", "shared", "storage", "session", "deploy", "db",
     "database", "hmac", "jwt", "webhook", "admin", "root", "crypto", "cipher", "aes", "ssh",
     "license", "consumer", "sas", "write", "ingest", "sendgrid", "stripe", "openai", "anthropic",
+    "tls", "nonce", "in", "cookie", "bot", "application", "integration", "wallet", "recovery",
+    "unseal", "gossip", "join", "enrollment", "registration", "mapbox", "pusher", "algolia",
+    "datadog", "dd", "mailgun", "twilio", "github", "gitlab", "slack", "heroku", "netlify",
+    "vercel", "cloudflare", "supabase", "firebase", "clerk", "okta", "rails", "django", "secure",
+    "otp", "totp", "mfa", "decryption", "wrapping", "rsa", "ed25519", "sops", "vault", "server",
+    "push", "fcm", "apns", "personal", "partner", "merchant", "provisioning", "rcon", "hash",
 })  # fmt: skip
 #: A last word that makes the name describe a secret instead of holding one (`token_count`).
 DESCRIBING_LAST = frozenset({
@@ -62,7 +74,9 @@ DESCRIBING_FIRST = frozenset({
     "allow", "require", "skip", "should", "count", "total",
 })  # fmt: skip
 #: Whole names that are never secrets (the shell's working directories, nsswitch's database).
-NOT_SECRET = frozenset({"pwd", "oldpwd", "passwd_file", "sig_figs"})
+NOT_SECRET = frozenset({"oldpwd", "passwd_file", "sig_figs"})
+#: The shell's working directory, as the environment names it (a `pwd` field is a password).
+SHELL_NAMES = frozenset({"PWD", "OLDPWD"})
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
@@ -78,7 +92,7 @@ def name_words(name: str) -> list[str]:
 @lru_cache(maxsize=4096)
 def is_secret_name(name: str) -> bool:
     """Whether a key or variable named `name` holds a secret (`DB_PASS`, `x-api-key`, `auth`)."""
-    if not name or len(name) > LONGEST:
+    if not name or len(name) > LONGEST or name in SHELL_NAMES:
         return False
     words = name_words(name)
     if not words or "_".join(words) in NOT_SECRET:
@@ -92,12 +106,16 @@ def is_secret_name(name: str) -> bool:
             return True
         if word == "signature" and at > 0 and words[at - 1] in SIGNATURE_QUALIFIERS:
             return True
+        if word in SECRET_AFTER_ANY and (at > 0 or name.isupper() or name == word):
+            return True
+        if word == "phrase" and at > 0 and words[at - 1] in PHRASE_QUALIFIERS:
+            return True
     return False
 
 
 def is_password_name(name: str) -> bool:
     """Whether the name is a password's (an all-digit value is a secret then: `DB_PASS=0420`)."""
     return any(
-        w in ("pass", "pwd", "pw") or w.endswith(("password", "passwd", "passcode"))
+        w in ("pass", "pwd", "pw", "otp", "totp") or w.endswith(("password", "passwd", "passcode"))
         for w in name_words(name)
     )

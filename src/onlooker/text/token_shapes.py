@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from ._shape import keywords_first
+
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 #: (kind, pattern, group to replace: 0 for the whole match), tried in this order.
@@ -60,7 +62,7 @@ TOKEN_SHAPES: tuple[tuple[str, str, int], ...] = (
     ("artifactory_token", r"\bAKCp[A-Za-z0-9]{60,}\b", 0),
     ("atlassian_token", r"\bATATT3[A-Za-z0-9_=-]{100,}", 0),
     ("postman_key", r"\bPMAK-[a-f0-9]{24}-[a-f0-9]{34}\b", 0),
-    ("doppler_token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}", 0),
+    ("doppler_token", r"\bdp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?[A-Za-z0-9]{40,}", 0),
     ("pulumi_token", r"\bpul-[a-f0-9]{40}\b", 0),
     ("terraform_token", r"\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_-]{60,}", 0),
     ("sentry_token", r"\bsntry[su]_[A-Za-z0-9+/=_-]{40,}", 0),
@@ -116,11 +118,24 @@ TOKEN_HINTS: dict[str, re.Pattern[str]] = {
 _WORD_LITERAL = re.compile(r"^\\b([A-Za-z0-9_][A-Za-z0-9_-]*)(?![*+?{])")
 
 
+_WORD_CLASS = re.compile(r"^\\b(\[[A-Za-z0-9_]+\])")
+
+
+def _class_first(pattern: str) -> str:
+    """`\\b[MN]…` as `[MN](?<!\\w[MN])…`, and a pattern ignoring case that opens with keywords as
+    `keywords_first` writes it."""
+    found = _WORD_CLASS.match(pattern)
+    if not found:
+        return keywords_first(pattern)
+    chars = found.group(1)
+    return f"{chars}(?<!\\w{chars}){pattern[found.end() :]}"
+
+
 def literal_first(pattern: str) -> str:
     """`\\bsk-…` as `sk-(?<!\\wsk-)…`: the same matches, but the regex engine can jump straight to
     the literal instead of trying every position (some 100× faster on long text)."""
     found = _WORD_LITERAL.match(pattern)
     if not found:
-        return pattern
+        return _class_first(pattern)
     literal = found.group(1)
     return f"{literal}(?<!\\w{literal}){pattern[found.end() :]}"

@@ -20,7 +20,7 @@ Handler = Callable[[Any, Any], None]
 HANDLERS: dict[str, str] = {
     "review.run": "onlooker.reviewers._job:handle",
     "memory.extract": "onlooker.memory.extract:handle",
-    "score.session": "onlooker.scoring.run:handle",
+    "score.session": "onlooker.hosts.claude_code.scoring_job:handle",
     "side_effect.run": "onlooker.side_effects._job:handle",
 }
 """Job kind -> the built-in handler that runs it, as "module:function"."""

@@ -10,6 +10,7 @@ from datetime import datetime
 from typing import Any
 
 from ...core.events import (
+    AssistantMessage,
     Compacting,
     Event,
     SessionEnded,
@@ -26,6 +27,7 @@ EVENTS = (
     "prompt:submit",
     "tool:post",
     "tool:error",
+    "content_block:end",
     "orchestrator:complete",
     "context:pre_compact",
     "session:end",
@@ -59,6 +61,8 @@ def event_of(name: str, data: Mapping[str, Any], *, at: datetime, cwd: str) -> E
             ok=False,
             error=clip(_text(message) or "the tool failed"),
         )
+    if name == "content_block:end":
+        return _said(data.get("block"), at)
     if name == "orchestrator:complete":
         return TurnEnded(at=at)
     if name == "context:pre_compact":
@@ -88,6 +92,21 @@ def _tool_post(data: Mapping[str, Any], at: datetime) -> ToolCall:
         ok=ok,
         error=error,
     )
+
+
+def _said(block: Any, at: datetime) -> AssistantMessage | None:
+    """A text or thinking block the model answered (loop-basic's `block.to_dict()`), as what the
+    assistant wrote; a tool call block is its tool's own event."""
+    if not isinstance(block, Mapping):
+        return None
+    kind = block.get("type")
+    if kind == "text":
+        text = _text(block.get("text"))
+        return AssistantMessage(at=at, text=clip(text)) if text.strip() else None
+    if kind == "thinking":
+        thought = _text(block.get("thinking") or block.get("text"))
+        return AssistantMessage(at=at, reasoning=clip(thought)) if thought.strip() else None
+    return None
 
 
 def _input(value: Any) -> dict[str, Any]:

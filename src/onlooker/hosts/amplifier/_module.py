@@ -5,6 +5,7 @@ event becomes an Arrival on the Runtime and the Delivery an `inject_context` Hoo
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import os
 from collections.abc import Callable, Mapping
@@ -19,6 +20,7 @@ except ImportError as exc:  # pragma: no cover - depends on the environment
 
 from ...config import ProjectConfigs
 from ...core.clock import Clock, SystemClock
+from ...core.events import AssistantMessage
 from ...runtime import Arrival, Runtime
 from ...store import Store
 from ._events import DELIVERED_AT, EVENTS, event_of
@@ -80,6 +82,8 @@ class ObserverHooks:
 
     async def _answer(self, name: str, data: Mapping[str, Any]) -> HookResult:
         event = event_of(name, data, at=self.clock.now(), cwd=self.cwd)
+        if isinstance(event, AssistantMessage):
+            event = self._kept(event)
         if event is None:
             return CONTINUE
         session_id = str(data.get("session_id") or self.session_id)
@@ -93,6 +97,17 @@ class ObserverHooks:
             context_injection_role="system",
             ephemeral=self.settings.ephemeral,
         )
+
+    def _kept(self, said: AssistantMessage) -> AssistantMessage | None:
+        """What the assistant wrote is kept for a project whose reviewers read the conversation,
+        its reasoning only when one of them takes it (as in Claude Code)."""
+        setup = self.runtime.review_setup(self.cwd)
+        watch = setup.conversation if setup is not None else None
+        if watch is None:
+            return None
+        if not watch.include_reasoning and said.reasoning:
+            said = dataclasses.replace(said, reasoning="")
+        return said if said.text or said.reasoning else None
 
     def close(self) -> None:
         """Save the session's state (at the module's cleanup)."""

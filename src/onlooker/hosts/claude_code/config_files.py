@@ -103,6 +103,8 @@ def remember_original(path: Path, before: str | None, home: Path) -> Path | None
         recorded[str(path)] = {
             "backup": str(backup) if backup else None,
             "existed": before is not None,
+            # the folders install creates for it, removed again by uninstall when left empty
+            "folders": [str(f) for f in _missing_folders(path.parent)],
         }
         save_manifest(home, recorded)
     return backup
@@ -139,7 +141,26 @@ def original_text(entry: Any) -> str | None:
 
 
 def forget(home: Path, path: Path) -> None:
-    """Drop the file from the manifest (after an uninstall restored it)."""
+    """Drop the file from the manifest (after an uninstall restored it); the folders install
+    created for it go too, when the file is gone and nothing else is in them."""
     recorded = manifest(home)
-    if recorded.pop(str(path), None) is not None:
-        save_manifest(home, recorded)
+    entry = recorded.pop(str(path), None)
+    if entry is None:
+        return
+    save_manifest(home, recorded)
+    folders = entry.get("folders", []) if isinstance(entry, dict) else []
+    if not path.exists():
+        for folder in (Path(f) for f in folders):  # deepest first
+            try:
+                folder.rmdir()
+            except OSError:
+                break  # not empty (or gone): its parents are kept too
+
+
+def _missing_folders(folder: Path) -> list[Path]:
+    """`folder` and its parents that do not exist yet, deepest first."""
+    missing = []
+    while not folder.exists() and folder.parent != folder:
+        missing.append(folder)
+        folder = folder.parent
+    return missing

@@ -24,9 +24,9 @@ from ...daemon.client import REFUSED_DIR, SPOOL_DIR, SPOOL_HEAD
 from ...memory.settings import MemorySettings
 from ...runtime import WARM_SESSIONS, Runtime
 from ...store import Store
-from ...text.clipping import MARGIN
-from ...text.redact import redact
-from .hook_input import HookInputError, hook_answer, parse_hook_input, read_hook_input
+from ...text.spooled import redact_payload
+from .assistant_words import AssistantWords
+from .hook_input import HookInput, HookInputError, hook_answer, parse_hook_input, read_hook_input
 from .input_limits import MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
@@ -77,6 +77,7 @@ class HookHandler:
             models=self.models, review_budget=self.review_budget, memory=self.memory,
             wake_worker=self.wake_worker, warm_limit=self.warm_limit,
         )  # fmt: skip
+        self.words = AssistantWords()
 
     def handle(self, raw: bytes) -> bytes:
         """The bytes to print for this hook input ('' for nothing). Never raises: an input over
@@ -111,6 +112,7 @@ class HookHandler:
             where, event = parse_hook_input(data, self.clock.now())
         except HookInputError as exc:
             return b"", str(exc), True
+        self._assistant_words(where, data)
         try:
             delivery = self.runtime.handle(where.arrival(event))
         except Exception as exc:
@@ -121,6 +123,16 @@ class HookHandler:
             notice=delivery.notice,
         )  # fmt: skip
         return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
+
+    def _assistant_words(self, where: HookInput, data: Mapping[str, Any]) -> None:
+        """Record what the assistant wrote since the last hook, when reviewers read it; a
+        failure here is logged, and the hook's own event goes on."""
+        try:
+            setup = self.runtime.review_setup(where.cwd)
+            for arrival in self.words.before(where, data, setup, self.clock.now()):
+                self.runtime.handle(arrival)
+        except Exception:
+            log.error("reading the assistant's words failed: %s", traceback.format_exc())
 
     def _answer_host(self, host: Any, data: Mapping[str, Any]) -> tuple[bytes, str, bool]:
         translate = self.hosts.get(host) if isinstance(host, str) else None
@@ -185,9 +197,6 @@ class HookHandler:
 
 
 def _redacted(raw: bytes, head: int = 0) -> bytes:
-    """Spooled input without secrets (its first `head` bytes only, when set, a secret across the
-    cut redacted whole); bytes that are not UTF-8 pass through as they were."""
-    if head:
-        text = raw[: head + MARGIN].decode("utf-8", "surrogateescape")
-        return redact(text)[:head].encode("utf-8", "surrogateescape")
-    return redact(raw.decode("utf-8", "surrogateescape")).encode("utf-8", "surrogateescape")
+    """Spooled input without secrets, redacted as decoded values (its first `head` bytes only,
+    when set, a secret across the cut redacted whole): see text/spooled.py."""
+    return redact_payload(raw, head)

@@ -32,6 +32,7 @@ from ...errors import HookInputError as HookInputError
 from ...errors import HookInputOverLimit
 from ...runtime import Arrival, subagent_session_id
 from ...text.clipping import clip, clip_values
+from ...text.encodable import encodable
 from .content import result_text
 from .input_limits import MAX_INPUT_BYTES, load_limited
 
@@ -108,7 +109,8 @@ def read_hook_input(raw: bytes | str) -> dict[str, Any]:
         raise HookInputError(f"hook input is not JSON: {exc.msg} at line {exc.lineno}") from None
     if not isinstance(data, dict):
         raise HookInputError(f"hook input must be a JSON object, not {type(data).__name__}")
-    return data
+    # UTF-8 text holds no surrogate: only a `\\uD800`-style escape can bring one in
+    return encodable(data) if "\\ud" in raw or "\\uD" in raw else data
 
 
 def parse_hook_input(data: Mapping[str, Any], now: datetime) -> tuple[HookInput, Event]:
@@ -197,7 +199,11 @@ def _post_tool_use_failure(data: Mapping[str, Any], where: HookInput, now: datet
 
 
 def _stop(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:
-    return TurnEnded(at=now, last_message=clip(_text(data, "last_assistant_message")))
+    return TurnEnded(
+        at=now,
+        last_message=clip(_text(data, "last_assistant_message")),
+        continued=data.get("stop_hook_active") is True,
+    )
 
 
 def _subagent_start(data: Mapping[str, Any], where: HookInput, now: datetime) -> Event:

@@ -2,8 +2,9 @@
 
 Install backs the file up first (in the data home), is idempotent and leaves other hooks and keys
 alone; uninstall removes exactly what install added, restoring the original bytes when nothing
-else changed since. The hook command names this machine's Python, so it goes into a file that is
-not committed: `.claude/settings.local.json` at project scope, never `.claude/settings.json`.
+else changed since. The hook command names the launcher in the data home (hosts/launcher.py), a
+path of this machine, so it goes into a file that is not committed: `.claude/settings.local.json`
+at project scope, never `.claude/settings.json`.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InstallError
+from ..launcher import entry_file, launcher_path, write_launcher
 from .config_files import (
     Change,
     dumps,
@@ -33,6 +35,7 @@ __all__ = [
     "SCOPES",
     "Change",
     "InstallError",
+    "entry_file",
     "hook_command",
     "hooks_file",
     "install",
@@ -52,19 +55,18 @@ MARKERS = (
     "onlooker/hook/entry.py",
     "onlooker hook",
     '/scripts/onlooker" hook',
+    "onlooker' hook",
 )
 #: Ends every hook command: whatever goes wrong (a Python that is gone, a moved entry file, whose
 #: exit 2 Claude Code would take as a block), Claude Code sees exit 0. `onlooker doctor` tells.
 FAIL_OPEN = " || true"
 
 
-def entry_file() -> Path:
-    """The file every hook runs: the stdlib-only client of the hook service."""
-    return Path(__file__).resolve().parents[2] / "daemon" / "entry.py"
-
-
-def hook_command(python: str | None = None) -> str:
-    """The command each hook runs: this Python, isolated, on the hook entry file, failing open."""
+def hook_command(python: str | None = None, *, home: Path | None = None) -> str:
+    """The command each hook runs, failing open: the data home's launcher (`home/bin/onlooker
+    hook`), which survives upgrades; without a home, `python` isolated on the hook entry file."""
+    if home is not None:
+        return f"{shlex.quote(str(launcher_path(home)))} hook{FAIL_OPEN}"
     python = shlex.quote(python or sys.executable)
     return f"{python} -I -S {shlex.quote(str(entry_file()))}{FAIL_OPEN}"
 
@@ -103,8 +105,11 @@ def is_onlooker_hook(hook: Any) -> bool:
 
 
 def install(path: Path, home: Path, *, command: str | None = None, dry_run: bool = False) -> Change:
-    """Merge onlooker's hooks into the settings file at `path`."""
-    command = command or hook_command()
+    """Merge onlooker's hooks into the settings file at `path` (by default running the data
+    home's launcher, written or refreshed here)."""
+    if command is None:
+        write_launcher(home, dry_run=dry_run)
+        command = hook_command(home=home)
     before = read_text(path)
     data = parse_object(path, before)
     hooks = data.setdefault("hooks", {})

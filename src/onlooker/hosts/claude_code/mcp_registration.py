@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import InstallError
+from ..launcher import launcher_path, write_launcher
 from .config_files import (
     Change,
     dumps,
@@ -42,8 +43,11 @@ FIND_PACKAGES = (
 IMPORT_SERVER = "import mcp.server, onlooker.cli.mcp"
 
 
-def mcp_server_entry(python: str | None = None) -> dict[str, Any]:
-    """The stdio server Claude Code starts: this Python running `onlooker mcp`, isolated."""
+def mcp_server_entry(python: str | None = None, *, home: Path | None = None) -> dict[str, Any]:
+    """The stdio server Claude Code starts: the data home's launcher (`home/bin/onlooker mcp`),
+    which survives upgrades; without a home, `python` running `onlooker mcp`, isolated."""
+    if home is not None:
+        return {"type": "stdio", "command": str(launcher_path(home)), "args": ["mcp"], "env": {}}
     return {
         "type": "stdio",
         "command": python or sys.executable,
@@ -100,7 +104,9 @@ def install_mcp(
     dry_run: bool = False,
 ) -> Change:
     """Add (or refresh) the `onlooker` server under `keys` in the JSON file at `path`."""
-    entry = entry or mcp_server_entry()
+    if entry is None:
+        write_launcher(home, dry_run=dry_run)
+        entry = mcp_server_entry(home=home)
     before = read_text(path)
     data = parse_object(path, before)
     servers = _servers(path, data, keys, create=True)

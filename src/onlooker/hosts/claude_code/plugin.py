@@ -1,23 +1,24 @@
 """onlooker in a Claude Code plugin folder: a plugin of its own or merged into one, and out again.
 
-The folder gets `scripts/onlooker` (a launcher naming this machine's Python), onlooker's hooks in
-`hooks/hooks.json`, its MCP server in `.mcp.json`, the observer's slash commands in
-`commands/` (`/onlooker:status` …), all through `${CLAUDE_PLUGIN_ROOT}`, the skill that tells the
-agent how to act on observations (`skills/onlooker-observations/SKILL.md`), and a
-`.claude-plugin/plugin.json` only when it has none. What is there already is merged into with a
-backup, never replaced; a folder that is not a plugin, or a launcher or server name that is
-someone else's, is refused. Uninstall takes out exactly that and removes what install created.
+The folder gets `scripts/onlooker` (the finder of hosts/launcher.py: it finds the installed
+onlooker at run time and names no path of this machine), onlooker's hooks in `hooks/hooks.json`
+and its MCP server in `.mcp.json`, all through `${CLAUDE_PLUGIN_ROOT}`. onlooker's own plugin (a
+new folder, or one whose plugin.json names `onlooker`) also gets the observer's slash commands in
+`commands/` (`/onlooker:status` …), the skill that tells the agent how to act on observations
+(`skills/onlooker-observations/SKILL.md`) and a `.claude-plugin/plugin.json`; someone else's
+plugin gets only the hooks and the server. What is there already is merged into with a backup,
+never replaced; a folder that is not a plugin, or a launcher or server name that is someone
+else's, is refused. Uninstall takes out exactly that and removes what install created.
 """
 
 from __future__ import annotations
 
 import json
-import shlex
-import sys
 from pathlib import Path
 from typing import Any
 
 from ...errors import InstallError
+from ..launcher import FINDER_MARK, FINDER_TEXT, write_launcher
 from .config_files import (
     Change,
     manifest,
@@ -25,7 +26,7 @@ from .config_files import (
     save_manifest,
     write_text,
 )
-from .install import entry_file, install, uninstall
+from .install import install, uninstall
 from .mcp_registration import SERVER_NAME, install_mcp, uninstall_mcp
 from .skill import PATH as SKILL_FILE
 from .skill import is_ours as is_our_skill
@@ -37,33 +38,20 @@ HOOKS_FILE = Path("hooks") / "hooks.json"
 MCP_FILE = Path(".mcp.json")
 LAUNCHER = Path("scripts") / "onlooker"
 LAUNCHER_MARK = "# onlooker plugin launcher"
+"""What marked the launcher of earlier versions (it named this machine's Python)."""
 #: What the plugin's hooks and MCP server run: the launcher, found through Claude Code's variable.
 HOOK_COMMAND = '"${CLAUDE_PLUGIN_ROOT}/scripts/onlooker" hook'
 PLUGIN_KEY = "plugin:"
 
 
-def launcher_text(python: str | None = None) -> str:
-    """The launcher: the hook client (failing open, as every onlooker hook), the MCP server, or an
-    observer command (the slash commands')."""
-    python = shlex.quote(python or sys.executable)
-    entry = shlex.quote(str(entry_file()))
-    return f"""#!/bin/sh
-{LAUNCHER_MARK}, written by `onlooker install claude-code --plugin`.
-# It names this machine's Python; on another machine, run that command again there.
-python={python}
-entry={entry}
-case "$1" in
-  hook) "$python" -I -S "$entry"; exit 0 ;;
-  mcp) exec "$python" -I -m onlooker mcp ;;
-  observer) shift; exec "$python" -I -m onlooker observer "$@" ;;
-  observer-typed)
-    # NAME, with the words typed after the slash command on stdin: split on blanks, never
-    # expanded or globbed; Claude Code's escaped "\\!" back to "!". Errors go to the output.
-    name=$2; set -f; set -- $(sed 's/\\\\!/!/g')
-    "$python" -I -m onlooker observer "$name" -- "$@" 2>&1; exit 0 ;;
-  *) echo "usage: $0 hook|mcp|observer|observer-typed ..." >&2; exit 0 ;;
-esac
-"""
+def launcher_text() -> str:
+    """The plugin's `scripts/onlooker`: hook, mcp, observer, observer-typed (the slash commands'),
+    run by whichever onlooker is installed."""
+    return FINDER_TEXT
+
+
+def is_our_launcher(text: str | None) -> bool:
+    return text is not None and (LAUNCHER_MARK in text or FINDER_MARK in text)
 
 
 def mcp_entry() -> dict[str, Any]:
@@ -78,32 +66,26 @@ def install_plugin(
     _check_plugin_folder(folder)
     launcher = folder / LAUNCHER
     current = read_text(launcher)
-    if current is not None and LAUNCHER_MARK not in current:
+    if current is not None and not is_our_launcher(current):
         raise InstallError(f"{launcher} is someone else's file; onlooker's launcher goes there")
     servers = folder / MCP_FILE
-    for slash in COMMANDS:
+    own = _is_own_plugin(folder)
+    slashes = COMMANDS if own else ()
+    for slash in slashes:
         existing = read_text(folder / slash.path)
         if existing is not None and not is_ours(existing):
             raise InstallError(f"{folder / slash.path} is someone else's command; onlooker's "
                                f"/onlooker:{slash.name} goes there")  # fmt: skip
     skill = read_text(folder / SKILL_FILE)
-    if skill is not None and not is_our_skill(skill):
+    if own and skill is not None and not is_our_skill(skill):
         raise InstallError(f"{folder / SKILL_FILE} is someone else's skill; onlooker's goes there")
     # Refused before anything is written: a hooks or servers file onlooker may not change.
     install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=True)
     if mcp:
         install_mcp(servers, ("mcpServers",), home, entry=mcp_entry(), dry_run=True)
-    slash_files = [slash.path for slash in COMMANDS]
+    own_files = [*(slash.path for slash in slashes), *([SKILL_FILE] if own else [])]
     created = _missing(
-        folder,
-        [
-            MANIFEST_FILE,
-            HOOKS_FILE,
-            LAUNCHER,
-            *slash_files,
-            SKILL_FILE,
-            *([MCP_FILE] if mcp else []),
-        ],
+        folder, [MANIFEST_FILE, HOOKS_FILE, LAUNCHER, *own_files, *([MCP_FILE] if mcp else [])]
     )
     changes = []
     if not (folder / MANIFEST_FILE).exists():
@@ -115,12 +97,14 @@ def install_plugin(
         else _write_launcher(launcher, current, text)
     )
     changes.append(install(folder / HOOKS_FILE, home, command=HOOK_COMMAND, dry_run=dry_run))
-    changes += [_write_command(folder / slash.path, slash.text(), dry_run) for slash in COMMANDS]
-    changes.append(_write_command(folder / SKILL_FILE, skill_text(), dry_run))
+    changes += [_write_command(folder / slash.path, slash.text(), dry_run) for slash in slashes]
+    if own:
+        changes.append(_write_command(folder / SKILL_FILE, skill_text(), dry_run))
     if mcp:
         entry = mcp_entry()
         changes.append(install_mcp(servers, ("mcpServers",), home, entry=entry, dry_run=dry_run))
     if not dry_run:
+        write_launcher(home)  # what the plugin's finder runs on this machine
         _record(home, folder, created)
     return changes
 
@@ -136,7 +120,7 @@ def uninstall_plugin(folder: Path, home: Path, *, dry_run: bool = False) -> list
     ]
     launcher = folder / LAUNCHER
     current = read_text(launcher)
-    if current is not None and LAUNCHER_MARK in current:
+    if is_our_launcher(current):
         if not dry_run:
             launcher.unlink()
         changes.append(Change(launcher, current, None, changed=True))
@@ -190,6 +174,17 @@ def _check_plugin_folder(folder: Path) -> None:
             f"{folder} is not empty and has no {MANIFEST_FILE}, so it is no plugin: onlooker "
             "leaves it alone. Name a new or empty folder, or a plugin's folder."
         )
+
+
+def _is_own_plugin(folder: Path) -> bool:
+    """A new folder, or a plugin named `onlooker`: onlooker's own, which gets its commands too."""
+    try:
+        data = json.loads((folder / MANIFEST_FILE).read_text(encoding="utf-8"))
+    except OSError:
+        return True
+    except ValueError:
+        return False
+    return isinstance(data, dict) and data.get("name") == "onlooker"
 
 
 def _plugin_json() -> str:

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from ...store.home import data_home
+from ..launcher import FINDER_MARK, INSTALL_HINT, LAUNCHER_MARK, launcher_path
 from .install import FAIL_OPEN, onlooker_commands, settings_path
 from .mcp_registration import (
     SERVER_NAME,
@@ -23,7 +25,8 @@ from .mcp_registration import (
     server_start_problem,
 )
 from .paths import claude_user_config
-from .plugin import HOOKS_FILE, LAUNCHER_MARK, MCP_FILE, installed_plugins
+from .plugin import HOOKS_FILE, MCP_FILE, installed_plugins
+from .plugin import LAUNCHER_MARK as PLUGIN_LAUNCHER_MARK
 
 PLUGIN_ROOT = "${CLAUDE_PLUGIN_ROOT}"
 _LAUNCHER_VALUE = re.compile(r"^(python|entry)=(.*)$", re.MULTILINE)
@@ -83,9 +86,14 @@ def hook_command_problem(command: str, plugin_root: Path | None = None) -> str |
     program = _program(argv[0])
     if isinstance(program, str):
         return program
+    program = _found(program)
+    if isinstance(program, str):
+        return program
     launcher = _launcher(program)
     if launcher is not None:
         python, scripts = launcher.get("python", ""), [launcher.get("entry", "")]
+        if not (Path(python).is_file() and Path(scripts[0]).is_file()):
+            return _launcher_gone(python)
     elif argv[1:] == ["hook"]:  # `onlooker hook`: a console script, its Python is its own
         return None
     else:
@@ -106,9 +114,13 @@ def mcp_entry_problem(entry: dict[str, Any], plugin_root: Path | None = None) ->
     program = _program(command)
     if isinstance(program, str):
         return program
+    program = _found(program)
+    if isinstance(program, str):
+        return program
     launcher = _launcher(program)
     if launcher is not None:
-        return _server_problem(launcher.get("python", ""))
+        python = launcher.get("python", "")
+        return _server_problem(python) if Path(python).is_file() else _launcher_gone(python)
     if "python" in program.name:
         return _server_problem(str(program))
     return None  # a console script: nothing more to check without starting it
@@ -141,13 +153,36 @@ def _program(name: str) -> Path | str:
     return path
 
 
-def _launcher(path: Path) -> dict[str, str] | None:
-    """The python and entry a plugin launcher names, if `path` is one."""
+def _head(path: Path) -> str:
     try:
-        text = path.read_text(encoding="utf-8", errors="replace")[:4096]
+        return path.read_text(encoding="utf-8", errors="replace")[:4096]
     except OSError:
+        return ""
+
+
+def _found(path: Path) -> Path | str:
+    """What a plugin's finder script runs here (the data home's launcher, or the `onlooker` on
+    PATH); any other program as it is."""
+    if FINDER_MARK not in _head(path):
+        return path
+    chosen = os.environ.get("ONLOOKER_BIN", "")
+    for candidate in (chosen, str(launcher_path(data_home())), shutil.which("onlooker") or ""):
+        if candidate and os.access(candidate, os.X_OK):
+            return Path(candidate)
+    return f"no onlooker is installed on this machine: {INSTALL_HINT}"
+
+
+def _launcher_gone(python: str) -> str | None:
+    """The launcher's onlooker is gone: fine while an `onlooker` on PATH takes over."""
+    if shutil.which("onlooker"):
         return None
-    if LAUNCHER_MARK not in text:
+    return f"{python}, which the launcher names, is gone and no onlooker is on PATH: {INSTALL_HINT}"
+
+
+def _launcher(path: Path) -> dict[str, str] | None:
+    """The python and entry a launcher names, if `path` is one."""
+    text = _head(path)
+    if LAUNCHER_MARK not in text and PLUGIN_LAUNCHER_MARK not in text:
         return None
     values = {}
     for key, value in _LAUNCHER_VALUE.findall(text):

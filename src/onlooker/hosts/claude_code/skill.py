@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from ...core.message import INTRODUCTION, SHORT_ID
+
 NAME = "onlooker-observations"
 PATH = Path("skills") / NAME / "SKILL.md"
 MARK = "# onlooker skill"
@@ -27,10 +29,13 @@ description: {json.dumps(DESCRIPTION)}
 
 # onlooker observations
 
-onlooker watches your tool calls and adds notes to your context: assessments right after a
-call, and the open observations at your next prompt. Each observation has an id; a short prefix
-of 4 or more characters works wherever an id is asked for. They are statements of fact, not
-orders: weigh them against what you know.
+{INTRODUCTION}
+
+onlooker watches your tool calls and adds notes to your context: a message right after a call
+when an episode starts (and once more if it gets worse), and the open observations at your next
+prompt. Each finding carries `[id XXXXXXXX]` (the first {SHORT_ID} characters of its id; any
+unique prefix of 4 or more works) and says where it points: the calls it rests on, or FILE:LINE.
+They are statements of fact, not orders: weigh them against what you know.
 
 Act on them with the `observations` tool of onlooker's MCP server (`mcp__…onlooker__observations`):
 

@@ -10,7 +10,7 @@ hands it to the Runtime and says what the plugin should do with the Delivery:
 | `event` session.idle | TurnEnded | held |
 | `event` session.compacted | SessionStarted, source compact | held |
 | `event` session.deleted | SessionEnded | held |
-| `chat.message` | UserPrompt (its text parts) | held |
+| `chat.message` | UserPrompt (its text parts) | `notice`: for the user (logged, a toast) |
 | `tool.execute.after` | ToolCall (failed: a non-zero exit code) | `append`: after the output |
 | `experimental.session.compacting` | Compacting | `context`: into the compaction |
 | `tool` observations | (the observations tool) | `output`: its JSON answer |
@@ -76,7 +76,10 @@ def answer(data: Mapping[str, Any], runtime: Runtime, now: datetime) -> dict[str
     event = event_of(hook, inputs, outputs, now=now, cwd=cwd)
     if event is None:
         return {}
-    delivery = runtime.handle(Arrival(event, session_id, cwd=cwd, deliverable=hook in DELIVERED_AT))
+    arrival = Arrival(event, session_id, cwd=cwd, deliverable=hook in DELIVERED_AT, host=HOST)
+    delivery = runtime.handle(arrival)
+    if hook == "chat.message":
+        return {"notice": delivery.notice} if delivery.notice else {}
     if hook == "tool.execute.after":
         return {"append": delivery.context} if delivery.context else {}
     if hook == "experimental.session.compacting":
@@ -93,7 +96,7 @@ def event_of(
     if hook == "event":
         return _bus_event(inputs, now, cwd)
     if hook == "chat.message":
-        return UserPrompt(at=now, text=clip(_text(outputs, "text")))
+        return UserPrompt(at=now, text=clip(_text(outputs, "text")), agent=_text(inputs, "agent"))
     if hook == "tool.execute.after":
         metadata = outputs.get("metadata")
         code = metadata.get("exit") if isinstance(metadata, Mapping) else None

@@ -1,7 +1,9 @@
 """Put onlooker's plugin into opencode's plugin folder, or take it out.
 
-The plugin is one file, `onlooker.ts`, written from `plugin/onlooker.ts` with this machine's
-Python and hook client, and the observer tools' names, descriptions and arguments, filled in:
+The plugin is one file, `onlooker.ts`, written from `plugin/onlooker.ts` with the observer tools'
+names, descriptions and arguments filled in; it names no path of this machine (it finds onlooker at
+run time: the data home's launcher, which install writes, or `onlooker` on PATH), so a project can
+commit it. It goes into
 `.opencode/plugins/` of the project (project scope) or `~/.config/opencode/plugins/` (user
 scope; `$XDG_CONFIG_HOME/opencode/plugins/` when set).
 Install is idempotent and backs up a file it replaces; uninstall removes exactly that file,
@@ -12,7 +14,6 @@ from __future__ import annotations
 
 import json
 import os
-import sys
 from pathlib import Path
 
 from ...errors import InstallError
@@ -25,6 +26,7 @@ from ..claude_code.config_files import (
     read_text,
     write_changed,
 )
+from ..launcher import write_launcher
 
 __all__ = ["PLUGIN_FILE", "SCOPES", "install", "plugin_path", "plugin_text", "uninstall"]
 
@@ -49,32 +51,26 @@ def plugin_path(scope: str, project: Path) -> Path:
     raise InstallError(f"scope {scope!r} is not one of: {', '.join(SCOPES)}")
 
 
-def client_file() -> Path:
-    """The hook client the plugin runs when no service listens (it starts one)."""
-    return Path(__file__).resolve().parents[2] / "daemon" / "entry.py"
-
-
-def plugin_text(python: str | None = None) -> str:
-    """The plugin file for this machine: the shim with its Python and hook client filled in."""
+def plugin_text() -> str:
+    """The plugin file: the shim with the observer tools filled in (its settings line stays empty:
+    onlooker is found at run time)."""
     source = SOURCE.read_text(encoding="utf-8")
     if SETTINGS_LINE not in source or TOOLS_LINE not in source:
         raise InstallError(f"{SOURCE} has no settings line; the package is damaged")
     from .observer import tool_specs
 
-    settings = json.dumps({"python": python or sys.executable, "client": str(client_file())})
     tools = json.dumps(tool_specs(), ensure_ascii=False)
-    filled = TOOLS_LINE.replace("= []", f"= {tools}", 1)
-    return source.replace(SETTINGS_LINE, f"const SETTINGS = {settings} {MARK}").replace(
-        TOOLS_LINE, filled
-    )
+    return source.replace(TOOLS_LINE, TOOLS_LINE.replace("= []", f"= {tools}", 1))
 
 
-def install(path: Path, home: Path, *, python: str | None = None, dry_run: bool = False) -> Change:
-    """Write the plugin file at `path` (a file of onlooker's there is replaced)."""
+def install(path: Path, home: Path, *, dry_run: bool = False) -> Change:
+    """Write the plugin file at `path` (a file of onlooker's there is replaced), and the data
+    home's launcher that it runs."""
     before = read_text(path)
     if before is not None and MARK not in before:
         raise InstallError(f"{path} exists and is not onlooker's plugin; move it, then install")
-    after = plugin_text(python)
+    write_launcher(home, dry_run=dry_run)
+    after = plugin_text()
     changed = after != before
     backup = write_changed(path, before, after, home, changed=changed, dry_run=dry_run)
     return Change(path, before, after, ("opencode plugin",), backup, changed)

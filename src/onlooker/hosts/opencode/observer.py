@@ -18,14 +18,17 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from ...core.events import UserPrompt
 from ...errors import OnlookerError, ScoringError
 from ...mcp.observer_specs import OBSERVER_TOOLS
 from ...mcp.tools import Tools
 from ...runtime import Runtime
-from ...scoring import JOB_KIND, Answer, ObserverCommands, score_job
+from ...scoring import JOB_KIND, Answer, ObserverCommands, Scores, score_job
+from ...scoring.material import own_command, session_events
 from ...scoring.settings import ScoringSettings
 from ...store.home import project_key
 
+HOST = "opencode"
 COMMAND = "observer"
 """The opencode command the plugin adds: `/observer status`, `/observer accept 2`, …"""
 TOOL_NAMES = frozenset(spec.name for spec in OBSERVER_TOOLS)
@@ -149,8 +152,21 @@ def _queue_score(
     store = runtime.store
     assert store is not None
     which = rest.split()[0] if rest else session_id
-    if not store.jobs.unfinished(JOB_KIND, which):
-        payload = score_job(project, which, root, settings)
+    if which != session_id and not store.journal(project, which).path.exists():
+        known = sorted({s.agent_name for s in Scores(store).all(project)})
+        return (
+            f"onlooker: no session {which!r} in project {project!r} and no scored agent of that "
+            f"name (scored agents: {', '.join(known) or 'none yet'}); /observer history lists "
+            "the scored sessions"
+        )
+    prompts = [e for e in session_events(store, project, which) if isinstance(e, UserPrompt)]
+    if all(own_command(p.text) for p in prompts):
+        return f"onlooker: session {which} has run only onlooker's own commands: nothing to score"
+    if store.jobs.unfinished(JOB_KIND, which):
+        store.jobs.hasten(JOB_KIND, which)  # a turn's score waiting: asked for, it is due now
+    else:
+        payload = score_job(project, which, root, settings, notice_for=f"{HOST}:{session_id}")
+        payload["asked"] = True
         store.enqueue(JOB_KIND, payload, project=project, session_id=which, delay=0.0)
     if runtime.wake_worker is not None:
         runtime.wake_worker(store.home)

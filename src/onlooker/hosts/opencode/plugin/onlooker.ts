@@ -5,14 +5,16 @@
 //
 // It speaks the hook client's protocol: a 4-byte big-endian length, then the JSON input, over
 // <data home>/run/hookd.sock; the answer comes back framed the same way. When no service listens
-// it runs onlooker's hook client (python -I -S .../daemon/entry.py), which starts one. It fails
+// it runs `onlooker hook` (the hook client, which starts one), found at run time: $ONLOOKER_BIN,
+// else the launcher `onlooker install` writes into the data home (<data home>/bin/onlooker), else
+// `onlooker` on PATH; so this file names no path of a machine and can be committed. It fails
 // open: whatever goes wrong, opencode goes on; a missing onlooker is logged once.
 import type { Hooks, Plugin, PluginInput, tool as Tool } from "@opencode-ai/plugin"
 import { spawn } from "node:child_process"
 import { existsSync } from "node:fs"
 import { createConnection } from "node:net"
 import { homedir, platform } from "node:os"
-import { join } from "node:path"
+import { delimiter, join } from "node:path"
 
 const SETTINGS = { python: "", client: "" } // onlooker:settings
 const OBSERVER_TOOLS: ObserverTool[] = [] // onlooker:observer-tools
@@ -22,7 +24,7 @@ const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
 
-type Answer = { append?: string; context?: string[]; output?: string; prompt?: string }
+type Answer = { append?: string; context?: string[]; output?: string; prompt?: string; notice?: string }
 type JsonProperty = { [key: string]: unknown; type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number }
 type Zod = typeof Tool.schema
 type Schema = InstanceType<Zod["ZodType"]>
@@ -81,11 +83,25 @@ function askSocket(socketPath: string, payload: Buffer): Promise<Answer> {
   })
 }
 
+/** The command that runs the hook client here, found at run time; undefined when none is. */
+function hookCommand(): string[] | undefined {
+  const settings = SETTINGS as { python: string; client: string }
+  if (settings.python && existsSync(settings.python) && existsSync(settings.client)) {
+    return [settings.python, "-I", "-S", settings.client] // a file written by an earlier install
+  }
+  const candidates = [process.env.ONLOOKER_BIN ?? "", join(dataHome(), "bin", "onlooker")]
+  for (const folder of (process.env.PATH ?? "").split(delimiter)) {
+    if (folder) candidates.push(join(folder, "onlooker"))
+  }
+  const found = candidates.find((candidate) => candidate !== "" && existsSync(candidate))
+  return found === undefined ? undefined : [found, "hook"]
+}
+
 /** The hook client's answer: it starts the service if needed, and spools what it cannot send. */
-function askClient(payload: Buffer): Promise<Answer> {
+function askClient(command: string[], payload: Buffer): Promise<Answer> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = []
-    const child = spawn(SETTINGS.python, ["-I", "-S", SETTINGS.client], {
+    const child = spawn(command[0], command.slice(1), {
       stdio: ["pipe", "pipe", "ignore"],
       env: process.env,
     })
@@ -107,7 +123,7 @@ function askClient(payload: Buffer): Promise<Answer> {
 
 export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks> => {
   let warned = false
-  const missing = !SETTINGS.python || !existsSync(SETTINGS.python) || !existsSync(SETTINGS.client)
+  const command = hookCommand()
 
   async function warnOnce(message: string): Promise<void> {
     if (warned) return
@@ -119,9 +135,23 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
     }
   }
 
+  /** A score notice is for the user, not the model: opencode's log, and a toast in its TUI. */
+  async function notify(message: string): Promise<void> {
+    try {
+      await input.client.app.log({ body: { service: "onlooker", level: "info", message } })
+    } catch {
+      // logging is a courtesy: never let it fail a hook
+    }
+    try {
+      await input.client.tui.showToast({ body: { title: "onlooker", message, variant: "info" } })
+    } catch {
+      // no TUI (opencode run): the log has it
+    }
+  }
+
   async function forward(hook: string, sessionID: string, data: object, out: object = {}): Promise<Answer> {
-    if (missing) {
-      await warnOnce(`onlooker is not installed at ${SETTINGS.python}; its plugin does nothing (run onlooker install opencode again)`)
+    if (command === undefined) {
+      await warnOnce("onlooker is not installed on this machine, so its plugin does nothing: pipx install onlooker (or uv tool install onlooker), then onlooker install opencode")
       return {}
     }
     const body = { host: "opencode", hook, session_id: sessionID, cwd: input.directory, input: data, output: out }
@@ -135,7 +165,7 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       // not listening (or stopping): the client starts the service and asks again
     }
     try {
-      return await askClient(payload)
+      return await askClient(command, payload)
     } catch (error) {
       await warnOnce(`onlooker did not answer: ${String(error)}`)
       return {}
@@ -173,7 +203,8 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
         .map((part) => (part.type === "text" && !part.synthetic ? part.text : ""))
         .filter((part) => part)
         .join("\n")
-      await forward("chat.message", hookInput.sessionID, hookInput, { text })
+      const answer = await forward("chat.message", hookInput.sessionID, hookInput, { text })
+      if (answer.notice) await notify(answer.notice)
     },
     "tool.execute.after": async (hookInput, output) => {
       const answer = await forward("tool.execute.after", hookInput.sessionID, hookInput, {
@@ -199,7 +230,7 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
           operation: tool.schema.enum(["list", "get", "acknowledge", "resolve", "clear_resolved"]),
           observation_id: tool.schema.string().optional(),
           resolution_note: tool.schema.string().optional(),
-          status: tool.schema.enum(["open", "acknowledged", "resolved"]).optional(),
+          status: tool.schema.enum(["open", "acknowledged", "resolved", "expired"]).optional(),
           severity: tool.schema.string().optional(),
         },
         async execute(args, context) {

@@ -1,0 +1,110 @@
+"""Passwords on command lines: `mysql -pS3cret`, `sshpass -p pw`, `zip -P pw`, `sqlcmd -P pw`,
+`ldapsearch -w pw`, `docker login -p pw`, `curl -u user:pw`, `openssl … -passin pass:pw`, ….
+
+A flag counts only after its own command, within that command (up to a newline, `;`, `|`, `&&`).
+"""
+
+# ruff: noqa: E501 - each command's flags read best as one line
+from __future__ import annotations
+
+import re
+
+from ._shape import Shape, already_redacted, mark, replace_spans
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+#: A password on a command line: quoted (also JSON-escaped) or a run of non-space characters.
+_VALUE = r"""(?P<v>'[^'\n]{1,256}'|"[^"\n]{1,256}"|\\"[^"\n\\]{1,256}\\"|[^\s'"\\|;&<>]{1,256})"""
+_SPACED = rf"[ \t]+{_VALUE}"
+_ATTACHED = rf"(?![ \t]){_VALUE}"
+_EITHER = rf"[ \t]*{_VALUE}"
+_FLAG = r"(?<![^\s])"
+
+#: (needles, the command's names, its password flags): the needles gate the family.
+COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
+    (("mysql", "mariadb"), r"(?:mysql(?:dump|admin|import|check|show|slap|sh|pump|binlog)?|mariadb(?:-dump|-admin|-import|-check)?)", rf"{_FLAG}-p{_ATTACHED}"),
+    (("sshpass",), r"sshpass", rf"{_FLAG}-p{_EITHER}"),
+    (("redis-cli",), r"redis-cli", rf"{_FLAG}-a{_EITHER}"),
+    (("mongo",), r"mongo(?:sh|dump|restore|export|import|stat|top|files)?", rf"{_FLAG}-p{_EITHER}"),
+    (("zip",), r"(?:zip|unzip|zipcloak)", rf"{_FLAG}-P{_SPACED}"),
+    (("7z", "rar"), r"(?:7z[ar]?|rar|unrar)", rf"{_FLAG}-p{_ATTACHED}"),
+    (("sqlcmd", "bcp", "osql", "isql"), r"(?:sqlcmd|bcp|osql|isql)", rf"{_FLAG}-P{_EITHER}"),
+    (("ldap",), r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", rf"{_FLAG}-w{_EITHER}"),
+    (("login",), r"(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|oras|skopeo|buildah|crane|regctl|az)[ \t]+login", rf"{_FLAG}-p{_EITHER}"),
+    (("twine",), r"twine", rf"{_FLAG}-p{_SPACED}"),
+    (("curl", "wget", "http", "xh"), r"(?:curl|https?|xh|xhs)", rf"{_FLAG}-(?:u|-user|U|-proxy-user|a|-auth)(?:[ \t]+|=)['\"]?[^\s:'\"]{{1,128}}:(?P<v>[^\s'\"]{{1,256}})"),
+    (("openssl",), r"openssl", rf"{_FLAG}-(?:pass(?:in|out)?[ \t]+pass:|k[ \t]+){_VALUE}"),
+    (("keytool", "jarsigner"), r"(?:keytool|jarsigner)", rf"{_FLAG}-(?:(?:src|dest)?(?:store|key)pass|new){_SPACED}"),
+    (("ssh-keygen",), r"ssh-keygen", rf"{_FLAG}-[NP]{_SPACED}"),
+    (("smbclient", "rpcclient", "smbmap", "crackmapexec", "netexec"), r"(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)", rf"{_FLAG}-U[ \t]*['\"]?[^\s%'\"]{{1,128}}%(?P<v>[^\s'\"]{{1,256}})"),
+    (("freerdp", "rdesktop"), r"(?:(?:x|wl)?freerdp|rdesktop)", rf"{_FLAG}(?:/p:|-p[ \t]+){_VALUE}"),
+    (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
+    (("sqlplus",), r"sqlplus", r"[ \t](?:-\w+[ \t]+){0,3}['\"]?[^\s/@'\"]{1,128}/(?P<v>[^\s@/'\"]{1,256})@"),
+)  # fmt: skip
+
+#: Where a command ends: a line break (not one continued by `\`), `;`, `|`, `&&` or a JSON `\n`.
+_COMMAND_END = re.compile(r"(?<!\\)\n|;|\||&&|(?<!\\)\\n")
+#: How far past its name a command's flags are looked for.
+REACH = 2000
+#: Flags looked at one by one in a text (and one more per 200 characters); past that, each flag
+#: with its value is replaced whole, with no Python per match (see assignments.BUDGET).
+BUDGET = 1000
+#: A command's name, followed by a space (where it starts is checked by `_starts_command`).
+_COMMAND = r"(?:{})(?=[ \t])"
+
+
+def _literal_first(flags: str) -> str:
+    r"""`(?<![^\s])-p…` as `-(?<![^\s]-)p…`: the same matches, found by jumping from `-` to `-`."""
+    return f"-(?<![^\\s]-){flags[len(_FLAG) + 1 :]}" if flags.startswith(f"{_FLAG}-") else flags
+
+
+_COMPILED = tuple(
+    (needles, re.compile(_COMMAND.format(names)), re.compile(_literal_first(flags)))
+    for needles, names, flags in COMMAND_FLAGS
+)
+
+
+def redact_command(command: re.Pattern[str], flags: re.Pattern[str], text: str) -> str:
+    """Each password `flags` finds that follows an occurrence of `command` (by at most REACH
+    characters) with no end of a command between them. Flags are rarer than command names, so
+    the text is searched for flags first; the stretch before each is searched once for commands
+    and command ends, so every character is looked at a bounded number of times."""
+    spans: list[tuple[int, int]] = []
+    budget = BUDGET + len(text) // 200
+    command_end = stop = -1  # where the last command seen ends; the last end of a command
+    scanned = 0
+    for flag in flags.finditer(text):
+        at = flag.start()
+        budget -= 1
+        if budget < 0:  # a text made of such flags: each in the rest goes whole, in linear time
+            head = replace_spans(text[:at], spans, "cli_password")
+            return head + flags.sub(mark("cli_password"), text[at:])
+        low = max(scanned, at - REACH)
+        for found in command.finditer(text, low, at + 1):  # + 1: the space after the name
+            if found.end() <= at and _starts_command(text, found.start()):
+                command_end = found.end()
+        for found in _COMMAND_END.finditer(text, low, at):
+            stop = found.start()
+        scanned = at
+        if command_end < 0 or stop >= command_end or at - command_end > REACH:
+            continue
+        value = flag.group("v")
+        if value and not already_redacted(value):
+            spans.append(flag.span("v"))
+    return replace_spans(text, spans, "cli_password")
+
+
+def _starts_command(text: str, at: int) -> bool:
+    """A command's name starts a word, or follows a JSON `\\n` or `\\t`."""
+    return (
+        at == 0
+        or not (text[at - 1].isalnum() or text[at - 1] in "_.-")
+        or (text[at - 2 : at] in ("\\n", "\\t"))
+    )
+
+
+def _shape(needles: tuple[str, ...], command: re.Pattern[str], flags: re.Pattern[str]) -> Shape:
+    return Shape("cli_password", needles, lambda text, _: redact_command(command, flags, text))
+
+
+COMMAND_SHAPES = tuple(_shape(*family) for family in _COMPILED)

@@ -1,0 +1,103 @@
+"""Which names call a value a secret: `DB_PASS`, `api_key`, `accessToken`, `X-Api-Key`, `auth`.
+
+Used for `KEY=value` text and for the keys of JSON data at any depth; names that only describe a
+secret (`token_count`, `password_file`, `max_tokens`, `auth_method`) are not secret names.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+#: A word that is one of these, or ends with one (`dbpassword`, `accesstoken`), names a secret.
+SECRET_ENDINGS = (
+    "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
+    "credentials", "privatekey", "secretkey", "accesskey", "masterkey", "authkey",
+)  # fmt: skip
+#: Words that name a secret only on their own (`DB_PASS`, `auth`, `sig`), never inside another.
+SECRET_WORDS = frozenset({
+    "pass", "pwd", "pw", "auth", "authorization", "cookie", "sig", "creds", "psk", "sas",
+})  # fmt: skip
+#: `signature` names a secret after one of these words (`X-Amz-Signature`, `SharedAccessSignature`);
+#: alone it is most often a public one (a transcript's thinking block, a function's signature).
+SIGNATURE_QUALIFIERS = frozenset({"amz", "goog", "hmac", "webhook", "request", "access"})
+#: `key` names a secret after one of these words (`api_key`, `AccountKey`, `client-key-data`).
+KEY_QUALIFIERS = frozenset({
+    "api", "access", "secret", "private", "account", "auth", "master", "encryption", "signing",
+    "client", "service", "app", "subscription", "shared", "storage", "session", "deploy", "db",
+    "database", "hmac", "jwt", "webhook", "admin", "root", "crypto", "cipher", "aes", "ssh",
+    "license", "consumer", "sas", "write", "ingest", "sendgrid", "stripe", "openai", "anthropic",
+})  # fmt: skip
+#: A last word that makes the name describe a secret instead of holding one (`token_count`).
+DESCRIBING_LAST = frozenset({
+    "count", "counts", "limit", "limits", "max", "min", "length", "len", "size", "type", "types",
+    "name", "names", "file", "files", "filename", "path", "paths", "dir", "directory", "url",
+    "uri", "urls", "endpoint", "host", "id", "ids", "prefix", "suffix", "header", "field",
+    "fields", "env", "var", "variable", "expiry", "expires", "expiration", "expired", "ttl",
+    "timeout", "lifetime", "age", "hint", "policy", "mode", "format", "version", "enabled",
+    "disabled", "required", "regex", "pattern", "label", "placeholder", "kind", "usage", "budget",
+    "rate", "cost", "index", "location", "source", "provider", "method", "methods", "scope",
+    "scopes", "strategy", "chars", "rotation", "changed", "created", "updated", "valid",
+    "validity", "validator", "validation", "error", "errors", "message", "msg", "prompt", "input",
+    "box", "dialog", "strength", "rules", "manager", "helper", "handler", "class", "module", "fn",
+    "func", "callback", "stdin", "cmd", "command", "status", "state", "flag", "flags", "option",
+    "options", "config", "settings", "bits", "algorithm", "alg", "encoding", "cache", "backend",
+    "generator", "factory", "parser", "list", "lookup", "mapping", "map", "schema", "spec",
+    "template", "example", "sample", "fingerprint", "digest", "checksum", "at", "on", "since",
+    "until", "timestamp", "date", "time", "seconds", "ms", "minutes", "days", "interval",
+    "retries", "attempts", "level", "width", "height", "visible", "visibility", "link", "page",
+    "route", "view", "form", "button", "widget", "component", "icon", "used", "uses", "store",
+    "service", "server", "issuer", "audience", "user", "username", "login", "email", "account",
+    "owner", "reset", "set", "get", "exists", "present", "missing", "ref", "refs",
+    # file extensions: `auth.ts`, `secrets.yaml`, `token.pem` name files, not values
+    "py", "ts", "tsx", "js", "jsx", "mjs", "json", "yaml", "yml", "md", "txt", "go", "rs", "java",
+    "rb", "php", "c", "h", "cpp", "cs", "sh", "toml", "ini", "cfg", "conf", "lock", "log", "html",
+    "css", "sql", "pem", "crt", "der", "p12", "pfx", "gpg", "asc", "kt", "swift", "vue",
+})  # fmt: skip
+#: A first word that makes the name a setting about secrets (`max_tokens`, `use_auth_token`).
+DESCRIBING_FIRST = frozenset({
+    "max", "min", "num", "n", "is", "has", "use", "no", "show", "hide", "enable", "disable",
+    "allow", "require", "skip", "should", "count", "total",
+})  # fmt: skip
+#: Whole names that are never secrets (the shell's working directories, nsswitch's database).
+NOT_SECRET = frozenset({"pwd", "oldpwd", "passwd_file", "sig_figs"})
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
+_SEPARATORS = re.compile(r"[^a-z0-9]+")
+#: Longest name looked at: longer runs of name characters are not names.
+LONGEST = 100
+
+
+def name_words(name: str) -> list[str]:
+    """`X-Api-Key` -> [x, api, key]; `sharedAccessKey` -> [shared, access, key]."""
+    return [w for w in _SEPARATORS.split(_CAMEL.sub("_", name).lower()) if w]
+
+
+@lru_cache(maxsize=4096)
+def is_secret_name(name: str) -> bool:
+    """Whether a key or variable named `name` holds a secret (`DB_PASS`, `x-api-key`, `auth`)."""
+    if not name or len(name) > LONGEST:
+        return False
+    words = name_words(name)
+    if not words or "_".join(words) in NOT_SECRET:
+        return False
+    if len(words) > 1 and (words[-1] in DESCRIBING_LAST or words[0] in DESCRIBING_FIRST):
+        return False
+    for at, word in enumerate(words):
+        if word in SECRET_WORDS or word.endswith(SECRET_ENDINGS):
+            return True
+        if word == "key" and at > 0 and words[at - 1] in KEY_QUALIFIERS:
+            return True
+        if word == "signature" and at > 0 and words[at - 1] in SIGNATURE_QUALIFIERS:
+            return True
+    return False
+
+
+def is_password_name(name: str) -> bool:
+    """Whether the name is a password's (an all-digit value is a secret then: `DB_PASS=0420`)."""
+    return any(
+        w in ("pass", "pwd", "pw") or w.endswith(("password", "passwd", "passcode"))
+        for w in name_words(name)
+    )

@@ -1,0 +1,171 @@
+"""Secrets in configuration commands and files where the value follows its name after spaces:
+`requirepass …` (Redis), `password …` (msmtp), `setenv NAME …`, `npm|yarn|aws config set NAME …`,
+`composer|poetry config http-basic.<repo> <user> <password>`, `gh secret set N --body …`, a
+password piped into a command that reads it (`echo '…' | docker login --password-stdin`), and a
+quoted value after the word password (`with password "…"`).
+"""
+
+# ruff: noqa: E501 - each shape reads best as one pattern on one line
+from __future__ import annotations
+
+import re
+
+from ._shape import Shape, already_redacted, mark
+from .secret_names import is_secret_name
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+_VALUE = r"""(?:(?P<q>\\?["'])(?P<qv>[^"'\n\\]{1,256})(?P=q)|(?P<bv>[^\s"'\\|;&<>#]{1,256}))"""
+#: A line that is a name and one value (perhaps after `set`, `setenv`, `export`, `set -gx`).
+_DIRECTIVE = re.compile(
+    rf"(?m)^[ \t]*(?:(?:set(?:env)?|export|declare)(?:[ \t]+-[a-zA-Z]+)*[ \t]+)?(?P<name>[A-Za-z_][\w.-]{{1,80}})[ \t]+{_VALUE}[ \t]*\r?$"
+)
+#: Directives whose value is a password even when it is one lowercase word.
+DIRECTIVES = frozenset(
+    {
+        "requirepass",
+        "masterauth",
+        "password",
+        "passwd",
+        "auth_pass",
+        "pass",
+        "secret",
+        "rpcpassword",
+    }
+)
+#: Exim's plaintext authenticator: `client_send = : user : password`.
+_EXIM_SEND = re.compile(r"client_send[ \t]*=[ \t]*:?[ \t]*[^:\n]*:[ \t]*(?P<bv>[^\s:]{3,256})")
+#: A Postfix `sasl_passwd` line: `[host]:port user:password`.
+_SASL_PASSWD = re.compile(
+    r"(?m)\[(?<![^\n]\[)[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$"
+)
+_CONFIG_SET = re.compile(
+    rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}"
+)
+_HTTP_BASIC = re.compile(
+    rf"config(?<![\w-]config)[ \t]+(?:--?[\w-]+[ \t]+)*http-basic\.\S+[ \t]+\S+[ \t]+{_VALUE}"
+)
+_BUNDLE = re.compile(
+    r"bundle(?<![\w-]bundle)[ \t]+config[ \t]+(?:set[ \t]+)?(?:--[\w-]+[ \t]+)*\S+[ \t]+[^\s:]{1,128}:(?P<bv>[^\s'\"]{3,256})"
+)
+_SECRET_STORE = re.compile(
+    rf"(?:secrets?|kv)(?<![\w-]secret)(?<![\w-]secrets)(?<![\w-]kv)[ \t]+(?:set|add|create|put|update)\b[^\n|;]{{0,200}}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=){_VALUE}"
+)
+_USER_SECRETS = re.compile(
+    rf"user-secrets[ \t]+set[ \t]+\\?[\"']?[^\s\"'\\]+\\?[\"']?[ \t]+{_VALUE}"
+)
+#: `echo '…' | <command that reads a password>` (and `printf '%s\n' '…' | …`).
+_PIPED = re.compile(
+    rf"(?:echo(?<![\w-]echo)(?:[ \t]+-[neE]+)*|printf(?<![\w-]printf)[ \t]+(?:'[^'\n]*%s[^'\n]*'|\"[^\"\n]*%s[^\"\n]*\"))[ \t]+{_VALUE}[ \t]*\|[ \t]*(?P<reader>[^\n;|&]{{1,200}})"
+)
+_READS_PASSWORD = re.compile(
+    r"(?:-S\b|--stdin|password-stdin|passwd|chpasswd|kinit|with-token|\blogin\b|\bsecrets?\b|saslpasswd|htpasswd|openssl|gpg|cryptsetup|vault)"
+)
+#: A quoted value after the word password (`with password "…"`, `-password 'x'`).
+_QUOTED_AFTER = re.compile(
+    r"(?i)pass(?<![\w-]pass)(?:word|wd|phrase)?[ \t]+(?P<q>\\?[\"'`])(?P<qv>[^\"'`\n\\]{3,256})(?P=q)"
+)
+
+
+def _value(match: re.Match[str]) -> tuple[str, str] | None:
+    group = "qv" if match.groupdict().get("qv") is not None else "bv"
+    value = match.group(group)
+    if value is None or len(value) < 3 or already_redacted(value) or value[0] in "$%{<(":
+        return None
+    return group, value
+
+
+def _replaced(match: re.Match[str], group: str, kind: str) -> str:
+    whole, offset = match.group(0), match.start()
+    return whole[: match.start(group) - offset] + mark(kind) + whole[match.end(group) - offset :]
+
+
+#: Tried on the text after a newline: from each newline, not at every character as `^` is.
+_DIRECTIVE_HINT = re.compile(
+    r"\n[ \t]*(?:set(?:env)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth)[\w.-]{0,40}[ \t]+[^\s]"
+)
+
+
+def redact_directives(text: str, lowered: str) -> str:
+    if not _DIRECTIVE_HINT.search("\n" + (lowered if len(lowered) == len(text) else text)):
+        return text
+
+    def replace(match: re.Match[str]) -> str:
+        name = match.group("name")
+        found = _value(match)
+        if found is None or not (name.lower() in DIRECTIVES or is_secret_name(name)):
+            return match.group(0)
+        group, value = found
+        plain = value.isalpha() and value.islower()
+        if plain and group == "bv" and name.lower() not in DIRECTIVES:
+            return match.group(0)
+        return _replaced(match, group, "assignment")
+
+    return _DIRECTIVE.sub(replace, text)
+
+
+def redact_config_commands(text: str, lowered: str) -> str:
+    def by_name(match: re.Match[str]) -> str:
+        last = re.split(r"[:./]", match.group("name").strip("'\""))[-1]
+        found = _value(match)
+        if found is None or not is_secret_name(last):
+            return match.group(0)
+        return _replaced(match, found[0], "cli_secret")
+
+    def any_value(match: re.Match[str]) -> str:
+        found = _value(match)
+        return _replaced(match, found[0], "cli_secret") if found else match.group(0)
+
+    text = _CONFIG_SET.sub(by_name, text)
+    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORE, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
+        text = pattern.sub(any_value, text)
+    return text
+
+
+def redact_piped_passwords(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        found = _value(match)
+        if found is None or not _READS_PASSWORD.search(match.group("reader")):
+            return match.group(0)
+        return _replaced(match, found[0], "cli_password")
+
+    return _PIPED.sub(replace, text)
+
+
+def redact_quoted_after_password(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        found = _value(match)
+        return _replaced(match, found[0], "assignment") if found else match.group(0)
+
+    return _QUOTED_AFTER.sub(replace, text)
+
+
+CONFIG_SHAPES = (
+    Shape(
+        "cli_secret",
+        ("config", "secret", "user-secrets", "kv ", "]:", "client_send"),
+        redact_config_commands,
+    ),
+    Shape("cli_password", ("echo", "printf"), redact_piped_passwords),
+    Shape("assignment", ("pass",), redact_quoted_after_password),
+    Shape(
+        "assignment",
+        (
+            "pass",
+            "pw",
+            "secret",
+            "token",
+            "key",
+            "cred",
+            "auth",
+            "sig",
+            "salt",
+            "pepper",
+            "pat",
+            "mnemonic",
+            "sk",
+            "masterauth",
+        ),
+        redact_directives,
+    ),
+)

@@ -1,0 +1,151 @@
+"""Passwords stated in prose in the phrasings `credential_lines.redact_stated` does not read:
+"use X as the password", "X is the password", "password -> X", "changed the password to X",
+"login with admin / X", "creds are admin:X", "the one-time password 87139135", "key X". The
+value must read as a secret (letters mixed with digits, or digits after a password's name).
+"""
+
+# ruff: noqa: E501 - each phrasing reads best as one pattern
+from __future__ import annotations
+
+import re
+
+from ._shape import Shape, already_redacted, replace_spans
+from .credential_lines import STOPWORDS
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+#: The value: quoted in backticks, or a run holding a digit (what `_strong` asks of most values).
+_V = r"(?P<v>`[^`\n]{3,128}`|(?=[^\s\"'`,;()\[\]{}<>]{0,127}\d)[^\s\"'`,;()\[\]{}<>]{3,128})"
+_WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
+PHRASINGS = (
+    # password -> X, password → X, password to X, password: X, password = X, password X
+    re.compile(
+        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"
+    ),
+    # use X as the password; X is the password; X (the admin password)
+    re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"),
+    # login with admin / X; creds are admin:X; log in as root with X
+    re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"),
+    re.compile(
+        r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"
+    ),
+    re.compile(
+        rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"
+    ),
+    # password reset done, new one is X
+    re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
+)
+#: Words one of which a phrasing (by its place in PHRASINGS) cannot match without: when none is in
+#: the text, the phrasing is not tried.
+_NEEDS = {
+    2: ("with", "using"),
+    3: ("cred", "login", "user/pass"),
+    4: ("log", "sign", "ssh", "connect"),
+}
+#: "X is the password", "X (the admin password)": found from what follows the value, which is
+#: the word before (a pattern starting with the value would be tried at every position).
+NAMED_AFTER = (
+    re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"),
+    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),
+)
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+_WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
+_OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
+
+
+#: Phrasings looked at one by one in a text (and one more per 200 characters); past that the
+#: text is made of them, and each value found in the rest is replaced unread (see assignments).
+BUDGET = 1000
+
+
+def redact_prose(text: str, lowered: str) -> str:
+    spans: list[tuple[int, int]] = []
+    budget = BUDGET + len(text) // 200
+    haystack = lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+    for index, pattern in enumerate(PHRASINGS):
+        needs = _NEEDS.get(index)
+        if needs and not any(word in haystack for word in needs):
+            continue
+        for found in pattern.finditer(haystack):
+            budget -= 1
+            if budget < 0:
+                spans.append(found.span("v"))
+                continue
+            if found.start() and (
+                haystack[found.start() - 1].isalnum() or haystack[found.start() - 1] in "_-"
+            ):
+                continue
+            start, end = found.span("v")
+            value = text[start:end]
+            if value.startswith("`") and value.endswith("`"):
+                start, end, value = start + 1, end - 1, value[1:-1]
+            stripped = value.rstrip(".,;:!?)]}")
+            end -= len(value) - len(stripped)
+            digits_after = value.isdigit() and _OTP_WORDS.search(
+                text[max(0, found.start() - 40) : start]
+            )
+            if _strong(stripped) or (digits_after and len(stripped) >= 4):
+                spans.append((start, end))
+    for pattern in NAMED_AFTER:
+        for found in pattern.finditer(haystack):
+            budget -= 1
+            if found.start() and haystack[found.start() - 1] not in " \t(":
+                continue
+            before = _WORD_BEFORE.search(
+                text,
+                max(0, found.start() - 129),
+                found.start() - 1 if text[found.start() - 1] in " \t" else found.start(),
+            )
+            if before is not None and (budget < 0 or _strong(before.group(0))):
+                spans.append(before.span())
+    if not spans:
+        return text
+    spans.sort()
+    return replace_spans(text, spans, "stated_password")
+
+
+def _strong(value: str) -> bool:
+    """Reads as a secret: letters and digits mixed (or symbols), not a word of prose."""
+    if (
+        len(value) < 6
+        or already_redacted(value)
+        or value.lower() in STOPWORDS
+        or value[0] in "$%{<[("
+    ):
+        return False
+    letters = any(c.isalpha() for c in value)
+    digits = any(c.isdigit() for c in value)
+    if (_CODE.fullmatch(value) and not digits) or "[" in value:
+        return False  # os.environ.get, self.password, user_password
+    upper_inside = any(c.isupper() for c in value[1:]) and any(c.islower() for c in value)
+    symbols = (
+        any(not c.isalnum() and c not in "._-/" for c in value) and letters and len(value) >= 8
+    )
+    return (letters and digits) or (upper_inside and len(value) >= 8) or symbols
+
+
+_CODE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
+
+
+PROSE_SHAPES = (
+    Shape(
+        "stated_password",
+        (
+            "pass",
+            "pw",
+            "pin",
+            "key",
+            "token",
+            "secret",
+            "cred",
+            "login",
+            "log in",
+            "sign in",
+            "mot de passe",
+            "contraseña",
+            "kennwort",
+            "senha",
+        ),
+        redact_prose,
+    ),
+)

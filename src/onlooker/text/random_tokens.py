@@ -1,0 +1,139 @@
+"""Long random tokens next to a word that means a credential, found by their characters: at least
+20 of them, upper and lower case letters and digits mixed, and enough entropy. Digests
+(`sha256:…`, `sha512-…` integrity values, `h1:`), paths and URLs are not tokens.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+
+from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
+from .rule_set import entropy
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+_TOKEN = re.compile(r"(?<![A-Za-z0-9+/_.=~-])[A-Za-z0-9][A-Za-z0-9+/_.=~-]{19,1023}")
+_TOKEN_BYTES = byte_table(string.ascii_letters + string.digits + "+/_.=~-")
+#: Words that make a token nearby a credential (looked for earlier on its line).
+_CREDENTIAL_WORDS = re.compile(
+    r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
+)
+_DIGEST_BEFORE = re.compile(
+    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
+)
+#: The least entropy (bits per character) of a random token of 20 characters or more.
+LEAST_ENTROPY = 3.6
+REACH = 60
+
+
+def redact_random_tokens(text: str, lowered: str) -> str:
+    if not alnum_run(text, 20, _TOKEN_BYTES):  # no 20 characters of a token in a row
+        return text
+    pieces: list[str] = []
+    done = 0
+    for found in _TOKEN.finditer(text):
+        token = found.group(0).rstrip(".=-")
+        if not _random(token) or already_redacted(text[max(0, found.start() - 11) : found.end()]):
+            continue
+        line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - REACH)
+        before = text[line_start : found.start()]
+        if (
+            not _CREDENTIAL_WORDS.search(before)
+            or _DIGEST_BEFORE.search(before)
+            or "://" in before[-12:]
+        ):
+            continue
+        pieces.append(text[done : found.start()] + mark("random_token"))
+        done = found.start() + len(token)
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def _path(token: str) -> bool:
+    """`src/onlooker/text/x.py`, not base64 that holds slashes."""
+    if token.count("/") < 2 or "+" in token or token.endswith("="):
+        return False
+    segments = [s for s in token.split("/") if s]
+    return (
+        any(s.isalpha() and s.islower() for s in segments)
+        or max(map(len, segments), default=0) <= 12
+    )
+
+
+_DROP_DIGITS = str.maketrans("", "", "0123456789")
+
+
+def _random(token: str) -> bool:
+    """Upper and lower case letters and digits mixed, not a path, and enough entropy (`token`
+    is ASCII, as both patterns that find one ask: cheapest tests first)."""
+    if len(token) < 20:
+        return False
+    digits = len(token) - len(token.translate(_DROP_DIGITS))
+    if not digits or digits == len(token) or token.lower() == token or token.upper() == token:
+        return False
+    return not _path(token) and entropy(token) >= LEAST_ENTROPY
+
+
+#: A token of a vendor onlooker does not know: a short lowercase prefix (`phx_`, `ak-live-`), then
+#: 30 or more random characters.
+_PREFIXED = re.compile(
+    r"(?<![A-Za-z0-9_-])[a-z]{2,8}[_-](?:[a-z0-9]{2,10}[_-])?(?P<v>[A-Za-z0-9]{30,512})(?![A-Za-z0-9_-])"
+)
+PREFIXED_ENTROPY = 4.0
+
+
+#: Where the random part of a prefixed token may start: a run of 30 letters and digits.
+_LONG_RUN = re.compile(r"(?<![A-Za-z0-9])[A-Za-z0-9]{30}")
+#: The most characters a prefixed token's prefix (`ak-live-`) takes before its random part.
+_PREFIX_REACH = 8 + 1 + 10 + 1
+
+
+def redact_prefixed_tokens(text: str, lowered: str) -> str:
+    """`_PREFIXED.sub` with every match checked, but searched for only from the runs of 30
+    letters and digits its random part starts at (most texts have none): no match starts more
+    than _PREFIX_REACH before the first such run after the last match."""
+    if not alnum_run(text, 30):
+        return text
+    pieces: list[str] = []
+    done = 0
+    while (run := _LONG_RUN.search(text, done)) is not None:
+        found = _PREFIXED.search(text, max(done, run.start() - _PREFIX_REACH))
+        if found is None:
+            break
+        token = found.group("v")
+        if _random(token) and entropy(token) >= PREFIXED_ENTROPY:
+            pieces.append(text[done : found.start()])
+            pieces.append(mark("prefixed_token"))
+        else:
+            pieces.append(text[done : found.end()])
+        done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+RANDOM_TOKEN_SHAPES = (
+    Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
+    Shape(
+        "random_token",
+        (
+            "key",
+            "secret",
+            "token",
+            "pass",
+            "pwd",
+            "auth",
+            "credential",
+            "private",
+            "signing",
+            "hmac",
+            "bearer",
+            "session",
+            "cookie",
+            "api",
+            "login",
+            "connect",
+            "client",
+            "pat",
+        ),
+        redact_random_tokens,
+    ),
+)

@@ -1,0 +1,96 @@
+"""Secrets that JSON data shows by its structure rather than by a key's name: the `value` of a
+`{name|key: <secret name>, value: …}` pair (Kubernetes env lists, CI variables, headers as
+lists), a cookie's `value`, Terraform's sensitive `value`, a JWK's private members; and the
+output of a command that prints a credential (`gcloud auth print-access-token`, `gh auth token`).
+"""
+
+# ruff: noqa: E501 - the commands read best as one pattern
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from ._shape import Shape, already_redacted, mark
+from .secret_names import is_secret_name
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+JWK_PRIVATE = frozenset({"d", "p", "q", "dp", "dq", "qi", "k", "oth"})
+_COOKIE_FIELDS = frozenset(
+    {"domain", "path", "httpOnly", "httponly", "secure", "expires", "expirationDate", "sameSite"}
+)
+
+
+def structured_secrets(data: Mapping[Any, Any]) -> frozenset[Any]:
+    """The keys of `data` whose values are secret by the object's structure."""
+    keys: set[Any] = set()
+    value = data.get("value")
+    if isinstance(value, str | int) and not isinstance(value, bool) and _filled(value):
+        label = data.get("name", data.get("key"))
+        if isinstance(label, str) and is_secret_name(label):
+            keys.add("value")
+        elif "name" in data and _COOKIE_FIELDS.intersection(data):
+            keys.add("value")  # a cookie
+        elif data.get("sensitive") is True:
+            keys.add("value")  # Terraform
+    if isinstance(data.get("kty"), str):
+        keys.update(k for k in JWK_PRIVATE if isinstance(data.get(k), str) and data[k])
+    return frozenset(keys)
+
+
+def _filled(value: str | int) -> bool:
+    if isinstance(value, int):
+        return True
+    stripped = value.strip()
+    return len(stripped) >= 3 and not already_redacted(stripped) and stripped[0] not in "${<"
+
+
+#: Commands whose output is a credential.
+CREDENTIAL_COMMAND = re.compile(
+    r"(?:gcloud\s+auth\s+(?:application-default\s+)?print-(?:access|identity)-token|az\s+account\s+get-access-token"
+    r"|aws\s+(?:ecr(?:-public)?\s+get-login-password|configure\s+get\s+\S*(?:secret|token|key)|sts\s+(?:get-session-token|assume-role)|iam\s+create-access-key|secretsmanager\s+get-secret-value|codeartifact\s+get-authorization-token|ssm\s+get-parameters?\b[^\n]*--with-decryption)"
+    r"|heroku\s+auth:token|gh\s+auth\s+token|glab\s+auth\s+token|doctl\s+auth\s+token|vault\s+(?:print\s+token|read|kv\s+get|token\s+create)"
+    r"|kubectl\s+create\s+token|op\s+read|pass\s+show|gopass\s+show|security\s+find-(?:generic|internet)-password\b[^\n]*-w|bw\s+get\s+password|lpass\s+show|npm\s+token\s+create"
+    r"|cat\s+\S*(?:credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.env\b|secrets?\b|\.pem|id_rsa|id_ed25519)|openssl\s+rand\b|pwgen\b|aws-vault\s+exec\b[^\n]*\benv)"
+)
+OUTPUT_FIELDS = frozenset({"stdout", "output", "content", "result", "text"})
+
+
+def prints_credential(command: object) -> bool:
+    return isinstance(command, str) and CREDENTIAL_COMMAND.search(command) is not None
+
+
+def output_marked(value: Any) -> Any:
+    """A command's output with every non-empty output string replaced whole."""
+    if isinstance(value, str):
+        return mark("credential_output") if value.strip() else value
+    if isinstance(value, dict):
+        return {
+            k: output_marked(v) if k in OUTPUT_FIELDS or isinstance(v, dict | list) else v
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [output_marked(v) for v in value]
+    return value
+
+
+#: `$ <command that prints a credential>` in a transcript, and the token lines it printed.
+_PROMPTED = re.compile(
+    r"(?m)^[ \t]*\$[ \t]+(?P<command>[^\n]{1,300})\r?\n(?P<out>(?:[ \t]*[A-Za-z0-9+/=._~:-]{16,}[ \t]*(?:\r?\n|\Z)){1,3})"
+)
+
+
+def redact_prompted_output(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        if not prints_credential(match.group("command")):
+            return match.group(0)
+        end = "\n" if match.group("out").endswith("\n") else ""
+        return (
+            match.group(0)[: match.start("out") - match.start()] + mark("credential_output") + end
+        )
+
+    return _PROMPTED.sub(replace, text)
+
+
+STRUCTURED_SHAPES = (Shape("credential_output", ("$ ",), redact_prompted_output),)

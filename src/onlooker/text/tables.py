@@ -1,0 +1,139 @@
+"""Secrets in tables and CSV: the cells under a column whose name means a secret (`Secret access
+key`, `Password`, `SECRET_KEY`), and the value cell of a row whose first cell is such a name
+(`secret_key   wJalr…   shared-credentials-file`), in CSV, `|` tables and space-aligned tables.
+"""
+
+from __future__ import annotations
+
+import re
+
+from ._shape import Shape, already_redacted, mark
+from .secret_names import is_secret_name
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+_CELLS = {
+    "csv": re.compile(r"[^,\n]*"),
+    "bar": re.compile(r"[^|\n]+"),
+    "space": re.compile(r"\S+(?: \S+)*"),
+}
+_RULE = re.compile(r"^[\s+|=-]*$")
+_GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
+#: Characters of code and prose, not of a table's header or cells laid out by spaces.
+_CODE_CHARS = re.compile(r"[#=(){};]|\b(?:if|for|return|def|import)\b")
+#: Lines looked at in one text, at most (a table is not longer in one tool output).
+MOST_LINES = 5000
+
+
+def _kind(line: str) -> str | None:
+    if _CODE_CHARS.search(line):
+        return None
+    if line.count(",") >= 2:
+        return "csv"
+    if line.count("|") >= 2:
+        return "bar"
+    if len(_GAP.findall(line)) >= 2:
+        return "space"
+    return None
+
+
+def _cells(line: str, kind: str) -> list[tuple[int, int]]:
+    if kind == "space":
+        return [m.span() for m in re.finditer(r"\S+(?: \S+)*", line.replace("\t", "  "))]
+    return [m.span() for m in _CELLS[kind].finditer(line) if m.end() > m.start() or kind == "csv"]
+
+
+#: A line that may head a table with a secret's column: separators and a secret's word.
+_WORDS = re.compile(r"pass|secret|token|key|cred|pwd")
+
+
+def _may_have_table(lowered: str) -> bool:
+    """Whether a line holding a secret's word is laid out as a table row."""
+    seen = 0
+    while (word := _WORDS.search(lowered, seen)) is not None:  # the first on each line
+        start = lowered.rfind("\n", 0, word.start()) + 1
+        end = lowered.find("\n", word.end())
+        seen = len(lowered) if end < 0 else end
+        if _kind(lowered[start:seen]) is not None:
+            return True
+    return False
+
+
+def redact_tables(text: str, lowered: str) -> str:
+    if not _may_have_table(lowered):
+        return text
+    lines = text.split("\n")
+    if len(lines) > MOST_LINES:
+        return text
+    secret_columns: list[int] = []
+    kind: str | None = None
+    header_cells = 0
+    changed = False
+    for number, line in enumerate(lines):
+        if not line.strip():
+            secret_columns, kind = [], None
+            continue
+        if _RULE.match(line):
+            continue
+        line_kind = _kind(line)
+        if secret_columns and line_kind == kind and kind is not None:
+            spans = _cells(line, kind)
+            if kind == "space" and len(spans) != header_cells:
+                secret_columns, kind = [], None
+                continue
+            new = line
+            for index in sorted(secret_columns, reverse=True):
+                if index < len(spans):
+                    start, end = spans[index]
+                    cell = line[start:end].strip()
+                    if _secret_cell(cell):
+                        lead = len(line[start:end]) - len(line[start:end].lstrip())
+                        new = (
+                            new[: start + lead]
+                            + mark("table_secret")
+                            + new[start + lead + len(cell) :]
+                        )
+            if new != line:
+                lines[number], changed = new, True
+            continue
+        if line_kind is None:
+            continue
+        spans = _cells(line, line_kind)
+        names = [line[s:e].strip() for s, e in spans]
+        columns = [i for i, name in enumerate(names) if _column_name(name)]
+        if (
+            columns
+            and len(names) >= 2
+            and not any(_secret_cell(n) and not is_secret_name(n) for n in names)
+        ):
+            secret_columns, kind, header_cells = columns, line_kind, len(names)
+        elif len(names) >= 2 and is_secret_name(names[0]) and _random_cell(names[1]):
+            start, end = spans[1]
+            cell = line[start:end].strip()
+            lead = len(line[start:end]) - len(line[start:end].lstrip())
+            lines[number] = (
+                line[: start + lead] + mark("table_secret") + line[start + lead + len(cell) :]
+            )
+            changed = True
+    return "\n".join(lines) if changed else text
+
+
+def _column_name(name: str) -> bool:
+    """A column header that names a secret: a few words, not a flag or a sentence."""
+    return bool(name) and not name.startswith("-") and name.count(" ") <= 3 and is_secret_name(name)
+
+
+def _random_cell(cell: str) -> bool:
+    return _secret_cell(cell) and (len(cell) >= 20 or any(c.isdigit() for c in cell))
+
+
+def _secret_cell(cell: str) -> bool:
+    """A cell that can hold a secret: not empty, masked, a placeholder or a short word."""
+    if len(cell) < 6 or already_redacted(cell) or " " in cell or "*" in cell:
+        return False
+    return not (cell.isalpha() and cell.islower()) and cell[0] not in "$<{"
+
+
+TABLE_SHAPES = (
+    Shape("table_secret", ("pass", "secret", "token", "key", "cred", "pwd"), redact_tables),
+)

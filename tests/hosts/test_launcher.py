@@ -1,0 +1,107 @@
+"""The stable command hooks name (`<data home>/bin/onlooker`) and the plugin's finder: each runs the
+installed onlooker, hands over to an `onlooker` on PATH when what it names is gone, and otherwise
+says once how to install it, never blocking (exit 0) — real shell, real hook client."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from onlooker.hosts.launcher import FINDER_TEXT, launcher_path, write_launcher
+
+ONLOOKER = Path(sys.executable).with_name("onlooker")
+BARE_PATH = "/usr/bin:/bin"
+"""A PATH with no `onlooker` on it."""
+
+
+def run(command: list[str], stdin: str = "{}", **env: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(command, input=stdin, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, **env})  # fmt: skip
+
+
+def session_start(cwd: Path) -> str:
+    return json.dumps({"hook_event_name": "SessionStart", "session_id": "l-1", "cwd": str(cwd),
+                       "source": "startup", "transcript_path": str(cwd / "t.jsonl")})  # fmt: skip
+
+
+def test_the_launcher_runs_the_hook_and_the_cli(tmp_path: Path, onlooker_home: Path) -> None:
+    launcher = write_launcher(onlooker_home)
+    assert launcher == launcher_path(onlooker_home) and os.access(launcher, os.X_OK)
+    done = run([str(launcher), "hook"], session_start(tmp_path), ONLOOKER_HOOKD_IDLE="2")
+    assert (done.returncode, done.stderr) == (0, "")
+    assert list(onlooker_home.rglob("*.jsonl")), "the hook recorded nothing"
+    version = run([str(launcher), "--version"], PATH=BARE_PATH)
+    assert version.returncode == 0 and version.stdout.startswith("onlooker, version ")
+
+
+def test_when_its_python_is_gone_the_hook_says_so_once_and_never_blocks(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    launcher = write_launcher(onlooker_home)
+    launcher.write_text(launcher.read_text().replace(sys.executable, str(tmp_path / "gone")))
+    first = run([str(launcher), "hook"], session_start(tmp_path), PATH=BARE_PATH)
+    assert first.returncode == 0
+    message = json.loads(first.stdout)["systemMessage"]
+    assert f"{tmp_path / 'gone'} is gone" in message and "pipx install onlooker" in message
+    again = run([str(launcher), "hook"], session_start(tmp_path), PATH=BARE_PATH)
+    assert (again.returncode, again.stdout) == (0, "")  # once
+    cli = run([str(launcher), "status"], PATH=BARE_PATH)
+    assert cli.returncode == 1 and "pipx install onlooker" in cli.stderr
+
+
+def test_when_its_python_is_gone_an_onlooker_on_path_takes_over(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    launcher = write_launcher(onlooker_home)
+    launcher.write_text(launcher.read_text().replace(sys.executable, str(tmp_path / "gone")))
+    path = f"{ONLOOKER.parent}{os.pathsep}{BARE_PATH}"
+    done = run([str(launcher), "--version"], PATH=path)
+    assert done.returncode == 0 and done.stdout.startswith("onlooker, version ")
+    hook = run([str(launcher), "hook"], session_start(tmp_path), PATH=path, ONLOOKER_HOOKD_IDLE="2")
+    assert (hook.returncode, hook.stdout) == (0, "")
+    assert list(onlooker_home.rglob("*.jsonl"))
+
+
+def test_the_plugin_finder_names_no_machine_and_finds_onlooker(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    finder = tmp_path / "onlooker"
+    finder.write_text(FINDER_TEXT)
+    finder.chmod(0o755)
+    assert sys.executable not in FINDER_TEXT and str(onlooker_home) not in FINDER_TEXT
+    data = tmp_path / "plugin-data"
+    nothing = run([str(finder), "hook"], PATH=BARE_PATH, CLAUDE_PLUGIN_DATA=str(data))
+    assert nothing.returncode == 0
+    assert "pipx install onlooker" in json.loads(nothing.stdout)["systemMessage"]
+    assert run([str(finder), "hook"], PATH=BARE_PATH, CLAUDE_PLUGIN_DATA=str(data)).stdout == ""
+    on_path = run([str(finder), "--version"], PATH=f"{ONLOOKER.parent}{os.pathsep}{BARE_PATH}")
+    assert on_path.stdout.startswith("onlooker, version ")
+    write_launcher(onlooker_home)  # the data home's launcher comes first
+    found = run([str(finder), "hook"], session_start(tmp_path), PATH=BARE_PATH,
+                ONLOOKER_HOOKD_IDLE="2")  # fmt: skip
+    assert (found.returncode, found.stdout) == (0, "")
+    assert list(onlooker_home.rglob("*.jsonl"))
+
+
+def test_the_launcher_costs_the_hook_a_few_milliseconds(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    launcher = write_launcher(onlooker_home)
+    entry = Path(launcher.read_text().split("entry=", 1)[1].split("\n", 1)[0].strip("'"))
+    direct = [sys.executable, "-I", "-S", "-c", "pass"]
+    through = ["/bin/sh", "-c", f"exec {sys.executable} -I -S -c pass"]
+    assert entry.is_file()
+
+    def best(command: list[str]) -> float:
+        times = []
+        for _ in range(7):
+            started = time.perf_counter()
+            subprocess.run(command, check=True)
+            times.append(time.perf_counter() - started)
+        return min(times)
+
+    assert best(through) - best(direct) < 0.02  # one /bin/sh before the same Python
