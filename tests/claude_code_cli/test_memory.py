@@ -73,10 +73,10 @@ def test_the_next_session_starts_with_what_the_last_one_did(agent: Agent) -> Non
     digest = "\n".join(lines[: 2 + len(told)])
     assert math.ceil(len(digest) / 4) <= 500  # memory.maxTokens, the default budget
     # Newest first; each line is one thing session 1 did, as its hooks saw it.
-    script = agent.project / "src" / "greet.py"
+    # Paths are the project's own: relative to its root.
     assert told == [
         "- Step 4: Ran `python3 src/greet.py` → exit 0",
-        f'- Step 3: Edited {script}: print("hello, " + name) → name = "world" print("hello, " + name)',
+        '- Step 3: Edited src/greet.py: print("hello, " + name) → name = "world" print("hello, " + name)',
         "- Step 2: Ran `python3 src/greet.py` → exit 1: NameError: name 'name' is not defined",
-        f"- Step 1: Created {script} (1 lines)",
+        "- Step 1: Created src/greet.py (1 lines)",
     ]

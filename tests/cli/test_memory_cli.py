@@ -104,3 +104,50 @@ def test_bad_arguments_are_named(project: Path) -> None:
     assert bad.exit_code == 2 and "--mode" in bad.output
     bad_date = run("memory", "search", "x", "--after", "May 1st")
     assert bad_date.exit_code == 2 and "--after" in bad_date.output
+
+
+def test_forget_by_query_or_by_session(project: Path) -> None:
+    assert run("memory", "forget", "--yes").exit_code == 2  # nothing named
+    by_query = as_json("memory", "forget", "--query", "login", "--yes")
+    assert by_query == {"forgotten": [1]}  # the current project's only: the blog's stays
+    assert as_json("memory", "show", "3")["memories"]
+    assert as_json("memory", "forget", "--session", "s1", "--yes") == {"forgotten": [2]}
+    assert run("memory", "forget", "--session", "s1", "--yes").exit_code == 2  # none left
+    assert run("reindex").exit_code == 0
+    assert as_json("memory", "search", "login make", "--mode", "text")["memories"] == []
+
+
+def test_edit_corrects_a_memory_for_search_and_after_reindex(project: Path) -> None:
+    edited = as_json("memory", "edit", "2", "--content", "make check runs lint and tests.")
+    assert edited["memory"]["title"] == "Use make test"
+    assert edited["memory"]["content"] == "make check runs lint and tests."
+    assert [
+        m["id"] for m in as_json("memory", "search", "check", "--mode", "text")["memories"]
+    ] == [2]
+    assert as_json("memory", "search", "runs lint", "--mode", "text")["memories"]
+    assert run("reindex").exit_code == 0
+    (memory,) = as_json("memory", "show", "2")["memories"]
+    assert memory["content"] == "make check runs lint and tests."
+    assert run("memory", "edit", "42", "--title", "x").exit_code == 2
+
+
+def test_a_pinned_memory_comes_first_whatever_its_age(project: Path, onlooker_home: Path) -> None:
+    from onlooker.memory import MemorySettings, session_start_digest
+
+    key = project_for(project)
+
+    def digest() -> list[str]:
+        with Store(onlooker_home) as store:
+            text = session_start_digest(
+                Memories(store), project=key, session_id="new", source="startup",
+                settings=MemorySettings(recency_days=7), now=datetime(2026, 5, 20, tzinfo=UTC),
+            )  # fmt: skip
+        return [line for line in text.splitlines() if line.startswith("- ")]
+
+    assert digest() == []  # both are older than recencyDays
+    assert as_json("memory", "pin", "1") == {"memory": 1, "pinned": True}
+    assert digest() == ["- Login needs a fresh token: Refresh the session before /login."]
+    assert run("reindex").exit_code == 0
+    assert len(digest()) == 1  # the pin is journaled
+    as_json("memory", "pin", "1", "--unpin")
+    assert digest() == []

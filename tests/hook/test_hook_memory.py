@@ -50,9 +50,11 @@ def test_tool_events_are_queued_compressed(tmp_path: Path, onlooker_home: Path) 
     hook("PostToolUseFailure", shop, "s1", tool_name="Bash", tool_input={"command": "pytest -q"},
          tool_use_id="toolu_f", error="Exit code 1\nFAILED tests/test_api.py::test_login - assert 401 == 200")  # fmt: skip
     with Store(onlooker_home) as store:
-        lines = [p.compressed for p in Memories(store).pending(project_for(shop), "s1")]
+        pending = Memories(store).pending(project_for(shop), "s1")
+        lines = [p.compressed for p in pending]
+    assert pending[0].files == (f"{shop}/api.py",)  # kept whole, for search by file
     assert lines == [
-        f"Read {shop}/api.py (12 lines)",
+        "Read api.py (12 lines)",  # relative to the project root
         "Ran `export TOKEN=[REDACTED:github_token] && make` → exit 0",
         "Ran `pytest -q` → exit 1: FAILED tests/test_api.py::test_login - assert 401 == 200",
     ]

@@ -85,11 +85,10 @@ def test_hooks_to_worker_to_memories_to_the_next_session(
     hook("SessionEnd", app, "e1", reason="prompt_input_exit")
     assert settled(onlooker_home, "e1", 2) == ["Batch of 20 edits", "Batch of 15 edits"]
     assert len(endpoint.requests) == 2
-    assert "Edited " + str(app) + "/m19.py: a19 → b19" in json.dumps(
-        endpoint.requests[0], ensure_ascii=False
-    )
+    sent = json.dumps(endpoint.requests[0], ensure_ascii=False)
+    assert "Edited m19.py: a19 → b19" in sent and str(app) not in sent  # project-relative
     assert "Batch of 20 edits" in endpoint.requests[1]["messages"][-1]["content"]  # context
     start = hook("SessionStart", app, "e2", source="startup")
     text = start["hookSpecificOutput"]["additionalContext"]
     assert "# [app] recent context (conversation-memory)" in text
-    assert f"- Batch of 15 edits: Last: Edited {app}/m34.py: a34 → b34" in text
+    assert "- Batch of 15 edits: Last: Edited m34.py: a34 → b34" in text

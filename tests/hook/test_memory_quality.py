@@ -89,13 +89,15 @@ def test_with_no_model_named_memory_is_a_rule_based_digest(
     settled(onlooker_home, project_for(app), "rules")
     with Store(onlooker_home) as store:
         kept = {m.title: m.content for m in Memories(store).latest_of_session("rules", 10)}
-    assert "failed (AssertionError: digest length 64 != 128" in kept["Errors fixed"], kept
-    assert "then passed after changing" in kept["Errors fixed"]
-    assert f"Changed {app}/tokens.py" in kept["Files worked on: tokens.py, test_tokens.py"]
+    assert kept == {
+        "`pytest tests/test_tokens.py -q`": "failed 1× (AssertionError: digest length 64 != 128), "
+        "passes since",
+        "Files changed": "tokens.py (edited), tests/test_tokens.py (edited).",
+    }
     text = hook("SessionStart", app, "next", source="startup")["hookSpecificOutput"][
         "additionalContext"
     ]
-    assert "# [app] recent context" in text and "Errors fixed" in text
+    assert "# [app] recent context" in text and "passes since" in text
 
 
 def test_a_models_junk_is_dropped_and_counted(

@@ -115,3 +115,11 @@ def test_the_json_instruction_joins_the_system_message() -> None:
     added = with_json_instruction([Message("user", "Q")], schema)
     assert [m.role for m in added] == ["system", "user"]
     assert '{"type":"object"}' in added[0].content
+
+
+def test_a_config_file_accepts_every_provider_there_is() -> None:
+    """The config schema names the same providers as model_from_string (claude-code: included)."""
+    from onlooker.config.schema import PROVIDERS as IN_CONFIG
+    from onlooker.llm.providers import PROVIDERS
+
+    assert set(IN_CONFIG) == set(PROVIDERS)

@@ -109,7 +109,7 @@ def test_text_only_server_refuses_vector_mode_clearly(tmp_path: Path) -> None:
         refused = text_only.refusal("search", {"query": "token", "mode": "vector"})
         assert refused["field"] == "mode"
         assert "embeddings" in refused["error"]
-        found = text_only.data("search", {"query": "token refresh"})
+        found = text_only.data("search", {"query": "token refresh", "all_projects": True})
         assert found["searched"] == {"memories": "text", "observations": "text"}
         titles = {hit["title"] for hit in found["results"]}
         assert titles == {
@@ -117,6 +117,8 @@ def test_text_only_server_refuses_vector_mode_clearly(tmp_path: Path) -> None:
             "Invoice rounding",
             "Token refresh has no retry limit",
         }
+        here = text_only.data("search", {"query": "token refresh"})  # the current project's only
+        assert {hit["title"] for hit in here["results"]} == titles - {"Invoice rounding"}
 
 
 def test_get_observations_mixes_memory_and_finding_ids(server: McpServer) -> None:
@@ -124,8 +126,12 @@ def test_get_observations_mixes_memory_and_finding_ids(server: McpServer) -> Non
     finding = server.data("search", {"query": "retry limit", "kinds": ["observation"]})["results"][
         0
     ]
-    answer = server.data("get_observations", {"ids": [ids[1], finding["id"], str(ids[2]), 999_999]})
-    assert [item["kind"] for item in answer["observations"]] == ["memory", "observation", "memory"]
+    asked = [ids[1], finding["id"], str(ids[2]), 999_999]
+    answer = server.data("get_observations", {"ids": asked})
+    assert [item["kind"] for item in answer["observations"]] == ["memory", "observation"]
+    assert answer["other_projects"] == [str(ids[2])]  # billing's: given only when asked
+    everywhere = server.data("get_observations", {"ids": asked, "all_projects": True})
+    assert [o["kind"] for o in everywhere["observations"]] == ["memory", "observation", "memory"]
     first = answer["observations"][0]
     assert (first["title"], first["content"]) == (
         "Test database",

@@ -114,7 +114,8 @@ def test_search_finds_findings_by_text_with_filters(server: McpServer) -> None:
         ObservationsTool(store, project="billing")(
             {"operation": "create_batch", "observations": [finding("SQL injection in invoices")]}
         )
-    everything = server.data("search", {"query": "sql injection"})
+    assert server.data("search", {"query": "sql injection"})["count"] == 2  # this project's
+    everything = server.data("search", {"query": "sql injection", "all_projects": True})
     assert everything["count"] == 3
     hit = everything["results"][0]
     assert set(hit) >= {"id", "kind", "title", "project", "timestamp"}

@@ -25,9 +25,11 @@ def test_extraction_cost_meets_the_target() -> None:
     out = run(
         "from benchmarks.bench_memory import run\nfor r in run(): print(r.name, '|', r.value, '|', r.ok)"
     )
-    line = out.splitlines()[0]
+    line, tokens = out.splitlines()[:2]
     assert line.startswith("model calls per 100 tool events |") and line.endswith("True")
     assert 0 < float(line.split("|")[1]) <= 7
+    assert tokens.startswith("input tokens per 100 tool events |") and tokens.endswith("True")
+    assert 0 < float(tokens.split("|")[1].replace(",", "")) <= 4000
 
 
 @pytest.mark.skipif(not embeddings.available(), reason="the embeddings extra is not installed")
@@ -36,3 +38,16 @@ def test_search_benchmark_runs_small() -> None:
     names = [line.split("  ")[1] for line in out.splitlines()]
     assert names == ["store memories", "search text", "search text +project", "search vector",
                      "search vector +project", "search both", "search both +project"]  # fmt: skip
+
+
+def test_the_labeled_set_has_no_contradiction_and_no_junk() -> None:
+    out = run(
+        "from benchmarks.bench_memory_quality import run, LABELS\nimport json\n"
+        "print(len(json.loads(LABELS.read_text())['sessions']))\n"
+        "for r in run(): print(r.name, '|', r.value, '|', r.ok)"
+    )
+    sessions, recall, contradictions, junk = out.splitlines()
+    assert int(sessions) >= 10
+    assert recall.startswith("recall of labeled facts |") and recall.endswith("True")
+    assert contradictions == "contradictions | 0 | True"
+    assert junk == "junk lines | 0 | True"

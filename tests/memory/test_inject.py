@@ -112,7 +112,7 @@ def test_settings_from_a_config_mapping_name_the_key_and_file() -> None:
     ):
         MemorySettings.from_mapping({"maxTokens": "500"}, ".onlooker/config.yaml")
     with pytest.raises(
-        MemorySettingsError, match=r"unknown key memory\.max_tokens; allowed: enabled"
+        MemorySettingsError, match=r"unknown key memory\.max_tokens; allowed: dailyTokens, enabled"
     ):
         MemorySettings.from_mapping({"max_tokens": 5}, "onlooker.yaml")
 
@@ -150,3 +150,27 @@ def test_beyond_the_project_others_are_labeled_and_opted_out_ones_left_out(
             "- [blog] blog-5e6f7a8b fact 0: detail 0",
             "- shop-1a2b3c4d fact 0: detail 0",
         ]
+
+
+def test_pinned_memories_follow_the_same_rules(clock: FixedClock, tmp_path: Path) -> None:
+    """A pin puts a memory first, whatever its age, but never in the session that made it nor
+    beyond the project when that project turned memory off."""
+    with Store(tmp_path / "h", clock=clock) as store:
+        memories = Memories(store)
+        remember(memories, "quiet-9c0d1e2f", 1, clock, size=0)
+        memories.remember([Extracted("made here", "pinned in this session", clock.now())],
+                          project="shop-1a2b3c4d", session_id="s1")  # fmt: skip
+        for memory in memories.recent(MemoryFilter(), 10):
+            memories.pin(memory)
+        memories.set_opted_out("quiet-9c0d1e2f", True)
+        clock.advance(timedelta(days=30).total_seconds())
+        wide = MemorySettings(project_only=False)
+
+        def digest(session_id: str, settings: MemorySettings) -> str:
+            return session_start_digest(memories, project="shop-1a2b3c4d", session_id=session_id,
+                                        source="resume", settings=settings, now=clock.now())  # fmt: skip
+
+        assert digest("s1", wide) == ""
+        assert "made here" in digest("s2", wide) and "quiet" not in digest("s2", wide)
+        memories.set_opted_out("quiet-9c0d1e2f", False)
+        assert "- [quiet] quiet-9c0d1e2f fact 0: detail 0" in digest("s3", wide)

@@ -12,7 +12,7 @@ from onlooker.memory import MemoryFilter
 from onlooker.memory._memories import Memories
 from onlooker.memory.capture import capture
 from onlooker.memory.compress import PIECE, compress
-from onlooker.memory.extract import extract_session
+from onlooker.memory.extract import MIN_EVENTS, extract_session
 from onlooker.store import Store
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "text"))
@@ -36,7 +36,8 @@ def test_a_secret_cut_by_the_line_length_is_redacted_before_the_cut() -> None:
 
 def test_commands_that_worked_hold_no_secret(tmp_path: Path) -> None:
     """Every Bash command line of the families corpus, captured and turned into memories by
-    rule (no model), through the real store."""
+    rule (no model), through the real store. A session keeps a few command lines
+    (digest.MOST_COMMANDS), so the commands run MIN_EVENTS to a session."""
     commands = [case for case in families_corpus.CASES if case.carrier == "bash_command"]
     assert len(commands) >= 50
     clock = FixedClock()
@@ -46,11 +47,14 @@ def test_commands_that_worked_hold_no_secret(tmp_path: Path) -> None:
             clock.advance(1)
             call = ToolCall(tool="Bash", input={"command": case.text}, ok=number % 3 != 0,
                             output="" if number % 3 else "Error: exit code 1", at=clock.now())  # fmt: skip
-            capture(memories, call, project="shop", session_id="s1")
-        report = extract_session(memories, None, project="shop", session_id="s1", final=True)
-        assert report is not None
-        stored = memories.recent(MemoryFilter(projects=("shop",)), limit=100)
+            session = f"s{number // MIN_EVENTS}"
+            capture(memories, call, project="shop", session_id=session)
+            if number % MIN_EVENTS == MIN_EVENTS - 1:
+                extract_session(memories, None, project="shop", session_id=session, final=True)
+        stored = memories.recent(MemoryFilter(projects=("shop",)), limit=1000)
     text = "\n".join(f"{m.title}\n{m.content}" for m in stored)
-    assert "Commands that worked" in text and "`" in text
+    lines = [m for m in stored if m.title.startswith("`")]
+    assert len(lines) >= len(commands) // 2, (len(lines), len(commands))
+    assert "passes" in text and "fails (1×)" in text
     leaked = [s for case in commands for s in case.secrets if any(p in text for p in _fragments(s))]
     assert leaked == []

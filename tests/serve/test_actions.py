@@ -83,7 +83,7 @@ def test_improvements_are_accepted_rejected_steered_and_rolled_back(
         assert status == 400 and "no pending improvements" in answer["error"]
 
         status, answer = viewer.write("/api/improvements/rollback", {"project": key})
-        assert status == 200, answer
+        assert status == 200 and answer["rejected"] == ["weakness 1"], answer
         assert (project / "AGENTS.md").read_text() == original
 
         status, answer = viewer.write("/api/improvements/accept", {"project": "nope", "number": 1})
@@ -93,4 +93,5 @@ def test_improvements_are_accepted_rejected_steered_and_rolled_back(
         statuses = {i.id: i.status for i in scores.improvements(key)}
         assert statuses == {"imp-1": "rolled_back", "imp-2": "rejected"}
         assert scores.settings(key)[STEERING] == "Prefer tests over comments"
-        assert scores.rejections(key) == ["weakness 2"]
+        # rejected from the viewer, then the rolled-back change's own (rollback rejects it)
+        assert scores.rejections(key) == ["weakness 2", "weakness 1"]

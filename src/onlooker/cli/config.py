@@ -13,8 +13,9 @@ import click
 from ..config import ConfigInvalid, ProjectConfig, find_config, load_config, load_project
 from ..config import project_root as root_of
 from ..errors import ConfigError
-from ..memory.settings import NO_MODEL, extraction_model
+from ..memory.settings import NO_MODEL, extraction_model, model_source
 from ..observers import BUILTIN
+from ..store.home import data_home
 
 
 @click.group(name="config")
@@ -67,8 +68,12 @@ def show(path: Path | None, as_json: bool) -> None:
         click.echo(str(exc), err=True)
         raise SystemExit(1) from None
     data = config.to_dict()
-    in_effect = extraction_model(config.memory.model)
-    data["memory"] = {**data.get("memory", {}), "modelInEffect": in_effect or NO_MODEL}
+    home = data_home()
+    in_effect = extraction_model(config.memory.model, home)
+    data["memory"] = {
+        **data.get("memory", {}), "modelInEffect": in_effect or NO_MODEL,
+        "modelSource": model_source(config.memory.model, home),
+    }  # fmt: skip
     if as_json:
         click.echo(json.dumps(data, indent=2, ensure_ascii=False))
         return

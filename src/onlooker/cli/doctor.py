@@ -11,6 +11,7 @@ import click
 from ..daemon import health as doctor
 from ..daemon.spool import discard_refused
 from ..store.home import data_home, project_root
+from .memory_model import describe, memory_model
 from .plugins import lines, report
 
 
@@ -53,6 +54,7 @@ def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
     if discarded is not None:
         data["discarded"] = discarded
     data["plugins"] = report()
+    data["memory_model"] = _memory_model(home, project.absolute())
     if any(plugin["error"] for plugin in data["plugins"]):
         data["healthy"] = False
     if replayed is not None:
@@ -62,6 +64,16 @@ def command(as_json: bool, replay: bool, discard: bool, project: Path) -> None:
     else:
         _print(data)
     raise SystemExit(0 if data["healthy"] else 1)
+
+
+def _memory_model(home: Path, project: Path) -> dict[str, Any] | None:
+    from ..store import Store
+
+    try:
+        with Store(home) as store:
+            return memory_model(store, project)
+    except Exception:  # the store's own problem is reported under `store`
+        return None
 
 
 def _print(data: dict[str, Any]) -> None:
@@ -96,6 +108,9 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  observer runs  {runs['recent']} ended in an error in the last {runs['days']} days")
         for failure in runs["latest"]:
             line(f"    {failure['observer']}: {failure['error'][:200]}")
+    memory = data.get("memory_model")
+    if memory is not None:
+        line("  memory model   " + "\n                 ".join(describe(memory)))
     if store.get("memories_dropped"):
         line(f"  memory         {store['memories_dropped']} extracted memories dropped by the "
              "quality gate (numeric, too short, an echo, or a repeat)")  # fmt: skip

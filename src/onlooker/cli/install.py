@@ -33,6 +33,7 @@ from ..store.home import data_home, project_root
 from ._config_check import warn_about_config
 from ._install_options import dry_run_option, json_option
 from ._install_options import run_install as _run
+from .install_memory import memory_choice
 from .install_opencode import install_opencode, uninstall_opencode
 
 HOOKS_IN, HOOKS_OUT = "onlooker hooks installed in", "onlooker hooks removed from"
@@ -72,6 +73,16 @@ _plugin = click.option(
 )
 
 
+_memory_model = click.option(
+    "--memory-model",
+    default=None,
+    metavar="MODEL",
+    help="The model that turns sessions into memories, for every project of this data home: "
+    "e.g. claude-code:haiku (your own Claude Code, its login and tokens), or none (memories by "
+    "rule, the default). A project's memory.model still wins.",
+)
+
+
 @click.group(name="install", invoke_without_command=True)
 @click.option(
     "--scope",
@@ -106,8 +117,15 @@ def command(ctx: click.Context, scope: str, yes: bool, dry_run: bool) -> None:
 @json_option
 @_mcp
 @_plugin
+@_memory_model
 def install_claude_code(
-    scope: str, project: Path, dry_run: bool, as_json: bool, mcp: bool, plugin: Path | None
+    scope: str,
+    project: Path,
+    dry_run: bool,
+    as_json: bool,
+    mcp: bool,
+    plugin: Path | None,
+    memory_model: str | None,
 ) -> None:
     """Merge onlooker's hooks into Claude Code's settings and register its MCP server.
 
@@ -119,11 +137,13 @@ def install_claude_code(
     home = data_home()
     problem = server_start_problem() if mcp else None
     server_note = _not_registered(problem) if problem else None
+    chosen = memory_choice(home, memory_model, dry_run=dry_run, ask=not (as_json or dry_run))
     if plugin is not None:
         written = _run(
             lambda: install_plugin(plugin, home, mcp=mcp and not problem, dry_run=dry_run)
         )
-        _show_plugin(plugin, written, [server_note] if server_note else [], dry_run, as_json)
+        said = [note for note in (chosen, server_note) if note]
+        _show_plugin(plugin, written, said, dry_run, as_json)
         warn_about_config(project)
         return
     root = project_root(project)
@@ -145,6 +165,8 @@ def install_claude_code(
                 f"git did not ignore {target.relative_to(root)}: "
                 f"{'would add' if dry_run else 'added'} it to {excluded}, which is not committed"
             )
+    if chosen:
+        notes.append(chosen)
     if server_note:
         notes.append(server_note)
     elif mcp:

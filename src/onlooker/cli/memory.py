@@ -1,4 +1,5 @@
-"""`onlooker memory`: search, show and forget the memories extracted from past sessions."""
+"""`onlooker memory`: search, show, forget, edit and pin the memories extracted from past
+sessions."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from typing import cast
 import click
 
 from ..errors import SearchError
-from ..memory import MODES, Memory, get_memories, search
+from ..memory import MODES, Memory, MemoryFilter, get_memories, search
 from ..memory._memories import Memories
 from ..memory.search import Mode
 from ..store.identity import display_name
@@ -106,18 +107,35 @@ def show(ids: Sequence[int], as_json: bool) -> None:
 
 
 @command.command(name="forget")
-@ids_argument
+@click.argument("ids", nargs=-1, type=click.IntRange(min=1))
+@click.option("--session", "sessions", multiple=True, metavar="ID",
+              help="Forget every memory this session left. Repeatable.")  # fmt: skip
+@click.option("--query", metavar="TEXT",
+              help="Forget the current project's memories matching TEXT (full-text; up to 100); "
+              "they are listed and you are asked first.")  # fmt: skip
 @click.option("--yes", "-y", is_flag=True, help="Do not ask for confirmation.")
 @json_option
-def forget(ids: Sequence[int], yes: bool, as_json: bool) -> None:
-    """Forget memories: removed from search and injection, with a tombstone in the journal, so
-    `onlooker reindex` does not bring them back."""
+def forget(
+    ids: Sequence[int], sessions: Sequence[str], query: str | None, yes: bool, as_json: bool
+) -> None:
+    """Forget memories by id, by session or by query: removed from search and injection, with a
+    tombstone in the journal, so `onlooker reindex` does not bring them back."""
+    if not (ids or sessions or query):
+        fail("name what to forget: memory ids, --session ID or --query TEXT")
     with open_store() as store:
         memories = Memories(store)
         found = memories.get(ids)
         missing = sorted(set(ids) - {m.id for m in found})
         if missing:
             fail(f"no memory with id {', '.join(map(str, missing))}; nothing was forgotten")
+        for session in sessions:
+            found += memories.of_session(session)
+        if query:
+            where = MemoryFilter(projects=(current_project(None),))
+            found += memories.get(memories.text_search(query, where, 100))
+        found = list({m.id: m for m in found}.values())
+        if not found:
+            fail("no memory matches; nothing was forgotten")
         if not yes:
             for memory in found:
                 click.echo(_line(memory), err=as_json)
@@ -128,6 +146,58 @@ def forget(ids: Sequence[int], yes: bool, as_json: bool) -> None:
         print_json({"forgotten": [m.id for m in gone]})
     else:
         click.echo(f"Forgot {len(gone)} memor{'y' if len(gone) == 1 else 'ies'}.")
+
+
+@command.command(name="edit")
+@click.argument("memory_id", type=click.IntRange(min=1))
+@click.option("--title", help="The new title.")
+@click.option("--content", help="The new content.")
+@json_option
+def edit(memory_id: int, title: str | None, content: str | None, as_json: bool) -> None:
+    """Correct a memory's title or content (journaled; `onlooker reindex` keeps the correction).
+    Without --title and --content, opens the memory in $EDITOR: title on the first line."""
+    with open_store() as store:
+        memories = Memories(store)
+        memory = _one(memories, memory_id)
+        if title is None and content is None:
+            typed = click.edit(f"{memory.title}\n\n{memory.content}\n")
+            if typed is None:
+                fail("nothing was changed")
+            head, _, body = typed.strip().partition("\n")
+            title, content = head, body
+        title, content = (title or memory.title).strip(), (content or memory.content).strip()
+        if not title or not content:
+            fail("a memory needs a title and a content")
+        changed = memories.edit(memory, title=title, content=content)
+    if as_json:
+        print_json({"memory": changed.to_dict()})
+    else:
+        click.echo(_line(changed))
+        click.echo(f"  {changed.content}")
+
+
+@command.command(name="pin")
+@click.argument("memory_id", type=click.IntRange(min=1))
+@click.option("--unpin", is_flag=True, help="Unpin it instead.")
+@json_option
+def pin(memory_id: int, unpin: bool, as_json: bool) -> None:
+    """Pin a memory: it comes first in every session-start digest of its project, whatever its
+    age (within the digest's token budget)."""
+    with open_store() as store:
+        memories = Memories(store)
+        memory = _one(memories, memory_id)
+        memories.pin(memory, pinned=not unpin)
+    if as_json:
+        print_json({"memory": memory_id, "pinned": not unpin})
+    else:
+        click.echo(f"{'Unpinned' if unpin else 'Pinned'} {_line(memory)}")
+
+
+def _one(memories: Memories, memory_id: int) -> Memory:
+    found = memories.get([memory_id])
+    if not found:
+        fail(f"no memory with id {memory_id}")
+    return found[0]
 
 
 def _line(memory: Memory) -> str:

@@ -13,6 +13,7 @@ from ..display.observations import STYLES, render
 from ..store import UNRESOLVED, VERDICTS, ComplianceVerdict, FindingQuery
 from ..store._runs import ObserverCost
 from ..store.identity import display_name
+from .memory_model import describe, memory_model
 from .store_options import current_project, open_store, print_json, project_display
 
 VERDICTS_SHOWN = 10
@@ -41,6 +42,7 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
         costs = store.runs.costs(name)
         verdicts = store.effects.verdicts(name)[-VERDICTS_SHOWN:]
         verdict_counts = store.effects.verdict_counts(name)
+        memory = memory_model(store)
     if as_json:
         print_json(
             {
@@ -57,6 +59,7 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
                     "by_verdict": verdict_counts,
                     "latest": [v.listing() for v in verdicts],
                 },
+                "memory_model": memory,
             }
         )
         return
@@ -76,6 +79,8 @@ def command(style: str | None, project: str | None, limit: int, as_json: bool) -
         console.print(_cost_text(costs), markup=False)
     if verdicts:
         console.print(_verdict_text(verdict_counts, verdicts), markup=False)
+    if memory["source"] != "none" or memory["calls"] or any(memory["over_budget"].values()):
+        console.print("Memory model: " + "\n  ".join(describe(memory)), markup=False)
 
 
 def _verdict_text(counts: dict[str, int], verdicts: list[ComplianceVerdict]) -> str:

@@ -12,7 +12,10 @@ from .document import Reader
 if TYPE_CHECKING:
     import yaml
 
-MEMORY_KEYS = ("enabled", "maxObservations", "maxTokens", "recencyDays", "projectOnly", "model")
+MEMORY_KEYS = (
+    "enabled", "maxObservations", "maxTokens", "recencyDays", "projectOnly", "model",
+    "sessionTokens", "dailyTokens",
+)  # fmt: skip
 
 
 ModelField = Callable[["yaml.Node | None", str], "str | None"]
@@ -42,6 +45,12 @@ def read_memory(
             config.get("projectOnly"), f"{key}.projectOnly", default.project_only
         ),
         "model": model(config.get("model"), f"{key}.model") or "",
+        "session_tokens": reader.integer(
+            config.get("sessionTokens"), f"{key}.sessionTokens", default.session_tokens, 0
+        ),
+        "daily_tokens": reader.integer(
+            config.get("dailyTokens"), f"{key}.dailyTokens", default.daily_tokens, 0
+        ),
     }
     if any(value is None for value in values.values()):
         return None

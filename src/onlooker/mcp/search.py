@@ -78,14 +78,16 @@ def search_items(
     return {"query": request.query, "searched": searched, "count": len(hits), "results": hits}
 
 
-def get_items(store: Store, ids: Sequence[int | str]) -> dict[str, Any]:
+def get_items(store: Store, ids: Sequence[int | str], project: str | None = None) -> dict[str, Any]:
     """Memories (integer ids, or their ASCII digits) and findings (other string ids) in the order
-    asked; unknown under `missing`."""
+    asked; unknown under `missing`. With `project`, items of other projects are not given: their
+    ids are listed under `other_projects`."""
     memory_ids = [int(i) for i in ids if _is_memory_id(i)]
     memories = {m.id: m for m in get_memories(store, memory_ids)} if memory_ids else {}
     findings = {o.id: o for o in store.get(tuple(str(i) for i in ids if not _is_memory_id(i)))}
     items: list[dict[str, Any]] = []
     missing: list[int | str] = []
+    elsewhere: list[int | str] = []
     for given in ids:
         if _is_memory_id(given) and int(given) in memories:
             item = {"kind": "memory", **memories[int(given)].to_dict()}
@@ -94,8 +96,14 @@ def get_items(store: Store, ids: Sequence[int | str]) -> dict[str, Any]:
         else:
             missing.append(given)
             continue
+        if project is not None and item.get("project") != project:
+            elsewhere.append(given)
+            continue
         items.append({**item, "journal": _journal(store, item)})
-    return {"count": len(items), "observations": items, "missing": missing}
+    found: dict[str, Any] = {"count": len(items), "observations": items, "missing": missing}
+    if elsewhere:
+        found["other_projects"] = elsewhere
+    return found
 
 
 def _journal(store: Store, item: dict[str, Any]) -> str | None:

@@ -56,7 +56,15 @@ SEARCH = ToolSpec(
             },
             "after": {"type": "string", "description": f"Only items from this time on. {_TIME}"},
             "before": {"type": "string", "description": f"Only items before this time. {_TIME}"},
-            "projects": {**_STRINGS, "description": "Only these projects (default: all)."},
+            "projects": {
+                **_STRINGS,
+                "description": "Only these projects (default: the current project).",
+            },
+            "all_projects": {
+                "type": "boolean",
+                "default": False,
+                "description": "Search every project, not only the current one.",
+            },
             "files": {
                 **_STRINGS,
                 "description": "Only items that mention one of these file paths (or the end of "
@@ -82,7 +90,8 @@ GET_OBSERVATIONS = ToolSpec(
         f"Full details of 1 to {MAX_IDS} items by id, as search returns them: memories (integer "
         "ids; title and content) and observations (string ids; content, severity, status, "
         "evidence, source). `journal` names the session journal an item came from, for `read`. "
-        "Unknown ids are listed under `missing`."
+        "Unknown ids are listed under `missing`; items of other projects under `other_projects` "
+        "unless all_projects is true."
     ),
     input_schema={
         "type": "object",
@@ -98,7 +107,12 @@ GET_OBSERVATIONS = ToolSpec(
                 "minItems": 1,
                 "maxItems": MAX_IDS,
                 "description": f"Ids from search (1 to {MAX_IDS}).",
-            }
+            },
+            "all_projects": {
+                "type": "boolean",
+                "default": False,
+                "description": "Also give items of other projects than the current one.",
+            },
         },
         "required": ["ids"],
         "additionalProperties": False,

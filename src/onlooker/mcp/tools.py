@@ -7,6 +7,7 @@ nobody foresaw comes back as a refusal naming the tool (and is logged), so the s
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 from collections.abc import Callable
@@ -119,13 +120,16 @@ class Tools:
 
     def _search(self, arguments: dict[str, Any]) -> Answer:
         request = SearchRequest.from_arguments(arguments)
+        if not request.projects and not arguments.get("all_projects") and self.project:
+            request = dataclasses.replace(request, projects=(self.project,))
         if self.vectors == "auto":
             self.vectors = memory_vectors(self.store)
         return Answer.of({"status": "ok", **search_items(self.store, request, self.vectors)})
 
     def _get_observations(self, arguments: dict[str, Any]) -> Answer:
         ids = [i.strip() if isinstance(i, str) else i for i in arguments["ids"]]
-        return Answer.of({"status": "ok", **get_items(self.store, ids)})
+        project = None if arguments.get("all_projects") else self.project or None
+        return Answer.of({"status": "ok", **get_items(self.store, ids, project=project)})
 
     def _read(self, arguments: dict[str, Any]) -> Answer:
         start = arguments.get("startLine") or 1

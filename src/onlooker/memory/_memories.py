@@ -11,15 +11,20 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..store import _memory_index as sql
+from ..store._memory_usage import model_counters
 from ..store._store import Store
 from ..store.memory_records import (
     MemoriesDropped,
     MemoriesForgotten,
     MemoriesInjected,
+    MemoriesSuperseded,
     Memory,
     MemoryCreated,
+    MemoryEdited,
     MemoryFilter,
+    MemoryModelUsed,
     MemoryOptOut,
+    MemoryPinned,
     PendingEvent,
     millis,
 )
@@ -92,10 +97,12 @@ class Memories:
         session_id: str,
         consumed: Sequence[int] = (),
         dropped: Mapping[str, int] | None = None,
+        superseded: Sequence[int] = (),
     ) -> list[Memory]:
         """Store memories (journaled, secrets redacted) and consume the pending events they came
         from, in one transaction: both happen or neither does. `dropped` counts, by reason, the
-        memories of the batch the quality gate refused (journaled too)."""
+        memories of the batch the quality gate refused (journaled too); `superseded` memories
+        leave the index (the journal keeps them)."""
         ids: list[int] = []
         with self.store._changing(project, session_id) as pending:
             conn = self.index._conn
@@ -117,8 +124,21 @@ class Memories:
                 pending.add(
                     MemoriesDropped(project=project, session_id=session_id, reasons=dict(dropped))
                 )
+            if superseded:
+                pending.add(MemoriesSuperseded(project=project, session_id=session_id,
+                                               memory_ids=tuple(superseded)))  # fmt: skip
             sql.consume_pending(conn, consumed)
         return self.get(ids)
+
+    def record_model_use(self, used: MemoryModelUsed) -> None:
+        """Journal one extraction call's tokens and cost, or a call a budget refused."""
+        with self.store._changing(used.project, used.session_id) as pending:
+            pending.add(used)
+
+    def model_counters(self, *names: str) -> dict[str, int]:
+        """Counters of extraction's model use (`calls`, `input`, `output`, `cost_musd`,
+        `skipped`, `tokens@day:DAY`, `tokens@session:ID`); 0 for those never counted."""
+        return self.index._read(lambda c: model_counters(c, *names))
 
     def dropped(self) -> int:
         """Memories the quality gate has dropped in this data home."""
@@ -162,6 +182,35 @@ class Memories:
             with self.store._changing(project, "") as pending:
                 pending.add(MemoriesForgotten(project=project, memory_ids=tuple(memory_ids)))
         return found
+
+    def edit(self, memory: Memory, *, title: str, content: str) -> Memory:
+        """Correct a memory's title and content (journaled, secrets redacted)."""
+        with self.store._changing(memory.project, "") as pending:
+            pending.add(MemoryEdited(project=memory.project, memory_id=memory.id,
+                                     title=redact(title), content=redact(content)))  # fmt: skip
+        return self.get([memory.id])[0]
+
+    def pin(self, memory: Memory, *, pinned: bool = True) -> None:
+        """Pin a memory (first in every digest of its project, whatever its age), or unpin it."""
+        with self.store._changing(memory.project, "") as pending:
+            pending.add(MemoryPinned(project=memory.project, memory_id=memory.id, pinned=pinned))
+
+    def pinned(self, where: MemoryFilter, limit: int, *, not_shown_to: str = "") -> list[Memory]:
+        """Pinned memories of the filter's projects, whatever their age (newest first)."""
+        found = self.index._read(lambda c: sql.pinned_memories(c, where, limit))
+        if not_shown_to:
+            mine = MemoryFilter(projects=where.projects)
+            unseen = {m.id for m in self.recent(mine, 10_000, not_shown_to=not_shown_to)}
+            found = [m for m in found if m.id in unseen]
+        return found
+
+    def changed_later(self, memory: Memory) -> list[str]:
+        """The memory's files a later session of its project changed (a memory names them)."""
+        return self.index._read(lambda c: sql.changed_later(c, memory))
+
+    def of_session(self, session_id: str) -> list[Memory]:
+        """Every memory a session left, oldest first."""
+        return self.latest_of_session(session_id, 100_000)
 
     def mark_shown(
         self, session_id: str, ids: Sequence[int], *, project: str, reset: bool = False

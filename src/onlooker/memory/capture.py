@@ -10,9 +10,12 @@ from ._memories import Memories
 from .compress import compress
 
 
-def capture(memories: Memories, call: ToolCall, *, project: str, session_id: str) -> int | None:
-    """Queue `call` for its session's extraction; the pending event's id, None if skipped."""
-    compressed = compress(call)
+def capture(
+    memories: Memories, call: ToolCall, *, project: str, session_id: str, root: str = ""
+) -> int | None:
+    """Queue `call` for its session's extraction; the pending event's id, None if skipped. Paths
+    under the project's `root` are written relative to it."""
+    compressed = compress(call, root)
     if compressed is None:
         return None
     return memories.add_pending(

@@ -15,9 +15,10 @@ that finds it, so memory text derives from redacted text only.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -39,6 +40,8 @@ ERROR_SUMMARY = 160
 
 _SPACE = re.compile(r"\s+")
 _EXIT = re.compile(r"\bexit(?:ed with)?(?: code| status)?[ :]*(-?\d+)", re.IGNORECASE)
+_BANNER = re.compile(r"^[=_-]{4,}")
+"""A test runner's section banner (`===== FAILURES =====`): it names no error itself."""
 _TRACEBACK = "Traceback (most recent call last):"
 """A Python traceback's first line names no error: its last line does."""
 _ERROR_LINE = re.compile(r"error|fail|exception|traceback|denied|not found|fatal", re.IGNORECASE)
@@ -53,21 +56,36 @@ class Compressed:
     files: tuple[str, ...] = ()
 
 
-def compress(call: ToolCall) -> Compressed | None:
-    """The one-line form of a tool call, or None for a skipped tool."""
+def compress(call: ToolCall, root: str = "") -> Compressed | None:
+    """The one-line form of a tool call, or None for a skipped tool. With the project's `root`,
+    paths inside it are written relative to it in the line (`src/auth.ts`); `files` keep them
+    whole, as memory search by file expects."""
     if not call.tool or call.tool in SKIPPED_TOOLS:
         return None
     rule = _RULES.get(call.tool, _other)
-    line = rule(call)
+    said = call
+    if root:  # before the rules clip anything
+        said = replace(call, input={k: project_relative(v, root) if isinstance(v, str) else v
+                                    for k, v in call.input.items()})  # fmt: skip
+    line = rule(said)
     if not call.ok and call.tool != "Bash":
         line += f" → failed: {error_summary(call.error or call.output)}"
-    return Compressed(call.tool, line, _files(call))
+    return Compressed(call.tool, project_relative(line, root), _files(call))
+
+
+def project_relative(text: str, root: str) -> str:
+    """`text` with the absolute paths under `root` made relative to it (`root` itself: `.`)."""
+    root = root.rstrip("/")
+    if not root or not os.path.isabs(root):
+        return text
+    text = text.replace(root + "/", "")
+    return re.sub(re.escape(root) + r"(?![\w.-])", ".", text)
 
 
 def error_summary(text: str) -> str:
     """The line of an error output that says most: the first naming an error, else the last."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    lines = [line for line in lines if not _EXIT.fullmatch(line)]
+    lines = [line for line in lines if not _EXIT.fullmatch(line) and not _BANNER.match(line)]
     if not lines:
         return "no output"
     named = [line for line in lines if _ERROR_LINE.search(line) and line != _TRACEBACK]

@@ -13,7 +13,8 @@ projects whose memory is off are left out and other projects' memories carry the
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+import os
+from collections.abc import Mapping, Sequence
 from datetime import datetime, timedelta
 
 from ..store.identity import display_name
@@ -32,16 +33,24 @@ def estimate_tokens(text: str) -> int:
 
 
 def render_digest(
-    memories: Sequence[Memory], project: str, max_tokens: int
+    memories: Sequence[Memory],
+    project: str,
+    max_tokens: int,
+    stale: Mapping[int, Sequence[str]] | None = None,
 ) -> tuple[str, list[int]]:
     """The digest text and the ids it holds; it stops before the budget is passed, cutting the
     last memory that only partly fits. ('' and [] when not even one fits.) A memory of another
-    project (`projectOnly: false`) is labeled with that project's name."""
+    project (`projectOnly: false`) is labeled with that project's name; a memory with files in
+    `stale` says they changed in a later session."""
     text = HEADER.format(project=display_name(project)) + "\n"
     shown: list[int] = []
     for memory in memories:
         label = "" if memory.project == project else f"[{display_name(memory.project)}] "
         line = f"\n- {label}{_one_line(memory.title)}: {_one_line(memory.content)}"
+        changed = (stale or {}).get(memory.id)
+        if changed:
+            names = ", ".join(os.path.basename(p) or p for p in changed[:3])
+            line += f" (may be stale: {names} changed in a later session)"
         if estimate_tokens(text + line) <= max_tokens:
             text += line
             shown.append(memory.id)
@@ -73,10 +82,12 @@ def session_start_digest(
         opted_in=not settings.project_only,
     )
     continued = source in CONTINUED
-    found = memories.recent(
-        where, settings.max_observations, not_shown_to=session_id if continued else ""
-    )
-    text, shown = render_digest(found, project, settings.max_tokens)
+    unseen = session_id if continued else ""
+    pinned = memories.pinned(where, settings.max_observations, not_shown_to=unseen)
+    recent = memories.recent(where, settings.max_observations, not_shown_to=unseen)
+    found = list({m.id: m for m in (*pinned, *recent)}.values())[: settings.max_observations]
+    stale = {m.id: changed for m in found if (changed := memories.changed_later(m))}
+    text, shown = render_digest(found, project, settings.max_tokens, stale)
     if shown or source == "clear":
         memories.mark_shown(session_id, shown, project=project, reset=not continued)
     return text

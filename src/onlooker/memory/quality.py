@@ -38,18 +38,24 @@ def gate(
 ) -> Gated:
     """Keep the memories worth a place in a later session's context. `prompt` is the text the
     model was given (its instructions and events); `existing` the texts of memories kept
-    already (`title: content`). Memories made `by_rule` are only checked for repeats."""
+    already (`title: content`). Memories made `by_rule` are only checked for repeats of the
+    whole line."""
     seen = {_key(text) for text in existing}
     echoes = {_key(line) for line in prompt.splitlines() if len(_key(line)) >= 12}
     kept: list[Extracted] = []
     dropped: dict[str, int] = {}
     for item in found:
-        reason = _repeat(item, seen) if by_rule else _reason(item, echoes, seen)
+        whole = _key(f"{item.title}: {item.content}")
+        if by_rule:  # a rule line's content (`passes`) is its title's: only the line repeats
+            reason = "repeats a memory" if whole in seen else ""
+        else:
+            reason = _reason(item, echoes, seen)
         if reason:
             dropped[reason] = dropped.get(reason, 0) + 1
             continue
-        seen.add(_key(f"{item.title}: {item.content}"))
-        seen.add(_key(item.content))
+        seen.add(whole)
+        if not by_rule:
+            seen.add(_key(item.content))
         kept.append(item)
     return Gated(tuple(kept), dropped)
 

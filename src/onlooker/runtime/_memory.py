@@ -45,8 +45,8 @@ class MemorySteps:
         self.memories.set_opted_out(project, not on, session_id=session_id)
         self._on[project] = on
 
-    def capture(self, call: ToolCall, *, project: str, session_id: str) -> None:
-        capture(self.memories, call, project=project, session_id=session_id)
+    def capture(self, call: ToolCall, *, project: str, session_id: str, root: str = "") -> None:
+        capture(self.memories, call, project=project, session_id=session_id, root=root)
 
     def extract_later(
         self, settings: MemorySettings, *, project: str, session_id: str, final: bool
@@ -54,7 +54,9 @@ class MemorySteps:
         """Queue the session's extraction for the worker, when there is enough to do."""
         if not extraction_due(self.memories, project=project, session_id=session_id, final=final):
             return
-        payload = extraction_job(project, session_id, final=final, model=settings.model)
+        payload = extraction_job(
+            project, session_id, final=final, model=settings.model, settings=settings
+        )
         self.store.enqueue(JOB_KIND, payload, project=project, session_id=session_id)
         self._wake()
 
@@ -67,7 +69,9 @@ class MemorySteps:
             if other != session_id and not self.store.jobs.unfinished(JOB_KIND, other)
         ]
         for other in others:
-            payload = extraction_job(project, other, final=True, model=settings.model)
+            payload = extraction_job(
+                project, other, final=True, model=settings.model, settings=settings
+            )
             self.store.enqueue(JOB_KIND, payload, project=project, session_id=other)
         if others:
             self._wake()

@@ -198,7 +198,7 @@ class Runtime:
         if warm.remember and self._memory is not None:
             if isinstance(event, ToolCall):
                 self._step(self._memory.capture, event, project=warm.project,
-                           session_id=arrival.session_id)  # fmt: skip
+                           session_id=arrival.session_id, root=str(warm.loaded.root))  # fmt: skip
             if main and isinstance(event, TurnEnded | SessionEnded):
                 self._step(self._memory.extract_later, warm.memory, project=warm.project,
                            session_id=key, final=isinstance(event, SessionEnded))  # fmt: skip

@@ -7,19 +7,25 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Sequence
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
 from ._database import stamp
+from ._memory_usage import count_model_use
 from .changes import Change
 from .memory_records import (
     MemoriesDropped,
     MemoriesForgotten,
     MemoriesInjected,
+    MemoriesSuperseded,
     Memory,
     MemoryCreated,
+    MemoryEdited,
     MemoryFilter,
+    MemoryModelUsed,
     MemoryOptOut,
+    MemoryPinned,
     PendingEvent,
     from_millis,
     millis,
@@ -60,7 +66,7 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
             (m.id,),
         )
         return True
-    if isinstance(change, MemoriesForgotten):
+    if isinstance(change, MemoriesForgotten | MemoriesSuperseded):
         for chunk in _chunks(change.memory_ids):
             marks = ",".join("?" * len(chunk))
             for table, column in (
@@ -92,11 +98,76 @@ def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
     if isinstance(change, MemoriesDropped):
         conn.execute(
             "INSERT INTO counters (name, value) VALUES ('memory_dropped', ?) ON CONFLICT(name) "
-            "DO UPDATE SET value = value + excluded.value",
+            "DO UPDATE SET value = counters.value + excluded.value",
             (sum(change.reasons.values()),),
         )
         return True
+    if isinstance(change, MemoryModelUsed):
+        count_model_use(conn, change)
+        return True
+    if isinstance(change, MemoryEdited):
+        _edit(conn, change)
+        return True
+    if isinstance(change, MemoryPinned):
+        conn.execute(
+            "INSERT INTO counters (name, value) VALUES (?, ?) ON CONFLICT(name) "
+            "DO UPDATE SET value = excluded.value",
+            (f"{PINNED}{change.memory_id}", int(change.pinned)),
+        )
+        return True
     return False
+
+
+PINNED = "memory_pinned:"
+"""Counter name prefix of a pinned memory (value 1; 0 once unpinned)."""
+
+
+def _edit(conn: sqlite3.Connection, change: MemoryEdited) -> None:
+    """New title and content: the row is written again, so the full-text index follows; its
+    vector is dropped (stale), `onlooker reindex` embeds it anew."""
+    row = conn.execute(
+        "SELECT project, session_id, timestamp, created_at, serial FROM memories WHERE id = ?",
+        (change.memory_id,),
+    ).fetchone()
+    if row is None:
+        return
+    conn.execute("DELETE FROM memories WHERE id = ?", (change.memory_id,))
+    conn.execute(
+        "INSERT INTO memories (id, title, content, project, session_id, timestamp, created_at, "
+        "serial) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (change.memory_id, change.title, change.content, *row),
+    )
+    conn.execute("DELETE FROM vectors WHERE kind = 'memory' AND id = ?", (change.memory_id,))
+
+
+def changed_later(conn: sqlite3.Connection, memory: Memory) -> list[str]:
+    """The memory's files that a memory of a later session of its project names too."""
+    found: list[str] = []
+    for path in memory.files:
+        row = conn.execute(
+            "SELECT 1 FROM memory_files f JOIN memories m ON m.id = f.memory_id "
+            "WHERE f.path = ? AND m.project = ? AND m.session_id != ? AND m.timestamp > ? LIMIT 1",
+            (path, memory.project, memory.session_id, millis(memory.timestamp)),
+        ).fetchone()
+        if row is not None:
+            found.append(path)
+    return found
+
+
+def pinned_memories(conn: sqlite3.Connection, where: MemoryFilter, limit: int) -> list[Memory]:
+    """Pinned memories the filter allows whatever their age, newest first. Pins are few: they
+    are read from their counters, not found by scanning the memories."""
+    rows = conn.execute(
+        "SELECT name FROM counters WHERE name LIKE 'memory_pinned:%' AND value > 0"
+    ).fetchall()
+    ids = tuple(int(str(row[0]).rpartition(":")[2]) for row in rows)
+    clause, params = filter_clause(replace(where, after=None, before=None))
+    found: list[Memory] = []
+    for chunk in _chunks(ids):
+        marks = ",".join("?" * len(chunk))
+        query = f"SELECT {_COLUMNS} FROM memories m WHERE m.id IN ({marks}){clause}"
+        found.extend(_memories(conn, conn.execute(query, (*chunk, *params)).fetchall()))
+    return sorted(found, key=lambda m: (m.timestamp, m.id), reverse=True)[:limit]
 
 
 def last_memory_id(conn: sqlite3.Connection) -> int:

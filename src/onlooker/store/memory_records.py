@@ -109,6 +109,38 @@ class MemoriesForgotten(Change):
     memory_ids: tuple[int, ...] = ()
 
 
+@record("memories_superseded")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoriesSuperseded(Change):
+    """Memories a later statement of the same facts replaced (a rule digest's later batch, a
+    command's newer state): they leave search and injection; the journal keeps them."""
+
+    project: str = ""
+    session_id: str = ""
+    memory_ids: tuple[int, ...] = ()
+
+
+@record("memory_edited")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryEdited(Change):
+    """A memory's title and content as a person corrected them (`onlooker memory edit`)."""
+
+    project: str = ""
+    memory_id: int = 0
+    title: str = ""
+    content: str = ""
+
+
+@record("memory_pinned")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryPinned(Change):
+    """A memory pinned (first in every digest, whatever its age) or unpinned."""
+
+    project: str = ""
+    memory_id: int = 0
+    pinned: bool = True
+
+
 @record("memories_injected")
 @dataclass(frozen=True, slots=True, kw_only=True)
 class MemoriesInjected(Change):
@@ -127,6 +159,24 @@ class MemoriesDropped(Change):
     project: str = ""
     session_id: str = ""
     reasons: dict[str, int] = field(default_factory=dict)
+
+
+@record("memory_model_used")
+@dataclass(frozen=True, slots=True, kw_only=True)
+class MemoryModelUsed(Change):
+    """One extraction batch's model call (tokens and cost), or one a token budget refused."""
+
+    project: str = ""
+    session_id: str = ""
+    model: str = ""
+    day: str = ""
+    """The UTC day of the call, YYYY-MM-DD: the per-day budget counts by it."""
+    input_tokens: int = 0
+    output_tokens: int = 0
+    cost_usd: float | None = None
+    """Estimated, as the provider reports or onlooker.llm.estimate_cost prices it; None: unknown."""
+    skipped: str = ""
+    """Why no call was made ('' when it was): the budget that refused it, `session` or `day`."""
 
 
 @record("memory_opt_out")

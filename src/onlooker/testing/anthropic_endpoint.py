@@ -83,8 +83,8 @@ class AnthropicEndpoint:
     """Replies to the turns of Claude Code's subagents (theirs run beside the main agent's)."""
     summary: str = "The session so far: the user asked for work and the agent did it."
     """The summary answered to a compaction request (sent inside `<summary>` tags)."""
-    side: Callable[[MessagesRequest], str] | str = "Scripted session"
-    """The text answered to a side request (one that offers no tools)."""
+    side: Callable[[MessagesRequest], str | Failure] | str = "Scripted session"
+    """The text answered to a side request (one that offers no tools), or a Failure."""
     input_tokens: int | Callable[[MessagesRequest], int] | None = None
     """The usage reported for each answer; by default about a token per four characters sent."""
     latency: float = 0.0
@@ -169,7 +169,7 @@ class AnthropicEndpoint:
         """The reply to one message request (recorded already): scripted, final or side."""
         if not request.is_turn:
             side = self.side(request) if callable(self.side) else self.side
-            return Text(side)
+            return side if isinstance(side, Failure) else Text(side)
         if request.is_compaction:
             return Text(f"<analysis>Scripted.</analysis>\n<summary>{self.summary}</summary>")
         lane = "subagent" if request.is_subagent else "main"
