@@ -86,7 +86,7 @@ def test_scores_notices_and_agent_prompts_in_opencode(opencode: Opencode) -> Non
         unknown = opencode.run("score no-such-session", "--command", "observer")
         assert "no session 'no-such-session'" in unknown.stdout
 
-        accepted = opencode.onlooker("observer", "accept", "1").stdout
+        accepted = opencode.onlooker("observer", "accept", "1", "--yes").stdout
         prompt = opencode.project / ".opencode" / "agents" / "plan.md"
         assert str(prompt) in accepted
         assert f"- {RULE}" in prompt.read_text()

@@ -38,8 +38,8 @@ HELP = """onlooker observer — session scores and instruction improvements
   status [agent]          aggregate stats, top weaknesses, recent sessions, trend, deltas
   score [agent|session]   score the current session, show an agent's latest, or score a session
   suggest [agent]         pending improvements (rejected patterns left out)
-  apply                   apply the next pending improvement
-  accept N                apply pending improvement N
+  apply                   show what the next pending improvement changes; apply it if confirmed
+  accept N                the same for pending improvement N (--yes: without asking)
   rollback [agent]        restore the previous AGENTS.md (or the agent's prompt)
   history [agent]         every score with its breakdown, and each improvement's delta
   config                  the scoring settings, toggles and guidance
