@@ -93,4 +93,5 @@ def test_improvements_are_accepted_rejected_steered_and_rolled_back(
         statuses = {i.id: i.status for i in scores.improvements(key)}
         assert statuses == {"imp-1": "rolled_back", "imp-2": "rejected"}
         assert scores.settings(key)[STEERING] == "Prefer tests over comments"
-        assert scores.rejections(key) == ["weakness 2"]
+        # the rollback rejected what it took out (specs/scoring.md)
+        assert scores.rejections(key) == ["weakness 2", "weakness 1"]
