@@ -15,7 +15,7 @@ from agent import Agent
 from onlooker.scoring import Scores
 from onlooker.scoring.run import add_notice
 from onlooker.store import Store
-from onlooker.store.score_records import ScoreCard, SessionScore
+from onlooker.store.score_records import Improvement, ScoreCard, SessionScore
 from onlooker.testing import AnthropicEndpoint, ClaudeCode, HeadlessRun
 
 pytestmark = pytest.mark.slow
@@ -53,6 +53,30 @@ def test_slash_commands_run_the_observer_and_the_model_gets_the_answer(
     assert "permission check failed" not in status + steered
     assert "onlooker: no pending improvements" in refused
     assert agent.onlooker("observer", "steer").stdout == f"Guidance: {GUIDANCE}\n"
+
+
+def test_apply_typed_by_a_person_applies_and_says_what_changed(
+    agent: Agent, tmp_path: Path
+) -> None:
+    """`/onlooker:apply` runs headless, where nothing can be asked: a person typing it means
+    it, so it applies (the bare CLI without a terminal only shows the change)."""
+    plugin = with_plugin(agent, tmp_path)
+    agents_md = agent.write("AGENTS.md", "# Rules\n")
+    with Store(agent.onlooker_home) as store:
+        for n, line in enumerate(("Run the tests after editing", "Keep diffs small")):
+            Scores(store).save(Improvement(id=f"i{n}", project=agent.key, target="agents_md",
+                                           pattern=f"weakness {n}", text=line))  # fmt: skip
+    shown = agent.onlooker("observer", "apply", check=False)
+    assert shown.returncode == 1 and "would change AGENTS.md" in shown.stdout
+    assert agents_md.read_text() == "# Rules\n"
+    with AnthropicEndpoint() as api:
+        run(agent, api, plugin, "/onlooker:apply")
+        run(agent, api, plugin, "/onlooker:accept 1")
+    applied, accepted = (turn.last_user_text for turn in api.turns)
+    assert "AGENTS.md" in applied and "updated, in section" in applied
+    assert "+ - Run the tests after editing" in applied and "for weakness: weakness 0" in applied
+    assert "+ - Keep diffs small" in accepted and "permission check failed" not in accepted
+    assert agents_md.read_text().endswith("- Run the tests after editing\n- Keep diffs small\n")
 
 
 def test_a_waiting_notice_reaches_the_users_output(agent: Agent, tmp_path: Path) -> None:

@@ -112,3 +112,35 @@ def test_uninstall_takes_the_commands_out_and_someone_elses_plugin_keeps_its_com
     assert [p.name for p in (plugin / "commands").iterdir()] == ["status.md"]
     assert (plugin / "commands" / "status.md").read_text().endswith("Team status\n")
     assert (plugin / "scripts" / "onlooker").is_file()
+
+
+def test_apply_and_accept_apply_what_the_person_typed_without_asking(tmp_path: Path) -> None:
+    """The shell block runs with no terminal: `/onlooker:apply` and `/onlooker:accept N` pass
+    --yes, for a person typing them means it (the CLI alone would only show the change)."""
+    from onlooker.scoring import Scores
+    from onlooker.store import Store, project_for
+    from onlooker.store.score_records import Improvement
+
+    plugin, project = tmp_path / "plugin", tmp_path / "proj"
+    install_plugin(plugin)
+    (project / ".onlooker").mkdir(parents=True)
+    (project / ".onlooker" / "config.yaml").write_text("scoring:\n  model: openai:gpt-4o-mini\n")
+    (project / "AGENTS.md").write_text("# Rules\n")
+    with Store(tmp_path / "home") as store:
+        for n, line in enumerate(("Run the tests", "Read before editing", "Keep diffs small")):
+            Scores(store).save(Improvement(id=f"i{n}", project=project_for(str(project)),
+                                           target="agents_md", pattern=f"weakness {n}",
+                                           text=line))  # fmt: skip
+    applied = run_command(plugin, project, "apply")
+    assert "AGENTS.md" in applied and "updated, in section" in applied
+    assert "for weakness: weakness 0" in applied and "backup:" in applied
+    accepted = run_command(plugin, project, "accept", "2")
+    assert "+ - Keep diffs small" in accepted and "for weakness: weakness 2" in accepted
+    held = (project / "AGENTS.md").read_text()
+    assert "- Run the tests" in held and "- Keep diffs small" in held
+    assert "Read before editing" not in held
+    shown = subprocess.run([ONLOOKER, "observer", "apply"], cwd=project, capture_output=True,
+                           text=True, timeout=60,
+                           env={**os.environ, "ONLOOKER_HOME": str(tmp_path / "home")})  # fmt: skip
+    assert shown.returncode == 1 and "would change AGENTS.md" in shown.stdout  # the CLI asks
+    assert "Read before editing" not in (project / "AGENTS.md").read_text()

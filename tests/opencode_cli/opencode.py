@@ -29,6 +29,8 @@ class Opencode:
     project: Path
     home: Path
     onlooker_home: Path
+    worker_idle: str = "5"
+    """Seconds the worker stays up with nothing to do (a default install's: 60)."""
 
     @property
     def env(self) -> dict[str, str]:
@@ -43,7 +45,7 @@ class Opencode:
             "OPENCODE_DISABLE_MODELS_FETCH": "1",
             "ONLOOKER_HOME": str(self.onlooker_home),
             "ONLOOKER_HOOKD_IDLE": "60",
-            "ONLOOKER_WORKER_IDLE": "5",
+            "ONLOOKER_WORKER_IDLE": self.worker_idle,
         }
 
     def prepare(self, endpoint: ScriptedEndpoint) -> None:

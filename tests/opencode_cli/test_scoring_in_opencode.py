@@ -86,7 +86,7 @@ def test_scores_notices_and_agent_prompts_in_opencode(opencode: Opencode) -> Non
         unknown = opencode.run("score no-such-session", "--command", "observer")
         assert "no session 'no-such-session'" in unknown.stdout
 
-        accepted = opencode.onlooker("observer", "accept", "1").stdout
+        accepted = opencode.onlooker("observer", "accept", "1", "--yes").stdout
         prompt = opencode.project / ".opencode" / "agents" / "plan.md"
         assert str(prompt) in accepted
         assert f"- {RULE}" in prompt.read_text()
@@ -97,3 +97,46 @@ def test_scores_notices_and_agent_prompts_in_opencode(opencode: Opencode) -> Non
                              if r.get("tools")])  # fmt: skip
         assert RULE in system  # opencode read the improved prompt
     assert not Path(opencode.project / ".claude" / "agents" / "plan.md").exists()
+
+
+def test_sessions_that_only_ran_observer_commands_are_not_scored(opencode: Opencode) -> None:
+    opencode.worker_idle = "60"  # as installed: up when a turn's score comes due, 30 s later
+    opencode.onlooker("install", "opencode")
+    low = JUDGED | {"overall_score": 0.2, "suggested_agents_md_update": RULE}
+    with ScriptedEndpoint(reply=low) as judge, ScriptedEndpoint(reply=answer) as endpoint:
+        (opencode.project / ".onlooker" / "config.yaml").write_text(
+            f'scoring:\n  model: "{judge.spec()}"\n  retries: 0\n  min_observations_for_update: 1\n'
+        )
+        opencode.prepare(endpoint)
+        shown = opencode.run("status", "--command", "observer")
+        assert "Observer: 0 sessions" in shown.stdout
+        (status,) = sessions(opencode)
+        opencode.run("history", "--session", status, "--command", "observer")
+        opencode.run("history", "--command", "observer")
+        commands = sessions(opencode)
+        assert len(commands) == 2
+        for session_id in commands:  # each turn's job comes due and is done without a judge
+            wait(lambda s=session_id: settled(opencode, s), f"{session_id}'s job to settle")
+        assert judge.requests == []  # no judge call for onlooker's own commands
+        history = json.loads(opencode.onlooker("observer", "history", "--json").stdout)
+        assert history["sessions"] == [] and history["failed"] == []
+        assert json.loads(opencode.onlooker("observer", "suggest", "--json").stdout) == {
+            "pending": []
+        }
+
+        opencode.run("plan the release", "--agent", "plan")  # a real session is scored
+        (real,) = set(sessions(opencode)) - set(commands)
+        opencode.run("score", "--session", real, "--command", "observer")
+        wait(lambda: bool(json.loads(
+            opencode.onlooker("observer", "history", "--json").stdout)["sessions"]),
+            "the real session's score")  # fmt: skip
+        assert len(judge.requests) == 1
+        scored = json.loads(opencode.onlooker("observer", "history", "--json").stdout)
+        assert [r["session_id"] for r in scored["sessions"]] == [real]
+
+
+def settled(opencode: Opencode, session_id: str) -> bool:
+    from onlooker.scoring import JOB_KIND
+
+    with Store(opencode.onlooker_home) as store:
+        return not store.jobs.unfinished(JOB_KIND, session_id)

@@ -6,6 +6,7 @@ Every subcommand prints text, or with `--json` the same facts as JSON.
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -38,6 +39,10 @@ def command() -> None:
 
 
 def _run(project: str | None, as_json: bool, act: Callable[[ObserverCommands], Answer]) -> None:
+    _show(_answer(project, act), as_json)
+
+
+def _answer(project: str | None, act: Callable[[ObserverCommands], Answer]) -> Answer:
     from ..config import load_project
     from ..scoring import ObserverCommands
 
@@ -51,9 +56,12 @@ def _run(project: str | None, as_json: bool, act: Callable[[ObserverCommands], A
             model_for=_model, events_for=transcript_events,
         )  # fmt: skip
         try:
-            answer = act(commands)
+            return act(commands)
         except OnlookerError as exc:
             fail(str(exc))
+
+
+def _show(answer: Answer, as_json: bool) -> None:
     if as_json:
         print_json(answer.data)
     else:
@@ -120,21 +128,60 @@ def rollback_(
     _run(project, as_json, lambda c: c.rollback(agent, suggest_again=suggest_again, force=force))
 
 
+yes_option = click.option(
+    "--yes", "-y", is_flag=True, help="Apply without asking (scripts; the slash commands)."
+)
+dry_run_option = click.option(
+    "--dry-run", is_flag=True, help="Show what would change; change nothing."
+)
+
+
 @command.command(name="apply")
+@yes_option
+@dry_run_option
 @project_option
 @json_option
-def apply_(project: str | None, as_json: bool) -> None:
-    """Apply the next pending improvement (backed up first; `rollback` undoes it)."""
-    _run(project, as_json, lambda c: c.apply())
+def apply_(yes: bool, dry_run: bool, project: str | None, as_json: bool) -> None:
+    """Show what the next pending improvement would change, then apply it once confirmed
+    (--yes: without asking). Backed up first; `rollback` undoes it."""
+    confirm_and_apply(project, 1, yes=yes, dry_run=dry_run, as_json=as_json)
 
 
 @command.command(name="accept")
 @click.argument("number", type=click.IntRange(min=1))
+@yes_option
+@dry_run_option
 @project_option
 @json_option
-def accept(number: int, project: str | None, as_json: bool) -> None:
-    """Apply pending improvement NUMBER (as `suggest` numbers them)."""
-    _run(project, as_json, lambda c: c.accept(number))
+def accept(number: int, yes: bool, dry_run: bool, project: str | None, as_json: bool) -> None:
+    """Show what pending improvement NUMBER (as `suggest` numbers them) would change, then
+    apply it once confirmed (--yes: without asking)."""
+    confirm_and_apply(project, number, yes=yes, dry_run=dry_run, as_json=as_json)
+
+
+def confirm_and_apply(
+    project: str | None, number: int, *, yes: bool, dry_run: bool, as_json: bool
+) -> None:
+    """Apply only what was shown and confirmed (specs/scoring.md): on a terminal ask (default
+    no); `--yes` applies without asking; anything else shows the change and stops, changing
+    nothing. A line the file already holds is "already present": nothing to ask."""
+    shown = _answer(project, lambda c: c.preview(number))
+    planned = shown.data["preview"]
+    if not planned["changed"] and not dry_run:
+        _run(project, as_json, lambda c: c.accept(number, planned["improvement"]["id"]))
+        return
+    if not yes or dry_run:
+        _show(shown, as_json)
+    if dry_run or not planned["changed"]:
+        return
+    if not yes:
+        if as_json or not sys.stdin.isatty():
+            click.echo("onlooker: nothing changed; run again with --yes to apply it", err=True)
+            raise SystemExit(1)
+        if not click.confirm("Apply this change?", default=False):
+            click.echo("Nothing changed.")
+            raise SystemExit(1)
+    _run(project, as_json, lambda c: c.accept(number, planned["improvement"]["id"]))
 
 
 @command.command(name="config")

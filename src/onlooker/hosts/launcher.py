@@ -109,7 +109,7 @@ _FINDER = r"""#!/bin/sh
 MARK: finds the installed onlooker at run time (it names no path of a machine):
 # $ONLOOKER_BIN, else the launcher `onlooker install` writes into the data home, else the
 # `onlooker` on PATH. None: a hook says once how to install it, and never blocks.
-# hook | mcp | observer ARGS | observer-typed NAME (the words typed after a slash command, on stdin)
+# hook | mcp | observer ARGS | observer-typed NAME [OPTIONS] (typed words on stdin)
 case "$ONLOOKER_HOME" in
   "~"*) home="$HOME${ONLOOKER_HOME#"~"}" ;;
   ?*) home="$ONLOOKER_HOME" ;;
@@ -139,8 +139,9 @@ case "$1" in
   hook) "$run" hook; exit 0 ;;
   observer-typed)
     # Split on blanks, never expanded or globbed; Claude Code's escaped "\\!" back to "!".
-    name=$2; set -f; set -- $(sed 's/\\!/!/g')
-    "$run" observer "$name" -- "$@" 2>&1; exit 0 ;;
+    # Words after NAME are the command's own options (--yes), before the typed ones.
+    name=$2; shift 2; options=$*; set -f; set -- $options -- $(sed 's/\\!/!/g')
+    "$run" observer "$name" "$@" 2>&1; exit 0 ;;
   *) exec "$run" "$@" ;;
 esac
 """

@@ -17,6 +17,7 @@ from ._apply import (
 from ._change import AppliedChange
 from ._description import agent_description, describe_agent
 from ._lock import STALE_AFTER
+from ._preview import PlannedChange, preview_description, preview_instructions
 from ._section import MANAGED_BY, SECTION, clean_lines
 from ._target import HOSTS, InstructionTarget
 
@@ -29,6 +30,7 @@ __all__ = [
     "AppliedChange",
     "InstructionTarget",
     "LockSettings",
+    "PlannedChange",
     "agent_description",
     "apply_instructions",
     "clean_lines",
@@ -36,6 +38,8 @@ __all__ = [
     "describe_agent",
     "history",
     "managed_lines",
+    "preview_description",
+    "preview_instructions",
     "rollback",
     "rollback_depth",
 ]

@@ -71,7 +71,7 @@ def apply_instructions(
 
     def edit(text: str) -> tuple[str, tuple[str, ...]]:
         new = inject(text, section, wanted, managed_by=managed_by, replace=replace)
-        return new, tuple(wanted if replace else _added(text, section, wanted))
+        return new, tuple(wanted if replace else added_lines(text, section, wanted))
 
     return apply_edit(target, edit, section=section, backup_max_versions=backup_max_versions,
                       reason=reason, lock=lock, clock=clock)  # fmt: skip
@@ -320,7 +320,8 @@ def _locked(target: InstructionTarget, lock: LockSettings) -> Iterator[FileLock]
         yield held
 
 
-def _added(before: str, section: str, wanted: list[str]) -> list[str]:
+def added_lines(before: str, section: str, wanted: list[str]) -> list[str]:
+    """Of `wanted`, the lines the section does not hold yet."""
     present = set(section_lines(before, section))
     return [line for line in wanted if line not in present]
 

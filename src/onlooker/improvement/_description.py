@@ -36,6 +36,19 @@ def describe_agent(
 ) -> AppliedChange:
     """Set the agent's description (one line) in its file's front matter, which is added when
     the file has none. Nothing is written when it already says that."""
+    wanted = check_describable(target, description)
+
+    def edit(text: str) -> tuple[str, tuple[str, ...]]:
+        return with_description(text, wanted), (f"{KEY} {wanted}",)
+
+    return apply_edit(
+        target, edit, section="", backup_max_versions=backup_max_versions,
+        reason="pre-description", lock=lock or LockSettings(), clock=clock,
+    )  # fmt: skip
+
+
+def check_describable(target: InstructionTarget, description: str) -> str:
+    """The description as one line; refused for an inline prompt, or when empty."""
     if target.json_path is not None:
         where = ".".join(target.json_path[:-1])
         raise ImprovementError(
@@ -45,14 +58,7 @@ def describe_agent(
     wanted = " ".join(description.split())
     if not wanted:
         raise ImprovementError("description: must not be empty")
-
-    def edit(text: str) -> tuple[str, tuple[str, ...]]:
-        return with_description(text, wanted), (f"{KEY} {wanted}",)
-
-    return apply_edit(
-        target, edit, section="", backup_max_versions=backup_max_versions,
-        reason="pre-description", lock=lock or LockSettings(), clock=clock,
-    )  # fmt: skip
+    return wanted
 
 
 def with_description(text: str, description: str) -> str:

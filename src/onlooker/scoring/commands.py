@@ -17,6 +17,7 @@ from ..improvement import AppliedChange, history
 from ..llm.model import Model
 from ..store import Journal, Store
 from ..store.score_records import Improvement
+from ._applying import applied_shown, preview_shown
 from ._rows import (
     card_text,
     failure_line,
@@ -27,7 +28,7 @@ from ._rows import (
 )
 from ._scores import AUTO_AGENT_PROMPTS, AUTO_AGENTS_MD, STEERING, Scores, ScoringFailure
 from .aggregate import aggregate, improvement_deltas, percent, similar, sparkline, trend_arrow
-from .improve import apply, pending, probe_for, propose, reconcile, rollback, target_of
+from .improve import apply, pending, preview, probe_for, propose, reconcile, rollback, target_of
 from .material import facts
 from .run import score_session
 from .settings import HOW_TO_TURN_ON, ScoringSettings
@@ -37,8 +38,8 @@ HELP = """onlooker observer — session scores and instruction improvements
   status [agent]          aggregate stats, top weaknesses, recent sessions, trend, deltas
   score [agent|session]   score the current session, show an agent's latest, or score a session
   suggest [agent]         pending improvements (rejected patterns left out)
-  apply                   apply the next pending improvement
-  accept N                apply pending improvement N
+  apply                   show what the next pending improvement changes; apply it if confirmed
+  accept N                the same for pending improvement N (--yes: without asking)
   rollback [agent]        restore the previous AGENTS.md (or the agent's prompt)
   history [agent]         every score with its breakdown, and each improvement's delta
   config                  the scoring settings, toggles and guidance
@@ -237,32 +238,31 @@ class ObserverCommands:
     def apply(self) -> Answer:
         return self.accept(1)
 
-    def accept(self, number: int) -> Answer:
+    def preview(self, number: int = 1) -> Answer:
+        """What `accept(number)` would change now; nothing is written (the CLI shows it and asks
+        before applying)."""
         chosen = self._pending(number)
+        planned = preview(chosen, root=self.root, settings=self.settings)
+        return Answer(*preview_shown(number, chosen, planned))
+
+    def accept(self, number: int, expected: str = "") -> Answer:
+        """Apply pending improvement `number`; with `expected` (an improvement id, as a preview
+        showed it), only when that is still the one numbered so."""
+        chosen = self._pending(number)
+        if expected and chosen.id != expected:
+            raise ScoringError(
+                f"the pending improvements changed since they were shown: improvement {number} "
+                "is now another one; nothing was applied (`onlooker observer suggest` lists them)"
+            )
         done = apply(
             self.scores, chosen, root=self.root, settings=self.settings,
             now=self.store.clock.now(),
         )  # fmt: skip
-        where = f"{label(chosen)} ({done.change.path})"
-        row = improvement_row(done.improvement)
-        if not done.change.changed:
-            return Answer(
-                f"{where}: already present, nothing changed: {chosen.text}\n"
-                f"  for weakness: {chosen.pattern}",
-                {"applied": None, "already_present": row},
-            )
-        if done.change.section:
-            added = "\n".join(f"  + - {line}" for line in done.change.lines)
-            what = f"{where} updated, in section `## {done.change.section}`:\n{added}"
-        else:
-            what = f"{where} updated, in its front matter:\n  + {done.change.lines[0]}"
-        return Answer(
-            f"{what}\n"
-            f"  for weakness: {chosen.pattern}\n"
-            f"  backup: {done.change.backup} (`onlooker observer rollback"
-            f"{' ' + chosen.agent_name if chosen.target != 'agents_md' else ''}` undoes it)",
-            {"applied": row, "added": list(done.change.lines), "path": str(done.change.path)},
-        )
+        change = done.change
+        return Answer(*applied_shown(
+            chosen, done.improvement, str(change.path), change.section, change.lines,
+            str(change.backup or ""), change.changed,
+        ))  # fmt: skip
 
     def rollback(
         self, agent: str = "", steps: int = 1, *, suggest_again: bool = False, force: bool = False

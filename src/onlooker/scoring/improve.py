@@ -23,11 +23,14 @@ from ..errors import ImprovementError
 from ..improvement import (
     AppliedChange,
     InstructionTarget,
+    PlannedChange,
     agent_description,
     apply_instructions,
     clean_lines,
     describe_agent,
     managed_lines,
+    preview_description,
+    preview_instructions,
 )
 from ..improvement import rollback as roll_back
 from ..store.score_records import Improvement, ImprovementTarget, SessionScore
@@ -161,6 +164,14 @@ def auto_applies(
     return (
         toggles.get(AUTO_AGENT_PROMPTS, "on" if settings.auto_update_agent_prompts else "") == "on"
     )
+
+
+def preview(improvement: Improvement, *, root: Path, settings: ScoringSettings) -> PlannedChange:
+    """What applying the improvement would change now (nothing is written)."""
+    target = target_of(improvement, root, settings)
+    if improvement.target == "agent_description":
+        return preview_description(target, improvement.text)
+    return preview_instructions(target, [improvement.text], section=settings.section)
 
 
 def apply(

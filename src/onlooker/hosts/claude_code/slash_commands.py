@@ -10,7 +10,8 @@ Claude Code pastes `$ARGUMENTS` into the shell block as typed, without quoting, 
 takes arguments hands them over in a quoted here-document (nothing in it is expanded or parsed);
 the launcher's `observer-typed` splits them into words (and, as nothing may follow the
 here-document's start for Claude Code to check the command, sends errors to the output and
-always succeeds itself). Claude Code escapes a `!` after a space
+always succeeds itself); the words before the here-document after the name are the command's
+own options (`--yes`). Claude Code escapes a `!` after a space
 as `\\!` (no shell block can be smuggled in); the launcher takes that back.
 """
 
@@ -35,6 +36,9 @@ class SlashCommand:
     name: str
     description: str
     argument_hint: str = ""
+    flags: str = ""
+    """Options the command always runs with: `--yes` for `apply` and `accept`, which a person
+    typing them means (the shell block runs headless, where nothing could be asked)."""
 
     @property
     def path(self) -> Path:
@@ -55,10 +59,11 @@ class SlashCommand:
 
     def shell_block(self) -> str:
         """What Claude Code runs: the command, its typed arguments in a quoted here-document."""
+        name = f"{self.name} {self.flags}" if self.flags else self.name
         if not self.argument_hint:
-            return f"!`{LAUNCHER} observer {self.name} 2>&1 || true`"
+            return f"!`{LAUNCHER} observer {name} 2>&1 || true`"
         return (
-            f"```!\n{LAUNCHER} observer-typed {self.name} <<'{END_OF_ARGUMENTS}'\n"
+            f"```!\n{LAUNCHER} observer-typed {name} <<'{END_OF_ARGUMENTS}'\n"
             f"$ARGUMENTS\n{END_OF_ARGUMENTS}\n```"
         )
 
@@ -71,8 +76,10 @@ COMMANDS: tuple[SlashCommand, ...] = (
         "[agent|session]",
     ),
     SlashCommand("suggest", "Pending improvements to AGENTS.md and agent prompts", "[agent]"),
-    SlashCommand("apply", "Apply the next pending improvement (backed up, reversible)"),
-    SlashCommand("accept", "Apply pending improvement N", "N"),
+    SlashCommand(
+        "apply", "Apply the next pending improvement (backed up, reversible)", flags="--yes"
+    ),
+    SlashCommand("accept", "Apply pending improvement N", "N", flags="--yes"),
     SlashCommand("rollback", "Restore the previous AGENTS.md, or an agent's prompt", "[agent]"),
     SlashCommand("history", "Every score with its breakdown, and improvement deltas", "[agent]"),
     SlashCommand("config", "The scoring settings, auto-update toggles and guidance"),
