@@ -148,11 +148,10 @@ def test_a_subagents_words_go_to_its_own_session_and_its_answer_to_the_parents(
     child = agent.journal(f"{run.session_id}/{stopped['agent_id']}")
     said = [(r["kind"], r.get("text") or r.get("tool")) for r in child
             if r["kind"] in ("assistant_message", "tool_call")]  # fmt: skip
-    assert said == [
-        ("assistant_message", before),
-        ("tool_call", "Bash"),
-        ("assistant_message", "The config is settings/app.toml."),
-    ]
+    # Claude Code flushes its transcript on a timer: on a busy machine the words before the call
+    # may be read at the next hook instead, so they come after the call; never lost or twice
+    assert sorted(said[:2]) == [("assistant_message", before), ("tool_call", "Bash")]
+    assert said[2:] == [("assistant_message", "The config is settings/app.toml.")]
     assert not any(before in str(r.get("text")) for r in main if r["kind"] == "assistant_message")
     # the parent's reviewer, due at the subagent's stop, reads what the subagent answered
     (request,) = reviewer_model.requests
