@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..store import _memory_index as sql
+from ..store import _pending_events as pending_sql
 from ..store._memory_usage import model_counters
 from ..store._store import Store
 from ..store.memory_records import (
@@ -64,28 +65,28 @@ class Memories:
         compressed = redact(compressed)
         now = millis(self.store.clock.now())
         with self.index.transaction(exclusive=False):
-            return sql.add_pending(
+            return pending_sql.add_pending(
                 self.index._conn, session_id, project, tool_name, compressed,
                 [redact(f) for f in files], millis(at), now,
             )  # fmt: skip
 
     def pending(self, project: str, session_id: str) -> list[PendingEvent]:
         """A session's pending events, oldest first."""
-        return self.index._read(lambda c: sql.pending_events(c, project, session_id))
+        return self.index._read(lambda c: pending_sql.pending_events(c, project, session_id))
 
     def pending_count(self, project: str, session_id: str) -> int:
-        return self.index._read(lambda c: sql.count_pending(c, project, session_id))
+        return self.index._read(lambda c: pending_sql.count_pending(c, project, session_id))
 
     def idle_sessions(self, project: str, idle: timedelta) -> list[str]:
         """Sessions of `project` whose pending events are all older than `idle`: sessions that
         ended without saying so (a killed terminal sends no SessionEnd)."""
         before = millis(self.store.clock.now() - idle)
-        return self.index._read(lambda c: sql.idle_sessions(c, project, before))
+        return self.index._read(lambda c: pending_sql.idle_sessions(c, project, before))
 
     def drop_pending(self, ids: Sequence[int]) -> None:
         """Remove pending events without extracting anything from them."""
         with self.index.transaction(exclusive=False):
-            sql.consume_pending(self.index._conn, ids)
+            pending_sql.consume_pending(self.index._conn, ids)
 
     # -- memories ---------------------------------------------------------------------------------
 
@@ -127,7 +128,7 @@ class Memories:
             if superseded:
                 pending.add(MemoriesSuperseded(project=project, session_id=session_id,
                                                memory_ids=tuple(superseded)))  # fmt: skip
-            sql.consume_pending(conn, consumed)
+            pending_sql.consume_pending(conn, consumed)
         return self.get(ids)
 
     def record_model_use(self, used: MemoryModelUsed) -> None:
