@@ -18,6 +18,7 @@ from onlooker import (
     ToolCall,
     observer,
 )
+from onlooker.runtime.recording import record_dispatch
 from onlooker.store import FindingAcknowledged, FindingQuery, Store, StoreError, UnknownFinding
 
 
@@ -209,7 +210,7 @@ def test_the_engine_reads_open_findings_and_dispatches_are_stored(clock: FixedCl
         )
         for _ in range(2):
             dispatch = engine.dispatch(ToolCall(tool="Bash", input={"command": "pytest"}))
-            store.record_dispatch(dispatch, project="demo")
+            record_dispatch(store, dispatch, project="demo")
         assert seen == [(), ("Bash ran 3 times in a row.",)]
         stored = store.query(FindingQuery(project="demo")).observations
         assert len(stored) == 1 and stored[0].occurrences == 2

@@ -18,7 +18,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..core.assessment import Finding
 from ..core.clock import Clock, SystemClock
-from ..core.engine import Dispatch
 from ..core.events import Event
 from ..core.records import Record
 from ..core.session import Session
@@ -32,7 +31,6 @@ from ._index import open_index
 from ._jobs import JobQueue
 from ._overview import Overview
 from ._runs import ObserverRuns, RunStatus
-from ._trajectory_findings import trajectory_findings
 from .changes import (
     EPISODE_REF,
     Change,
@@ -257,15 +255,6 @@ class Store:
     def append(self, records: Sequence[Record], *, project: str, session_id: str) -> None:
         """Journal events, assessments or failures of a session, in one write."""
         self.journal(project, session_id).append(records)
-
-    def record_dispatch(self, dispatch: Dispatch, *, project: str) -> tuple[Created, ...]:
-        """Journal a dispatched event with its assessments and failures; store the findings of
-        assessments at medium or above (see `trajectory_findings`)."""
-        session_id = dispatch.event.session_id
-        records = (dispatch.event, *dispatch.assessments, *dispatch.failures)
-        self.append(records, project=project, session_id=session_id)
-        findings = [f for a in dispatch.assessments for f in trajectory_findings(a, session_id)]
-        return self.create(findings, project=project, session_id=session_id) if findings else ()
 
     def save_session(self, session: Session, *, project: str) -> None:
         """Keep the session's snapshot, so the next process resumes it without replaying it."""
