@@ -15,7 +15,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "hook": ("hook", "Answer a Claude Code hook (JSON on stdin); what every installed hook runs."),
     "install": ("install", "Install onlooker into Claude Code (settings or a plugin) or opencode."),
     "issues": ("issues", "File critical and high findings as issues (local file, GitHub)."),
-    "memory": ("memory", "Search, show and forget memories from past sessions."),
+    "memory": ("memory", "Search, show, edit, pin and forget memories from past sessions."),
     "mcp": ("mcp", "Serve onlooker's MCP tools (search, read, observations) over stdio."),
     "observations": ("observations", "List, add, acknowledge and resolve observations."),
     "observer": ("observer", "Session scores, and improvements to AGENTS.md and agent prompts."),
