@@ -23,8 +23,8 @@ DATE = click.DateTime(("%Y-%m-%d", "%Y-%m-%dT%H:%M", "%Y-%m-%dT%H:%M:%S"))
 
 @click.group(name="memory")
 def command() -> None:
-    """Search, show, edit, pin and forget memories: what onlooker extracted from past sessions' tool events
-    and adds, most recent first, at the start of the next session.
+    """Search, show, edit, pin and forget memories: what onlooker extracted from past sessions'
+    tool events and adds, pinned first then most recent, at the start of the next session.
 
     Memory is on by default; a project turns it off with `memory.enabled: false` in its config or
     a `.onlooker/no-memory` file at its root.
