@@ -145,7 +145,8 @@ def test_install_warns_and_doctor_lists_only_configs_still_wrong(
     assert report["healthy"] is False
     assert report["config"]["problems"] == [
         f"{config}:4: memory.enabeld: unknown key (did you mean 'enabled'?); allowed: "
-        "enabled, maxObservations, maxTokens, recencyDays, projectOnly, model"
+        "enabled, maxObservations, maxTokens, recencyDays, projectOnly, model, sessionTokens, "
+        "dailyTokens"
     ]
     assert report["config"]["defaulted"] == ["memory"]
     (listed,) = report["other_configs"]
