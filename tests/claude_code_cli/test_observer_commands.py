@@ -46,11 +46,14 @@ def test_slash_commands_run_the_observer_and_the_model_gets_the_answer(
     with AnthropicEndpoint() as api:
         run(agent, api, plugin, f"/onlooker:steer {GUIDANCE}")
         run(agent, api, plugin, "/onlooker:status")
+        run(agent, api, plugin, "/onlooker:scores")
         run(agent, api, plugin, "/onlooker:accept 3")
-    steered, status, refused = (turn.last_user_text for turn in api.turns)
+    steered, status, scores, refused = (turn.last_user_text for turn in api.turns)
     assert f"Guidance: {GUIDANCE}" in steered  # typed text is data: quotes, `…`, $ and ! kept
-    assert "Observer: 0 sessions" in status and "Show it to the user as it is" in status
-    assert "permission check failed" not in status + steered
+    terminal = agent.onlooker("status").stdout.strip()
+    assert terminal and terminal in status  # `/onlooker:status` is what `onlooker status` shows
+    assert "Observer: 0 sessions" in scores and "Show it to the user as it is" in scores
+    assert "permission check failed" not in status + scores + steered
     assert "onlooker: no pending improvements" in refused
     assert agent.onlooker("observer", "steer").stdout == f"Guidance: {GUIDANCE}\n"
 

@@ -57,6 +57,34 @@ def test_an_unknown_project_is_an_error(command: list[str], project: Path) -> No
     assert onlooker(*command, "--project", "shop", cwd=project).returncode == 0
 
 
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["observations", "add", "--observer", "Stall", "filed under a typo"],
+        ["observations", "call", '{"operation": "list"}'],
+        ["observer", "status"],
+        ["issues", "--no-github"],
+        ["mcp", "--text-only"],
+    ],
+)
+def test_commands_that_write_refuse_an_unknown_project_too(
+    command: list[str], project: Path, onlooker_home: Path
+) -> None:
+    done = onlooker(*command, "--project", "shpo", cwd=project)
+    assert done.returncode == 2, done.stdout
+    assert "nothing of a project 'shpo'" in done.stderr and "its projects: shop" in done.stderr
+    listed = json.loads(onlooker("status", "--json", cwd=project).stdout)
+    assert [o["content"] for o in listed["observations"]] == ["a loop"]  # nothing filed
+
+
+def test_a_project_folder_path_designates_its_project(project: Path, tmp_path: Path) -> None:
+    added = onlooker("observations", "add", "--observer", "Stall", "from elsewhere",
+                     "--project", str(project / "src"), cwd=tmp_path)  # fmt: skip
+    assert added.returncode == 0, added.stderr
+    listed = json.loads(onlooker("status", "--json", cwd=project).stdout)
+    assert sorted(o["content"] for o in listed["observations"]) == ["a loop", "from elsewhere"]
+
+
 @pytest.mark.parametrize("command", [["doctor"], ["install", "claude-code"]])
 def test_a_project_folder_that_does_not_exist_is_an_error(
     command: list[str], tmp_path: Path

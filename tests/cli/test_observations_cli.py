@@ -48,7 +48,7 @@ def add(content: str, severity: str = "high", observer: str = "Security Reviewer
     return str(json.loads(result.stdout)["observations"][0]["id"])
 
 
-def test_call_speaks_the_tool_protocol(project: Path) -> None:
+def test_call_speaks_the_tool_protocol(project: Path, tmp_path: Path) -> None:
     created = call(
         {
             "operation": "create_batch",
@@ -65,7 +65,13 @@ def test_call_speaks_the_tool_protocol(project: Path) -> None:
     assert created["observations"][0]["project"] == project_for(project)  # the current directory's
     listed = call({"operation": "list", "filters": {"status": "open"}})
     assert listed["count"] == 1 and listed["by_observer"] == {"Security Reviewer": 1}
-    assert call({"operation": "list"}, "--project", "elsewhere")["count"] == 0
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    assert call({"operation": "list"}, "--project", str(elsewhere))["count"] == 0
+    refused = run(
+        "observations", "call", json.dumps({"operation": "list"}), "--project", "elswhere"
+    )
+    assert refused.exit_code == 2 and "nothing of a project 'elswhere'" in refused.output
 
 
 def test_call_reads_stdin_or_a_file(project: Path, tmp_path: Path) -> None:

@@ -88,14 +88,14 @@ def test_no_secret_of_the_corpus_is_stored_as_an_observation(through: str, tmp_p
     request = {"operation": "create_batch", "observations": batch}
     root = tmp_path / through
     home = root / "onlooker-home"
-    with running_server(root, "--project", "app") as server:
+    with running_server(root) as server:
         if through == "mcp":
             created = server.data("observations", request)
         else:
             (root / "request.json").write_text(json.dumps(request))
             done = subprocess.run(
                 [ONLOOKER, "observations", "call", f"@{root / 'request.json'}",
-                 "--project", "app"],
+                 "--project", str(root)],
                 capture_output=True, text=True, timeout=120, env=_env(home),
             )  # fmt: skip
             assert done.returncode == 0, done.stderr

@@ -18,7 +18,7 @@ from onlooker.scoring import HELP
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 NAMES = [
     "accept", "apply", "auto", "config", "help", "history", "rejections", "reject", "rollback",
-    "score", "status", "steer", "suggest", "unreject",
+    "score", "scores", "status", "steer", "suggest", "unreject",
 ]  # fmt: skip
 SHELL_BLOCK = re.compile(r"```!\n([\s\S]*?)\n```|(?<=\s)!`([^`]+)`")
 """Claude Code's shell blocks: fenced (```!) or inline (!`…`)."""
@@ -64,11 +64,16 @@ def test_every_observer_command_is_a_valid_plugin_command(tmp_path: Path) -> Non
         meta, body = front_matter_and_body(plugin / "commands" / f"{name}.md")
         assert isinstance(meta["description"], str) and meta["description"]
         assert meta["disable-model-invocation"] is True
-        assert "scripts/onlooker observer" in str(meta["allowed-tools"])
         [shell] = shell_blocks(body)
         launcher = '"${CLAUDE_PLUGIN_ROOT}/scripts/onlooker"'
+        if name == "status":  # what `onlooker status` shows, in the terminal's words
+            assert "scripts/onlooker status:" in str(meta["allowed-tools"])
+            assert shell.startswith(f"{launcher} status ")
+            continue
+        assert "scripts/onlooker observer" in str(meta["allowed-tools"])
         typed = "argument-hint" in meta
-        assert shell.startswith(f"{launcher} observer{'-typed' if typed else ''} {name} ")
+        observer = "status" if name == "scores" else name
+        assert shell.startswith(f"{launcher} observer{'-typed' if typed else ''} {observer} ")
         assert ("$ARGUMENTS" in shell) is typed
         assert sys.executable not in body  # portable: only the launcher names this machine
     assert "argument-hint" not in front_matter_and_body(plugin / "commands" / "apply.md")[0]
@@ -80,7 +85,8 @@ def test_the_commands_reach_the_observer_commands_through_the_launcher(tmp_path:
     (project / ".onlooker").mkdir(parents=True)
     (project / ".onlooker" / "config.yaml").write_text("scoring:\n  model: openai:gpt-4o-mini\n")
     assert run_command(plugin, project, "help").strip() == HELP
-    assert "0 sessions" in run_command(plugin, project, "status")
+    assert "0 sessions" in run_command(plugin, project, "scores")
+    assert "Observations · proj" in run_command(plugin, project, "status")
     run_command(plugin, project, "steer", "favour small diffs")
     assert run_command(plugin, project, "steer") == "Guidance: favour small diffs\n"
     run_command(plugin, project, "auto", "prompts on")

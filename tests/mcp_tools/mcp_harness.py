@@ -19,8 +19,9 @@ from mcp import ClientSession, StdioServerParameters
 from mcp.client.stdio import stdio_client
 from mcp_types import CallToolResult, Tool
 
+from onlooker.store import project_for
+
 ONLOOKER = Path(sys.executable).with_name("onlooker")
-PROJECT = "demo"
 
 
 @dataclass
@@ -31,6 +32,7 @@ class McpServer:
     claude: Path
     portal: BlockingPortal
     session: ClientSession
+    project: str  # the store key of the folder the server runs in
 
     def call(self, name: str, arguments: dict[str, Any] | None = None) -> CallToolResult:
         return self.portal.call(self.session.call_tool, name, arguments)
@@ -76,7 +78,9 @@ def _python_path() -> dict[str, str]:
 
 @contextmanager
 def running_server(root: Path, *args: str) -> Iterator[McpServer]:
-    """Start `onlooker mcp` with a data home and Claude Code config folder under `root`."""
+    """Start `onlooker mcp` in the project folder `root` (marked with `.onlooker`, as Claude Code
+    starts it in the project), with a data home and Claude Code config folder under it."""
+    project = project_folder(root)
     home, claude = root / "onlooker-home", root / "claude-config"
     (claude / "projects").mkdir(parents=True, exist_ok=True)
     params = server_parameters(home, claude, *args)
@@ -89,4 +93,10 @@ def running_server(root: Path, *args: str) -> Iterator[McpServer]:
         ) as session,
     ):
         portal.call(session.initialize)
-        yield McpServer(home, claude, portal, session)
+        yield McpServer(home, claude, portal, session, project)
+
+
+def project_folder(root: Path) -> str:
+    """Make `root` a project folder and return its store key."""
+    (root / ".onlooker").mkdir(parents=True, exist_ok=True)
+    return project_for(str(root))

@@ -56,7 +56,8 @@ def raw(tmp_path: Path) -> Iterator[RawClient]:
     env = {**os.environ, "ONLOOKER_HOME": str(tmp_path / "home")}
     env["CLAUDE_CONFIG_DIR"] = str(tmp_path / "claude")
     with (tmp_path / "stderr.log").open("w") as errors, subprocess.Popen(
-        [str(ONLOOKER), "mcp", "--project", "demo", "--text-only"],
+        [str(ONLOOKER), "mcp", "--text-only"],
+        cwd=tmp_path,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env,
     ) as process:  # fmt: skip
         client = RawClient(process)

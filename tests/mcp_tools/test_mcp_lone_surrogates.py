@@ -16,7 +16,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
-from mcp_harness import ONLOOKER, PROJECT, running_server
+from mcp_harness import ONLOOKER, project_folder, running_server
 
 from onlooker.runtime import reindex, remove_index
 from onlooker.store import Store
@@ -53,8 +53,10 @@ class RawClient:
 def test_lone_surrogates_in_tool_arguments_are_stored_as_u_fffd(tmp_path: Path) -> None:
     home, claude = tmp_path / "onlooker-home", tmp_path / "claude-config"
     env = {**os.environ, "ONLOOKER_HOME": str(home), "CLAUDE_CONFIG_DIR": str(claude)}
+    project_folder(tmp_path)  # the raw client's server and the real client's: one project
     with (tmp_path / "raw-stderr.log").open("w") as errors, subprocess.Popen(
-        [str(ONLOOKER), "mcp", "--project", PROJECT, "--text-only"],
+        [str(ONLOOKER), "mcp", "--text-only"],
+        cwd=tmp_path,
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=errors, env=env,
     ) as process:  # fmt: skip
         raw = RawClient(process)
@@ -77,7 +79,7 @@ def test_lone_surrogates_in_tool_arguments_are_stored_as_u_fffd(tmp_path: Path) 
         assert any(stored["id"] in json.dumps(hit) for hit in found["results"]), found
         process.terminate()
 
-    with running_server(tmp_path, "--project", PROJECT) as server:  # the real client
+    with running_server(tmp_path) as server:  # the real client
         listed = server.data("observations", {"operation": "list"})
         assert [o["content"] for o in listed["observations"]] == [stored["content"]]
         got = server.data("get_observations", {"ids": [stored["id"]]})

@@ -32,7 +32,7 @@ def remember(server: McpServer) -> list[int]:
                     "Test database", "Integration tests need the postgres container up.", DAY
                 ),
             ],
-            project="demo",
+            project=server.project,
             session_id="s-1",
         )
         billing = memories.remember(
@@ -49,7 +49,7 @@ def remember(server: McpServer) -> list[int]:
         vectors = memory_vectors(store)
         assert vectors is not None, "the embeddings extra is part of the dev install"
         vectors.embed([m.id for m in (*auth, *billing)])
-        ObservationsTool(store, project="demo")(
+        ObservationsTool(store, project=server.project)(
             {
                 "operation": "create_batch",
                 "observations": [
@@ -68,7 +68,7 @@ def test_search_returns_memories_and_observations(server: McpServer) -> None:
     assert ("observation", "Token refresh has no retry limit") in kinds
     assert found["searched"] == {"memories": "both", "observations": "text"}
     memory_hit = next(hit for hit in found["results"] if hit["kind"] == "memory")
-    assert memory_hit["id"] == ids[0] and memory_hit["project"] == "demo"
+    assert memory_hit["id"] == ids[0] and memory_hit["project"] == server.project
     assert memory_hit["timestamp"].startswith("2026-03-10")
 
     only_memories = server.data("search", {"query": "refresh", "kinds": ["memory"], "mode": "text"})
@@ -79,7 +79,9 @@ def test_search_returns_memories_and_observations(server: McpServer) -> None:
         "search", {"query": "refresh", "files": ["refresh.py"], "kinds": ["memory"], "mode": "text"}
     )
     assert [hit["title"] for hit in by_file["results"]] == ["Token refresh race"]
-    hybrid = server.data("search", {"query": "refresh", "kinds": ["memory"], "projects": ["demo"]})
+    hybrid = server.data(
+        "search", {"query": "refresh", "kinds": ["memory"], "projects": [server.project]}
+    )
     assert hybrid["results"][0]["title"] == "Token refresh race"
     march = server.data(
         "search",
@@ -104,7 +106,7 @@ def test_vector_mode_finds_memories_by_meaning(server: McpServer) -> None:
 
 
 def test_text_only_server_refuses_vector_mode_clearly(tmp_path: Path) -> None:
-    with running_server(tmp_path, "--project", "demo", "--text-only") as text_only:
+    with running_server(tmp_path, "--text-only") as text_only:
         remember(text_only)
         refused = text_only.refusal("search", {"query": "token", "mode": "vector"})
         assert refused["field"] == "mode"
@@ -139,6 +141,6 @@ def test_get_observations_mixes_memory_and_finding_ids(server: McpServer) -> Non
     )
     assert answer["observations"][1]["content"] == "Token refresh has no retry limit"
     assert answer["missing"] == [999_999]
-    assert first["journal"] == "journals/demo/s-1.jsonl"
+    assert first["journal"] == f"journals/{server.project}/s-1.jsonl"
     journal = server.data("read", {"path": first["journal"]})
     assert "Test database" in journal["text"]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from mcp_harness import PROJECT, McpServer
+from mcp_harness import McpServer
 
 from onlooker import FixedClock
 from onlooker.store import ObservationsTool, Store
@@ -57,9 +57,9 @@ def test_observations_answers_as_the_store_tool_does(server: McpServer, tmp_path
     }
     over_mcp = server.data("observations", request)
     with Store(tmp_path / "direct", clock=FixedClock()) as store:
-        direct = ObservationsTool(store, project=PROJECT)(request)
+        direct = ObservationsTool(store, project=server.project)(request)
     assert without_times(over_mcp) == without_times(direct)
-    assert {o["project"] for o in over_mcp["observations"]} == {PROJECT}
+    assert {o["project"] for o in over_mcp["observations"]} == {server.project}
 
     first = over_mcp["observations"][0]["id"]
     acknowledged = server.data(
@@ -230,7 +230,7 @@ def test_expired_observations_are_listed_apart_from_resolved_ones(server: McpSer
     ]})["observations"]  # fmt: skip
     (expired_id,) = (o["id"] for o in made)
     with Store(server.home) as store:  # what a session's end does to its episodes
-        store.expire({expired_id: "the session ended"}, project=PROJECT, session_id="s1")
+        store.expire({expired_id: "the session ended"}, project=server.project, session_id="s1")
     listed = server.data("observations", {"operation": "list", "filters": {"status": "expired"}})
     assert [(o["id"], o["status"], o["resolution_note"]) for o in listed["observations"]] == [
         (expired_id, "expired", "the session ended")

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from mcp_harness import PROJECT, McpServer, running_server
+from mcp_harness import McpServer, project_folder, running_server
 
 from onlooker.core.events import SessionStarted, TurnEnded, UserPrompt
 from onlooker.scoring import ScoringSettings, score_session
@@ -30,6 +30,7 @@ def answer(score: float) -> dict[str, object]:
 
 
 def three_low_scores(home: Path, root: Path) -> None:
+    project = project_folder(root)
     model = ScriptedModel([answer(0.3)])
     with Store(home) as store:
         for n in range(3):
@@ -41,10 +42,10 @@ def three_low_scores(home: Path, root: Path) -> None:
                     UserPrompt(session_id=session, seq=2, at=at, text="add a test"),
                     TurnEnded(session_id=session, seq=3, at=at, last_message="Done."),
                 ],
-                project=PROJECT,
+                project=project,
                 session_id=session,
             )
-            score_session(store, model, project=PROJECT, session_id=session, root=root,
+            score_session(store, model, project=project, session_id=session, root=root,
                           settings=ScoringSettings(model="scripted:x"), automatic=True)  # fmt: skip
 
 
@@ -54,7 +55,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[McpServer]:
     (root / ".onlooker").mkdir()
     (root / ".onlooker" / "config.yaml").write_text("scoring:\n  model: openai:gpt-4o-mini\n")
     three_low_scores(root / "onlooker-home", root)
-    with running_server(root, "--project", PROJECT) as running:
+    with running_server(root) as running:
         yield running
 
 

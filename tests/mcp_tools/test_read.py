@@ -63,7 +63,7 @@ def test_reads_an_onlooker_journal(server: McpServer) -> None:
             "observations": [{"observer": "drift", "content": "Edits outside the plan"}],
         },
     )
-    answer = server.data("read", {"path": "journals/demo/_manual.jsonl"})
+    answer = server.data("read", {"path": f"journals/{server.project}/_manual.jsonl"})
     assert answer["root"] == "onlooker"
     assert "Edits outside the plan" in answer["text"]
     assert answer["text"].startswith("### 1 · finding_created")

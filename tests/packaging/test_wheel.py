@@ -214,3 +214,48 @@ def test_one_install_command_wires_the_real_claude_code(
         for pid in (running_pid(data), worker_pid(data)):
             if pid:
                 os.kill(pid, 15)
+
+
+def test_the_plugin_marketplace_install_runs_the_wheels_onlooker(
+    installed: Installed, tmp_path: Path
+) -> None:
+    """As a user with the wheel's `onlooker` on PATH who installs the plugin from the marketplace
+    (no `onlooker install`): the plugin's hooks and MCP server run that onlooker."""
+    from onlooker.daemon.hookd import running_pid
+    from onlooker.daemon.worker import worker_pid
+    from onlooker.testing import AnthropicEndpoint, ClaudeCode, ToolUse, find_claude
+
+    home, data = tmp_path / "user", tmp_path / "user" / "onlooker"
+    (home / ".claude").mkdir(parents=True)
+    path = f"{installed.venv / 'bin'}{os.pathsep}/usr/bin:/bin"
+    env = {"PATH": path, "ONLOOKER_HOME": str(data), "ONLOOKER_HOOKD_IDLE": "30"}
+    claude = find_claude(REPO)
+    for step in (["marketplace", "add", str(REPO)], ["install", "onlooker@onlooker"]):
+        with AnthropicEndpoint([]) as api:
+            setup = ClaudeCode(api, home, executable=claude, env=env).environment()
+        done = subprocess.run([str(claude), "plugin", *step], env=setup, cwd=home,
+                              capture_output=True, text=True, timeout=120,
+                              stdin=subprocess.DEVNULL)  # fmt: skip
+        assert done.returncode == 0, done.stdout + done.stderr
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    failing = ToolUse("Bash", {"command": "cat notes/plan.txt", "description": "Read the plan"})
+    try:
+        with AnthropicEndpoint([failing] * 4) as api:
+            run = ClaudeCode(api, home, executable=claude, env=env).run(
+                "Read the plan and follow it.", cwd=project
+            )
+        assert run.ok, run.stderr[-2000:]
+        served = set(re.findall(r"mcp__plugin_onlooker_onlooker__\w+", api.turns[-1].text))
+        assert {"observations", "search"} <= {name.rsplit("__", 1)[1] for name in served}
+        delivered = [c for turn in api.turns for c in turn.hook_context("PostToolUseFailure")]
+        assert sum(STALL in c for c in delivered) >= 1
+        journals = list((data / "journals").rglob("*.jsonl"))
+        assert journals, "the hooks recorded the session in the data home"
+        ran = subprocess.run(["ps", "-o", "args=", "-p", str(running_pid(data))],
+                             capture_output=True, text=True)  # fmt: skip
+        assert str(installed.venv) in ran.stdout  # the service is the wheel's, not the checkout's
+    finally:
+        for pid in (running_pid(data), worker_pid(data)):
+            if pid:
+                os.kill(pid, 15)

@@ -24,6 +24,7 @@ def command(project: str | None, no_github: bool, as_json: bool) -> None:
     Needs `post_processing: create_issues_for:` in the hooks-observations module of the
     project's config. Entries are never duplicated.
     """
+    key = current_project(project)  # a mistyped --project fails before anything else
     try:
         config = load_project(".")
     except ConfigError as exc:
@@ -34,7 +35,7 @@ def command(project: str | None, no_github: bool, as_json: bool) -> None:
             "(see examples/config/pattern5-issues.yaml)"
         )
     with open_store() as store:
-        done = file_project_issues(store, config, current_project(project), github=not no_github)
+        done = file_project_issues(store, config, key, github=not no_github)
     assert done is not None
     if as_json:
         print_json(

@@ -60,7 +60,7 @@ def search_(
     chosen = (
         None
         if all_projects
-        else ([current_project(p, known=True) for p in projects] or [current_project(None)])
+        else ([current_project(p) for p in projects] or [current_project(None)])
     )
     with open_store() as store:
         try:

@@ -93,7 +93,7 @@ def list_(
             return
         from ..display.observations import render
 
-        name = current_project(project, known=True)
+        name = current_project(project)
         page = store.query(FindingQuery(project=name, limit=0))
         rows = store.get([o["id"] for o in response["observations"]], name)
         console = _console()
@@ -225,7 +225,7 @@ def clear_resolved(as_json: bool, project: str | None, session_id: str) -> None:
 @project_options
 def search(text: str, limit: int, as_json: bool, project: str | None, session_id: str) -> None:
     """Full-text search over observations (every word must appear), newest first."""
-    name = current_project(project, known=True)
+    name = current_project(project)
     with open_store() as store:
         found = store.search(text, name, limit)
         if as_json:

@@ -46,13 +46,14 @@ def _answer(project: str | None, act: Callable[[ObserverCommands], Answer]) -> A
     from ..config import load_project
     from ..scoring import ObserverCommands
 
+    key = current_project(project)
     try:
         config = load_project(".")
     except ConfigError as exc:
         fail(str(exc))
     with open_store() as store:
         commands = ObserverCommands(
-            store, current_project(project), config.root, config.scoring,
+            store, key, config.root, config.scoring,
             model_for=_model, events_for=transcript_events,
         )  # fmt: skip
         try:

@@ -90,7 +90,7 @@ def command(
             fail("--deadline and --observer apply to replayed PATHs only")
         from ..report import report_from_store
 
-        key = current_project(project, known=True) if project else None
+        key = current_project(project) if project else None
         with open_store() as store:
             report = report_from_store(store, project=key, since=start, detailed=timelines)
     html = render_html(report)

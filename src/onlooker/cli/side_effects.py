@@ -28,7 +28,7 @@ from .store_options import current_project, open_store, print_json
 def command(session_id: str | None, project: str | None, limit: int, as_json: bool) -> None:
     """List what side effects saved for the current project (or --project), oldest first, with
     where each went, and the compliance verdicts (pass, retry, gave_up) of its agents."""
-    name = current_project(project, known=True)
+    name = current_project(project)
     with open_store() as store:
         saved = store.effects.saved(name, session_id, limit)
         verdicts = store.effects.verdicts(name, session_id, limit)

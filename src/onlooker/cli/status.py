@@ -35,7 +35,7 @@ VERDICTS_SHOWN = 10
 @click.option("--json", "as_json", is_flag=True, help="Print counts and observations as JSON.")
 def command(style: str | None, project: str | None, limit: int, as_json: bool) -> None:
     """Show the observations of the current project (or --project)."""
-    name = current_project(project, known=True)
+    name = current_project(project)
     with open_store() as store:
         counts = store.query(FindingQuery(project=name, limit=0))
         rows = store.query(FindingQuery(project=name, statuses=UNRESOLVED, limit=limit))

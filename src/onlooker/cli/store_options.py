@@ -44,26 +44,37 @@ def project_options(function: F) -> F:
     )(function)
 
 
-def current_project(project: str | None, *, known: bool = False) -> str:
-    """The store key of `--project` (a key, or a folder name that designates one project), else
-    of the current directory's project. An ambiguous name fails, listing the keys it could be;
-    with `known` (commands that only read), so does a name the store has nothing of."""
+def current_project(project: str | None) -> str:
+    """The store key of `--project`, else of the current directory's project.
+
+    `--project` is a key, a folder name that designates one project, or a path to the project's
+    folder (any value with a path separator, or starting with `.` or `~`). A name the store has
+    nothing of fails, listing the projects it has; so does an ambiguous name, listing its keys,
+    and a path that is not a folder. Every command that takes `--project` refuses a mistyped one
+    the same way, so nothing is ever filed under a name that designates no project."""
     if not project:
         return project_for(os.getcwd())
+    if os.sep in project or project.startswith((".", "~")):
+        folder = Path(project).expanduser()
+        if not folder.is_dir():
+            fail(f"--project: {project}: the folder does not exist")
+        return project_for(str(folder))
     with open_store() as store:
         every = store.project_keys()
         keys = matching_keys(every, project)
-    if known and not keys:
+    if not keys:
         names = ", ".join(sorted({display_name(key) for key in every})) or "none yet"
-        fail(f"--project: the store ({data_home()}) has nothing of a project {project!r}; "
-             f"its projects: {names}")  # fmt: skip
+        fail(
+            f"--project: the store ({data_home()}) has nothing of a project {project!r}; "
+            f"its projects: {names} (or pass the project's folder, e.g. --project ./{project})"
+        )
     if len(keys) > 1:
         fail(
             f"--project: the name {project!r} is ambiguous, it names {len(keys)} projects "
             f"(folders of that name in different places): pass one of their keys: "
             f"{', '.join(keys)}"
         )
-    return keys[0] if keys else project
+    return keys[0]
 
 
 def open_store() -> Store:

@@ -311,7 +311,7 @@ class Index(Database):
         """The distinct projects of findings, memories, pending events and jobs."""
         sql = " UNION ".join(
             f"SELECT DISTINCT project FROM {table}"
-            for table in ("finding_counts", "memories", "pending_events", "jobs")
+            for table in ("finding_counts", "memories", "pending_events", "jobs", "scores")
         )
         return sorted(str(row[0]) for row in self._rows(sql))
 

@@ -32,7 +32,7 @@ DESCRIPTION = (
     "and fed back into its context; memory across sessions; observations it can act on."
 )
 #: The observer commands the marketplace plugin carries (the `--plugin` install has them all).
-PLUGIN_COMMANDS = ("status", "score", "suggest", "apply", "history", "help")
+PLUGIN_COMMANDS = ("status", "scores", "score", "suggest", "apply", "history", "help")
 EXECUTABLE = frozenset({PLUGIN_FOLDER / "scripts" / "onlooker"})
 
 

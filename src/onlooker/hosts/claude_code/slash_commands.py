@@ -39,6 +39,11 @@ class SlashCommand:
     flags: str = ""
     """Options the command always runs with: `--yes` for `apply` and `accept`, which a person
     typing them means (the shell block runs headless, where nothing could be asked)."""
+    observer: str = ""
+    """The observer command it runs when that is not NAME: `/onlooker:scores` runs `status`."""
+    runs: str = ""
+    """The onlooker command it runs, when it is not `observer NAME`: `/onlooker:status` runs
+    `onlooker status`, so the slash command and the terminal's command show the same thing."""
 
     @property
     def path(self) -> Path:
@@ -49,17 +54,23 @@ class SlashCommand:
         return (
             f"---\n{MARK} (`onlooker install claude-code --plugin` writes it)\n"
             f"description: {json.dumps(self.description)}\n{hint}"
-            "allowed-tools: Bash(${CLAUDE_PLUGIN_ROOT}/scripts/onlooker observer:*), "
-            "Bash(${CLAUDE_PLUGIN_ROOT}/scripts/onlooker observer-typed:*)\n"
+            f"allowed-tools: {self.allowed_tools()}\n"
             "disable-model-invocation: true\n---\n\n"
             f"{self.shell_block()}\n\n"
             f"Above is onlooker's answer to `/onlooker:{self.name}`. Show it to the user as it "
             "is, in a code block, and do nothing else.\n"
         )
 
+    def allowed_tools(self) -> str:
+        words = (self.runs.split()[0],) if self.runs else ("observer", "observer-typed")
+        return ", ".join(f"Bash(${{CLAUDE_PLUGIN_ROOT}}/scripts/onlooker {w}:*)" for w in words)
+
     def shell_block(self) -> str:
         """What Claude Code runs: the command, its typed arguments in a quoted here-document."""
-        name = f"{self.name} {self.flags}" if self.flags else self.name
+        if self.runs:
+            return f"!`{LAUNCHER} {self.runs} 2>&1 || true`"
+        name = self.observer or self.name
+        name = f"{name} {self.flags}" if self.flags else name
         if not self.argument_hint:
             return f"!`{LAUNCHER} observer {name} 2>&1 || true`"
         return (
@@ -69,7 +80,17 @@ class SlashCommand:
 
 
 COMMANDS: tuple[SlashCommand, ...] = (
-    SlashCommand("status", "Session scores: aggregate stats, top weaknesses, trend", "[agent]"),
+    SlashCommand(
+        "status",
+        "The project's observations, observer runs and cost, compliance, memory model",
+        runs="status",
+    ),
+    SlashCommand(
+        "scores",
+        "Session scores: aggregate stats, top weaknesses, trend",
+        "[agent]",
+        observer="status",
+    ),
     SlashCommand(
         "score",
         "Score the newest session now (or SESSION), or show AGENT's latest score",
