@@ -113,6 +113,8 @@ class Engine:
         self._alarm_installed = False
         self._alarm_timeout = 0.0
         self._alarm_thread = 0
+        self._observing = False
+        """In an observer's call under the alarm: only then does the alarm time it out."""
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
@@ -290,7 +292,7 @@ class Engine:
         except Exception as exc:
             run.error = exc
             return None
-        if inspect.isawaitable(result):
+        if result is not None and type(result) is not Assessment and inspect.isawaitable(result):
             return result
         run.result = result
         return None
@@ -306,7 +308,8 @@ class Engine:
             return None
 
         def on_alarm(signum: int, frame: Any) -> None:
-            raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
+            if self._observing:  # else a call that already returned armed it: nothing runs late
+                raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self._alarm_installed = True
@@ -314,6 +317,7 @@ class Engine:
         return previous
 
     def _restore_alarm(self, previous: Any) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)  # disarmed once here, not after every call
         signal.signal(signal.SIGALRM, previous)
         self._alarm_installed = False
 
@@ -326,11 +330,12 @@ class Engine:
         ):
             return call_within(call, timeout)
         self._alarm_timeout = timeout
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        self._observing = True
+        signal.setitimer(signal.ITIMER_REAL, timeout)  # the next call re-arms it
         try:
             return call()
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._observing = False
 
     def _run_sync(self, run: _Run, *, limit: bool = True) -> None:
         pending = self._start(run, limit=limit)
@@ -356,10 +361,11 @@ class Engine:
         state = session[TriggerState].latest() or TriggerState()
         assessments: list[Assessment] = []
         failures: list[ObserverFailure] = []
+        ran: list[str] = []
         for run in runs:
             if run.result is _SKIPPED:
                 continue
-            state = state.ran(run.ctx.observer_name, ObserverRun(call_index=count, at=now))
+            ran.append(run.ctx.observer_name)
             if run.error is None and not isinstance(run.result, Assessment | None):
                 run.error = TypeError(
                     f"observe() returned {type(run.result).__name__}, not an Assessment or None"
@@ -384,7 +390,7 @@ class Engine:
                 session.record(assessment)
                 assessments.append(assessment)
         if runs:
-            session[TriggerState].seed(state)
+            session[TriggerState].seed(state.ran_all(ran, ObserverRun(call_index=count, at=now)))
         telling = tell(session, assessments)
         feedback = telling.render(self.feedback_limit)
         return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
