@@ -1,13 +1,22 @@
 """Replay throughput: transcript lines replayed through every built-in observer, per second.
 
 Measured side by side with bare `json.loads` of the same lines (in memory, best of several
-repeats), on the largest real transcript under tests/fixtures/ (else the bundled demo).
+repeats), on the largest real transcript under tests/fixtures/ (else the bundled demo); and as
+whole processes: `onlooker replay --json` over at least 100 MB of real transcripts (copies of
+tests/fixtures/claude-code/) beside a script that `json.loads` every line of the same files, in
+turns, the median ratio of wall time and of CPU time with their spread (target <= 2x).
 """
 
 from __future__ import annotations
 
 import gc
 import json
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -22,6 +31,21 @@ FIXTURES = ROOT / "tests" / "fixtures"
 DEMO = ROOT / "examples" / "transcripts" / "flaky-tests.jsonl"
 TARGET_RATIO = 3.0
 REPEATS = 40
+CORPUS_BYTES = 100_000_000
+PROCESS_TARGET = 2.0
+PROCESS_REPEATS = 3
+BARE_LOADS = """
+import json, sys
+from pathlib import Path
+for path in sorted(Path(sys.argv[1]).rglob("*.jsonl")):
+    with path.open("rb") as lines:
+        for line in lines:
+            if line.strip():
+                try:
+                    json.loads(line)
+                except ValueError:
+                    pass
+"""
 
 
 def largest_transcript() -> Path:
@@ -67,7 +91,7 @@ def run(repeats: int = REPEATS) -> list[Result]:
     ratio = replay_time / loads_time
     count = len(lines)
     name = path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
-    return [
+    in_memory = [
         Result("json.loads", f"{count / loads_time:,.0f} lines/s", f"{name} ({count} lines)"),
         Result("replay", f"{count / replay_time:,.0f} lines/s", "parse + every built-in observer"),
         Result(
@@ -75,5 +99,63 @@ def run(repeats: int = REPEATS) -> list[Result]:
             f"{ratio:.2f}x",
             f"target <= {TARGET_RATIO:g}x: {'met' if ratio <= TARGET_RATIO else 'MISSED'}",
             ok=ratio <= TARGET_RATIO,
+        ),
+    ]
+    return in_memory + run_process()
+
+
+def corpus(folder: Path, size: int = CORPUS_BYTES) -> int:
+    """Copies of the real Claude Code transcripts (with their subagents) until `size` bytes of
+    them; the bytes of transcript lines."""
+    source = FIXTURES / "claude-code"
+    total = 0
+    copies = 0
+    while total < size:
+        copies += 1
+        target = folder / f"copy-{copies:03d}"
+        shutil.copytree(source, target)
+        total += sum(path.stat().st_size for path in target.rglob("*.jsonl"))
+    return total
+
+
+def _timed(argv: list[str]) -> tuple[float, float]:
+    """Wall and CPU seconds of one process (its output discarded)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    began = time.perf_counter()
+    subprocess.run(argv, stdout=subprocess.DEVNULL, check=True)
+    wall = time.perf_counter() - began
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    return wall, cpu
+
+
+def run_process(repeats: int = PROCESS_REPEATS) -> list[Result]:
+    """`onlooker replay --json` over >= 100 MB beside a bare json.loads script, in turns."""
+    with tempfile.TemporaryDirectory(prefix="onlooker-bench-replay-") as scratch:
+        folder = Path(scratch)
+        size = corpus(folder)
+        bare = [sys.executable, "-c", BARE_LOADS, str(folder)]
+        replay = [sys.executable, "-m", "onlooker", "replay", "--json", str(folder)]
+        walls: list[float] = []
+        cpus: list[float] = []
+        for _ in range(repeats):
+            bare_wall, bare_cpu = _timed(bare)
+            replay_wall, replay_cpu = _timed(replay)
+            walls.append(replay_wall / bare_wall)
+            cpus.append(replay_cpu / bare_cpu)
+    wall, cpu = statistics.median(walls), statistics.median(cpus)
+    return [
+        Result(
+            "replay --json / json.loads, whole process",
+            f"{wall:.2f}x",
+            f"{size / 1e6:.0f} MB; median of {repeats} in turns "
+            f"[{min(walls):.2f}-{max(walls):.2f}]; "
+            f"target <= {PROCESS_TARGET:g}x: {'met' if wall <= PROCESS_TARGET else 'MISSED'}",
+            ok=wall <= PROCESS_TARGET,
+        ),
+        Result(
+            "the same, CPU time",
+            f"{cpu:.2f}x",
+            f"[{min(cpus):.2f}-{max(cpus):.2f}]: what a shared machine's load moves least",
         ),
     ]

@@ -231,3 +231,19 @@ def test_dispatching_holds_the_alarm_over_many_dispatches(clock: FixedClock) -> 
             assert result.failures[0].timed_out
             assert [a.observer_name for a in result.assessments] == ["Second"]
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+def test_an_alarm_between_observer_calls_times_nothing_out(clock: FixedClock) -> None:
+    """The timer is left armed after a call returns (the next call re-arms it): an alarm that
+    rings between calls is no timeout, and the timer is off once the dispatches end."""
+    engine = Engine([ObserverSpec(second, timeout=30)], clock=clock)
+    with engine.dispatching():
+        engine.dispatch(ToolCall(tool="Bash"))
+        assert signal.getitimer(signal.ITIMER_REAL)[0] > 0  # still armed by the call
+        signal.raise_signal(signal.SIGALRM)  # rings outside any observer's call
+        result = engine.dispatch(ToolCall(tool="Bash"))
+    assert result.failures == () and [a.observer_name for a in result.assessments] == ["Second"]
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+    engine.dispatch(ToolCall(tool="Bash"))  # a lone dispatch installs, arms and disarms it
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)

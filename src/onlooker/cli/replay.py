@@ -75,8 +75,6 @@ def command(
     (.json), or a folder: every *.jsonl session in it. Prints, per tool call, what would have been
     injected into the agent's context, then a summary per session.
     """
-    from rich.console import Console
-
     from ..hosts.recorded.transcripts import transcript_paths
 
     try:
@@ -88,7 +86,7 @@ def command(
         files = [file for path in paths for file in transcript_paths(path)]
     except (ConfigError, TranscriptError) as exc:
         _fail(str(exc))
-    out = Console(highlight=False, soft_wrap=True)
+    out = None if as_json else _console()
     results: list[SessionReplay] = []
     try:
         with _progress(files) as advance:
@@ -104,6 +102,12 @@ def command(
     if as_json:
         sys.stdout.write(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
         sys.stdout.write("\n")
+
+
+def _console() -> Any:
+    from rich.console import Console  # only the text view needs rich
+
+    return Console(highlight=False, soft_wrap=True)
 
 
 def configured_observers(path: Path, names: Sequence[str]) -> tuple[ObserverFactory, float | None]:

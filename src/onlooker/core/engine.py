@@ -112,6 +112,9 @@ class Engine:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
         self._alarm_installed = False
         self._alarm_timeout = 0.0
+        self._alarm_thread = 0
+        self._observing = False
+        """In an observer's call under the alarm: only then does the alarm time it out."""
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
@@ -228,37 +231,45 @@ class Engine:
         event = session.append(event)
         requested = session.take_requests()
         state = session[TriggerState].latest() or TriggerState()
-        fired = frozenset(s.name for s in self.specs if s.trigger.matches(event, requested))
+        named = [(spec, spec.name) for spec in self.specs]  # each name once a dispatch
+        fired = frozenset(name for spec, name in named if spec.trigger.matches(event, requested))
         if fired - state.pending:
             state = state.add(fired)
             session[TriggerState].seed(state)
         now = self.clock.now()
         count = session.tool_call_count
+        runs = state.runs
         due = [
-            spec
-            for spec in self.specs
+            (spec, name)
+            for spec, name in named
             if spec.trigger.is_due(
-                state.runs.get(spec.name),
-                pending=state.has_pending(spec.name),
-                call_count=count,
-                now=now,
+                runs.get(name), pending=state.has_pending(name), call_count=count, now=now
             )
         ]
-        return event, [_Run(spec, self._context(spec, event)) for spec in due], now
-
-    def _context(self, spec: ObserverSpec, event: Event) -> ObserverContext:
+        if not due:
+            return event, [], now
+        info = session[SessionInfo].latest()  # the same for every context of this dispatch
         deadline = self.deadline
-        info = self.session[SessionInfo].latest()
         if deadline is None and info is not None and info.started.deadline is not None:
             deadline = Deadline(info.started.deadline, self.clock)
+        root = self.project_root or self._session_root(info)
+        return (
+            event,
+            [_Run(spec, self._context(name, event, deadline, root)) for spec, name in due],
+            now,
+        )
+
+    def _context(
+        self, name: str, event: Event, deadline: Deadline | None, root: PurePath | None
+    ) -> ObserverContext:
         return ObserverContext(
             session=self.session,
-            observer_name=spec.name,
+            observer_name=name,
             clock=self.clock,
             deadline=deadline,
-            project_root=self.project_root or self._session_root(info),
+            project_root=root,
             event=event,
-            open_findings=functools.partial(self.findings, spec.name) if self.findings else None,
+            open_findings=functools.partial(self.findings, name) if self.findings else None,
         )
 
     def _session_root(self, info: SessionInfo | None) -> PurePath | None:
@@ -281,7 +292,7 @@ class Engine:
         except Exception as exc:
             run.error = exc
             return None
-        if inspect.isawaitable(result):
+        if result is not None and type(result) is not Assessment and inspect.isawaitable(result):
             return result
         run.result = result
         return None
@@ -297,13 +308,16 @@ class Engine:
             return None
 
         def on_alarm(signum: int, frame: Any) -> None:
-            raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
+            if self._observing:  # else a call that already returned armed it: nothing runs late
+                raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
 
         previous = signal.signal(signal.SIGALRM, on_alarm)
         self._alarm_installed = True
+        self._alarm_thread = threading.get_ident()
         return previous
 
     def _restore_alarm(self, previous: Any) -> None:
+        signal.setitimer(signal.ITIMER_REAL, 0)  # disarmed once here, not after every call
         signal.signal(signal.SIGALRM, previous)
         self._alarm_installed = False
 
@@ -312,15 +326,16 @@ class Engine:
         if (
             timeout is None
             or not self._alarm_installed
-            or threading.current_thread() is not threading.main_thread()
+            or threading.get_ident() != self._alarm_thread  # the main thread, which installed it
         ):
             return call_within(call, timeout)
         self._alarm_timeout = timeout
-        signal.setitimer(signal.ITIMER_REAL, timeout)
+        self._observing = True
+        signal.setitimer(signal.ITIMER_REAL, timeout)  # the next call re-arms it
         try:
             return call()
         finally:
-            signal.setitimer(signal.ITIMER_REAL, 0)
+            self._observing = False
 
     def _run_sync(self, run: _Run, *, limit: bool = True) -> None:
         pending = self._start(run, limit=limit)
@@ -346,17 +361,18 @@ class Engine:
         state = session[TriggerState].latest() or TriggerState()
         assessments: list[Assessment] = []
         failures: list[ObserverFailure] = []
+        ran: list[str] = []
         for run in runs:
             if run.result is _SKIPPED:
                 continue
-            state = state.ran(run.spec.name, ObserverRun(call_index=count, at=now))
+            ran.append(run.ctx.observer_name)
             if run.error is None and not isinstance(run.result, Assessment | None):
                 run.error = TypeError(
                     f"observe() returned {type(run.result).__name__}, not an Assessment or None"
                 )
             if run.error is not None:
                 failure = ObserverFailure(
-                    observer=run.spec.name,
+                    observer=run.ctx.observer_name,
                     error=encodable_text(_describe(run.error)),
                     at=now,
                     call_index=count,
@@ -367,14 +383,14 @@ class Engine:
             elif isinstance(run.result, Assessment):
                 assessment = dataclasses.replace(
                     encodable(run.result),  # an observer's text is stored and sent: encodable
-                    observer_name=run.result.observer_name or run.spec.name,
+                    observer_name=run.result.observer_name or run.ctx.observer_name,
                     call_index=count,
                     timestamp=now,
                 )
                 session.record(assessment)
                 assessments.append(assessment)
         if runs:
-            session[TriggerState].seed(state)
+            session[TriggerState].seed(state.ran_all(ran, ObserverRun(call_index=count, at=now)))
         telling = tell(session, assessments)
         feedback = telling.render(self.feedback_limit)
         return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)

@@ -119,6 +119,8 @@ def compose(
 
 def tell(session: Session, assessments: Sequence[Assessment]) -> Telling:
     """What of this event's assessments is news to the agent; marks it told in the session."""
+    if not assessments:  # most events: nothing to tell, nothing to mark
+        return Telling((), False)
     delivered = session[Delivered].latest() or Delivered()
     seen = set(delivered.fingerprints)
     marks: list[str] = []

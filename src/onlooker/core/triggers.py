@@ -46,7 +46,7 @@ class Trigger:
 
     def matches(self, event: Event, requested: tuple[str, ...] = ()) -> bool:
         """Does this event (or a marker a reducer requested for it) fire the event condition?"""
-        if any(name in self.on_event for name in requested):
+        if requested and any(name in self.on_event for name in requested):
             return True
         if isinstance(event, Marker) and event.name in self.on_event:
             return True
@@ -97,3 +97,12 @@ class TriggerState(Record):
 
     def ran(self, observer: str, run: ObserverRun) -> TriggerState:
         return TriggerState(runs={**self.runs, observer: run}, pending=self.pending - {observer})
+
+    def ran_all(self, observers: list[str], run: ObserverRun) -> TriggerState:
+        """`ran` for each of `observers` at once (one dispatch's runs)."""
+        if not observers:
+            return self
+        return TriggerState(
+            runs={**self.runs, **dict.fromkeys(observers, run)},
+            pending=self.pending.difference(observers),
+        )

@@ -208,10 +208,18 @@ class _Judge:
     scope: TaskScope
     ground: TaskScope
     leads: dict[str, int]
+    judged: dict[int, tuple[str | None, str]] = field(default_factory=dict, compare=False)
+    """Verdicts given in this run, by call: one run reads most calls more than once."""
 
     def verdicts(self, call: ToolCall) -> tuple[str | None, str]:
         """The call under the task's scope (None: names no telling path; '': related; else the
         unrelated path) and under its ground ('' or an unrelated path)."""
+        found = self.judged.get(id(call))  # the session holds its calls while this judge lives
+        if found is None:
+            found = self.judged[id(call)] = self._verdicts(call)
+        return found
+
+    def _verdicts(self, call: ToolCall) -> tuple[str | None, str]:
         paths = activity_paths(call)
         if not paths:
             return None, ""

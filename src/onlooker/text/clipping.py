@@ -4,6 +4,8 @@
 that straddles a cut is no longer recognisable there: its visible half would be stored. This clip
 redacts a margin past each cut first, so a secret crossing it is replaced whole, and leaves the
 middle that is dropped anyway unread (a megabyte of tool output costs two small windows).
+Redaction is imported when a text is long enough to clip: short texts, and replay's clipping
+(`events.clip`), never load its patterns.
 """
 
 from __future__ import annotations
@@ -12,7 +14,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..core.events import OUTPUT_LIMIT, clip_marker
-from .redact import PRIVATE, redact
 
 MARGIN = 4096
 """Characters past each cut that are redacted with the part kept: more than any secret shape
@@ -24,6 +25,8 @@ def clip(text: str, limit: int = OUTPUT_LIMIT) -> str:
     returned as it is: redaction of what is kept happens where it is stored)."""
     if len(text) <= limit:
         return text
+    from .redact import PRIVATE, redact
+
     half = limit // 2
     if len(text) <= limit + 2 * MARGIN or PRIVATE.search(text):
         whole = redact(text)  # a <private> span may run past any window: take it all
@@ -40,6 +43,8 @@ def head(text: str, limit: int) -> str:
     is left as it is: redaction of what is kept happens where it is used)."""
     if len(text) <= limit:
         return text
+    from .redact import PRIVATE, redact
+
     if PRIVATE.search(text):
         return redact(text)[:limit]
     return redact(text[: limit + MARGIN])[:limit]
@@ -49,6 +54,8 @@ def tail(text: str, limit: int) -> str:
     """The last `limit` characters of a text, a secret crossing the cut redacted whole."""
     if len(text) <= limit:
         return text
+    from .redact import PRIVATE, redact
+
     if PRIVATE.search(text):
         return redact(text)[-limit:]
     return redact(text[-(limit + MARGIN) :])[-limit:]

@@ -1,11 +1,11 @@
 """Claude Code transcript lines (~/.claude/projects/<project>/<session>.jsonl) read into events.
 
-One `json.loads` a line, a dispatch on its `type`; `iter_claude_code` says what becomes what.
+One JSON decode a line (`json_lines.loads`: what `json.loads` gives, faster), a dispatch on its
+`type`; `iter_claude_code` says what becomes what.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -24,6 +24,7 @@ from ...core.events import (
 )
 from ...text.clipping import clip_values
 from .content import prompt_text, result_text
+from .json_lines import loads
 
 MALFORMED_KEPT = 20
 """How many malformed line numbers a tally keeps (the count is always complete)."""
@@ -163,7 +164,7 @@ class _Reader:
         tally.lines += 1
         self._size = len(raw)
         try:
-            data = json.loads(raw)
+            data = loads(raw)
         except ValueError:  # JSONDecodeError and UnicodeDecodeError
             if raw.strip():  # a blank line is not malformed
                 tally.bad(number)
