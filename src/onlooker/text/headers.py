@@ -44,7 +44,10 @@ def _authorization(match: re.Match[str]) -> str:
     if scheme.lower() in _PAIRED_SCHEMES or (_PAIR.match(creds) and "=" in creds[:40]):
         cleaned = _PAIR.sub(_secret_pair, creds)
         return whole[:start] + cleaned
-    value = creds.split()[0].rstrip(",;)")
+    words = creds.split()
+    if not words:  # `Authorization: Token  `: the spaces after the scheme, nothing more
+        return whole
+    value = words[0].rstrip(",;)")
     if not _credential(value):
         return whole
     return whole[:start] + mark("authorization") + creds[len(value) :]
