@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 
 from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
 from .rule_set import entropy
@@ -27,12 +28,34 @@ LEAST_ENTROPY = 3.6
 REACH = 60
 
 
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """`_TOKEN.finditer(text)`, tried only at the start of each run of 20 or more of a token's
+    characters (an ASCII text's runs found by a translation and `bytes.find`): a match starts a
+    run (its lookbehind), and a run holds one match at most (the pattern runs on to its end or
+    1024 characters; no other start in the run has the lookbehind)."""
+    if not text.isascii():
+        if alnum_run(text, 20, _TOKEN_BYTES):
+            yield from _TOKEN.finditer(text)
+        return
+    runs = text.encode("ascii").translate(_TOKEN_BYTES)
+    at = runs.find(_TWENTY)
+    while at != -1:
+        found = _TOKEN.match(text, at)
+        if found is not None:
+            yield found
+        end = runs.find(b" ", at)
+        if end == -1:
+            return
+        at = runs.find(_TWENTY, end)
+
+
+_TWENTY = b"a" * 20
+
+
 def redact_random_tokens(text: str, lowered: str) -> str:
-    if not alnum_run(text, 20, _TOKEN_BYTES):  # no 20 characters of a token in a row
-        return text
     pieces: list[str] = []
     done = 0
-    for found in _TOKEN.finditer(text):
+    for found in _tokens(text):
         token = found.group(0).rstrip(".=-")
         if not _random(token) or already_redacted(text[max(0, found.start() - 11) : found.end()]):
             continue

@@ -26,15 +26,15 @@ MOST_LINES = 5000
 
 
 def _kind(line: str) -> str | None:
-    if _CODE_CHARS.search(line):
-        return None
     if line.count(",") >= 2:
-        return "csv"
-    if line.count("|") >= 2:
-        return "bar"
-    if len(_GAP.findall(line)) >= 2:
-        return "space"
-    return None
+        kind = "csv"
+    elif line.count("|") >= 2:
+        kind = "bar"
+    elif ("  " in line or "\t" in line) and len(_GAP.findall(line)) >= 2:
+        kind = "space"
+    else:
+        return None  # no separators: what is cheap to see first (most lines of code and prose)
+    return None if _CODE_CHARS.search(line) else kind
 
 
 def _cells(line: str, kind: str) -> list[tuple[int, int]]:
