@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ._shape import Shape, already_redacted, mark
+from .literal_starts import positions
 from .secret_names import LONGEST, is_password_name, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -111,10 +112,8 @@ class _Keywords:
     def __init__(self, lowered: str) -> None:
         ends: dict[int, int] = {}
         for keyword in reversed(NAME_NEEDLES):  # where two start together, the pattern's first
-            at = lowered.find(keyword)
-            while at != -1:
+            for at in positions(lowered, keyword):
                 ends[at] = at + len(keyword)
-                at = lowered.find(keyword, at + 1)
         self.starts = sorted(ends)
         self.ends = ends
 

@@ -23,11 +23,32 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     """Every position in `haystack` where one of `words` begins, in order, each once."""
     found: set[int] = set()
     for word in words:
+        found.update(positions(haystack, word))
+    return sorted(found)
+
+
+#: The last text searched and, for each word, where it starts in it: the shapes run one after
+#: another on the same lowercased text and look for the same words (`pass`, `token`, `key`), so
+#: each is searched for once per text. One tuple, replaced whole: safe across threads.
+_LAST: tuple[str, dict[str, tuple[int, ...]]] = ("", {})
+
+
+def positions(haystack: str, word: str) -> tuple[int, ...]:
+    """Where `word` starts in `haystack` (overlapping occurrences included), in order."""
+    global _LAST
+    last_text, known = _LAST
+    if last_text is not haystack:
+        known = {}
+        _LAST = (haystack, known)
+    found = known.get(word)
+    if found is None:
+        starts = []
         at = haystack.find(word)
         while at != -1:
-            found.add(at)
+            starts.append(at)
             at = haystack.find(word, at + 1)
-    return sorted(found)
+        found = known[word] = tuple(starts)
+    return found
 
 
 @dataclass(frozen=True, slots=True)

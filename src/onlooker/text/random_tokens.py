@@ -20,6 +20,21 @@ _TOKEN_BYTES = byte_table(string.ascii_letters + string.digits + "+/_.=~-")
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
 )
+_CREDENTIAL_NAMES = tuple(
+    _CREDENTIAL_WORDS.pattern.removeprefix("(?i)(?:").removesuffix("|\\bpat\\b)").split("|")
+)
+_PAT = re.compile(r"\bpat\b")
+
+
+def _credential_word(before: str) -> bool:
+    """`_CREDENTIAL_WORDS.search(before)`; for ASCII text, as substrings of it lowercased (a
+    pattern ignoring case with no first letter to look for is tried at every character)."""
+    if not before.isascii():
+        return _CREDENTIAL_WORDS.search(before) is not None
+    lowered = before.lower()
+    return any(word in lowered for word in _CREDENTIAL_NAMES) or _PAT.search(lowered) is not None
+
+
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
 )
@@ -61,11 +76,7 @@ def redact_random_tokens(text: str, lowered: str) -> str:
             continue
         line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - REACH)
         before = text[line_start : found.start()]
-        if (
-            not _CREDENTIAL_WORDS.search(before)
-            or _DIGEST_BEFORE.search(before)
-            or "://" in before[-12:]
-        ):
+        if not _credential_word(before) or _DIGEST_BEFORE.search(before) or "://" in before[-12:]:
             continue
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
