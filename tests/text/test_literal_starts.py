@@ -1,0 +1,186 @@
+"""The fast paths of redaction give what the patterns as written give: each pattern tried only
+where its first words start (literal_starts.py) against `finditer`/`sub` over the whole text, and
+`redact` with every fast path against `redact` with every one put back to the plain way, on the
+corpora, on onlooker's own code and specs, and on random text built from them."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from collections.abc import Iterator
+from pathlib import Path
+
+import families_corpus
+import pytest
+
+from onlooker.text import (
+    assignments,
+    code_literals,
+    credential_lines,
+    literal_starts,
+    prose_secrets,
+    random_tokens,
+    tables,
+)
+from onlooker.text.literal_starts import Started, positions, word_starts
+from onlooker.text.redact import redact
+
+ROOT = Path(__file__).resolve().parents[2]
+STARTED = {
+    "stated": credential_lines._STATED_STARTS,
+    "env_default": code_literals._ENV_DEFAULT_STARTS,
+    **{f"phrasing{i}": p for i, p in enumerate(prose_secrets.PHRASINGS)},
+    **{f"named_after{i}": p for i, p in enumerate(prose_secrets.NAMED_AFTER)},
+}
+CORPUS = [case.text for case in families_corpus.CASES] + [
+    control.text for control in families_corpus.CONTROLS
+]
+CORPUS += [
+    case["text"]
+    for name in ("secrets.json", "controls.json")
+    for case in json.loads((ROOT / "tests" / "fixtures" / "redaction" / name).read_text())
+]
+
+
+def _pieces_of_real_text() -> list[str]:
+    """10 kB pieces of onlooker's text modules and specs: code and prose the benchmark redacts."""
+    paths = sorted((ROOT / "src" / "onlooker" / "text").glob("*.py"))[:6]
+    paths += sorted((ROOT / "specs").glob("*.md"))[:6]
+    text = "\n".join(path.read_text() for path in paths)
+    return [text[at : at + 10_000] for at in range(0, len(text), 10_000)]
+
+
+def _random_texts(seed: int, count: int) -> list[str]:
+    """Texts of corpus words, cut corpus cases, the patterns' first words in any case, and
+    random separators and letters (odd case folds and non-ASCII letters among them)."""
+    rnd = random.Random(seed)
+    words = " ".join(CORPUS).split()
+    firsts = [w for started in STARTED.values() for w in started.words]
+    firsts += [*assignments.NAME_NEEDLES, *(w.upper() for w in firsts), "is the", "(the"]
+    odd = ["\u017f", "\u0130", "\u212a", "é", "ñ", "\n", "\t", "  ", " | ", ", ", "\\n"]
+    texts = []
+    for _ in range(count):
+        parts = []
+        for _ in range(rnd.randint(1, 60)):
+            roll = rnd.random()
+            if roll < 0.4:
+                parts.append(rnd.choice(words))
+            elif roll < 0.65:
+                parts.append(rnd.choice(firsts))
+            elif roll < 0.8:
+                parts.append(rnd.choice(CORPUS)[: rnd.randint(0, 160)])
+            elif roll < 0.9:
+                parts.append(rnd.choice(odd))
+            else:
+                chars = string.ascii_letters + string.digits + "+/_-=.:\"' "
+                parts.append("".join(rnd.choice(chars) for _ in range(rnd.randint(1, 45))))
+        texts.append(rnd.choice([" ", "", "\n"]).join(parts))
+    return texts
+
+
+TEXTS = CORPUS + _pieces_of_real_text() + _random_texts(11, 1500)
+
+
+def _spans(found: Iterator[re.Match[str]]) -> list[tuple[object, ...]]:
+    return [(m.span(), m.groups()) for m in found]
+
+
+@pytest.mark.parametrize("name", sorted(STARTED))
+def test_a_pattern_tried_where_its_words_start_finds_what_it_finds_as_written(name: str) -> None:
+    started = STARTED[name]
+    found = 0
+    for text in TEXTS:
+        for haystack in (text, text.lower()):
+            expected = _spans(started.pattern.finditer(haystack))
+            assert _spans(started.finditer(haystack)) == expected, haystack
+            found += len(expected)
+            marked = started.pattern.sub("[X]", haystack)
+            assert started.sub("[X]", haystack) == marked
+            assert started.sub(lambda m: m.group(0).upper(), haystack) == started.pattern.sub(
+                lambda m: m.group(0).upper(), haystack
+            )
+    assert found > 0  # the texts hold matches of every pattern
+
+
+def test_the_words_a_pattern_starts_with_are_where_every_match_starts() -> None:
+    for name, started in STARTED.items():
+        for text in TEXTS:
+            lowered = text.lower()
+            for match in started.pattern.finditer(lowered):
+                assert match.start() in word_starts(lowered, started.words), (name, match)
+
+
+def test_positions_are_every_occurrence_whichever_text_came_before() -> None:
+    for text in TEXTS[:300]:
+        lowered = text.lower()
+        for word in ("pass", "aa", "to", "\n", "é"):
+            expected = tuple(m.start() for m in re.finditer(f"(?={re.escape(word)})", lowered))
+            assert positions(lowered, word) == expected
+            assert positions(lowered, word) == expected  # again, as remembered
+
+
+def test_keywords_of_names_are_found_as_the_pattern_of_them_finds_them() -> None:
+    pattern = re.compile("|".join(assignments.NAME_NEEDLES))
+    for text in TEXTS:
+        lowered = text.lower()
+        keywords = assignments._Keywords(lowered)
+        for at in range(0, len(lowered) + 1, 7):
+            hit = pattern.search(lowered, at)
+            assert keywords.next(at) == (hit.span() if hit else None)
+
+
+def _kind_as_written(line: str) -> str | None:
+    if tables._CODE_CHARS.search(line):
+        return None
+    if line.count(",") >= 2:
+        return "csv"
+    if line.count("|") >= 2:
+        return "bar"
+    if len(tables._GAP.findall(line)) >= 2:
+        return "space"
+    return None
+
+
+def test_a_line_is_read_as_a_table_row_as_written() -> None:
+    for text in TEXTS:
+        for line in text.split("\n"):
+            assert tables._kind(line) == _kind_as_written(line), line
+
+
+def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The property the fast paths keep: the same output as the shapes written plainly (each
+    pattern over the whole text, keywords by the pattern, tokens by their pattern)."""
+    fast = [redact(text) for text in TEXTS]
+    assert sum(out != text for out, text in zip(fast, TEXTS, strict=True)) > 300
+
+    def plain_finditer(self: Started, haystack: str) -> Iterator[re.Match[str]]:
+        return self.pattern.finditer(haystack)
+
+    def plain_sub(self: Started, replace: object, text: str) -> str:
+        return self.pattern.sub(replace, text)  # type: ignore[call-overload, no-any-return]
+
+    class PlainKeywords:
+        def __init__(self, lowered: str) -> None:
+            self.lowered = lowered
+            self.pattern = re.compile("|".join(assignments.NAME_NEEDLES))
+
+        def next(self, at: int) -> tuple[int, int] | None:
+            hit = self.pattern.search(self.lowered, at)
+            return hit.span() if hit else None
+
+    monkeypatch.setattr(Started, "finditer", plain_finditer)
+    monkeypatch.setattr(Started, "sub", plain_sub)
+    monkeypatch.setattr(assignments, "_Keywords", PlainKeywords)
+    monkeypatch.setattr(random_tokens, "_tokens", random_tokens._TOKEN.finditer)
+    monkeypatch.setattr(
+        random_tokens, "_credential_word", lambda b: bool(random_tokens._CREDENTIAL_WORDS.search(b))
+    )
+    monkeypatch.setattr(tables, "_kind", _kind_as_written)
+    monkeypatch.setattr(literal_starts, "_LAST", ("", {}))
+    plain = [redact(text) for text in TEXTS]
+    for text, quick, slow in zip(TEXTS, fast, plain, strict=True):
+        assert quick == slow, text
