@@ -18,21 +18,29 @@ import pytest
 from onlooker.text import (
     assignments,
     code_literals,
+    config_lines,
     credential_lines,
     literal_starts,
     prose_secrets,
     random_tokens,
+    rule_set,
     tables,
 )
-from onlooker.text.literal_starts import Started, positions, word_starts
+from onlooker.text.literal_starts import Started, literal_prefixes, positions, word_starts
 from onlooker.text.redact import redact
+from onlooker.text.rule_set import Rule, load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTED = {
     "stated": credential_lines._STATED_STARTS,
     "env_default": code_literals._ENV_DEFAULT_STARTS,
     **{f"phrasing{i}": p for i, p in enumerate(prose_secrets.PHRASINGS)},
-    **{f"named_after{i}": p for i, p in enumerate(prose_secrets.NAMED_AFTER)},
+    **{
+        f"named_after{i}": p
+        for i, p in enumerate(prose_secrets.NAMED_AFTER)
+        if isinstance(p, Started)
+    },
+    "secret_store": config_lines._SECRET_STORES,
 }
 CORPUS = [case.text for case in families_corpus.CASES] + [
     control.text for control in families_corpus.CONTROLS
@@ -180,7 +188,66 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
         random_tokens, "_credential_word", lambda b: bool(random_tokens._CREDENTIAL_WORDS.search(b))
     )
     monkeypatch.setattr(tables, "_kind", _kind_as_written)
+    monkeypatch.setattr(
+        rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
+    )
     monkeypatch.setattr(literal_starts, "_LAST", ("", {}))
     plain = [redact(text) for text in TEXTS]
     for text, quick, slow in zip(TEXTS, fast, plain, strict=True):
         assert quick == slow, text
+
+
+RULES = load_rules()
+
+
+def test_most_rules_of_the_rule_set_have_words_every_match_starts_with() -> None:
+    assert sum(rule.prefixes is not None for rule in RULES) > len(RULES) * 3 // 4
+
+
+@pytest.mark.parametrize(
+    ("pattern", "prefixes"),
+    [
+        (r"(?i)\b(?:sc|ext)_[a-z]+", ("ext_", "sc_")),
+        (r"[Ll](?<!\w[\s\S])(?i:(?:(?<=l)ooker)x+)", ("looker",)),
+        (r"(?:ab|c)d", ("abd", "cd")),
+        (r"a\w+", None),  # one letter is not worth finding
+        (r"[a-z]+secret", None),
+        (r"(?i)\u212aey", None),  # the Kelvin sign matches `k` when case is ignored
+        (r"(?:x|)yz", ("xyz", "yz")),
+    ],
+)
+def test_the_words_a_pattern_starts_with_are_read_from_its_parse(
+    pattern: str, prefixes: tuple[str, ...] | None
+) -> None:
+    assert literal_prefixes(re.compile(pattern)) == prefixes
+
+
+def test_each_rule_tried_where_its_words_start_redacts_as_its_pattern_over_the_text() -> None:
+    """Rule.apply on ASCII text against the rule's pattern `sub` over the whole text, on texts
+    made of every rule's own examples of secrets around the corpus."""
+    rnd = random.Random(3)
+    ascii_texts = [t for t in TEXTS if t.isascii()]
+    changed = 0
+    for rule in RULES:
+        if rule.prefixes is None:
+            continue
+        words = [*rule.prefixes, *(p.upper() for p in rule.prefixes), *rule.keywords]
+        texts = [
+            " ".join(rnd.choice([*words, "=", ": ", "'", rnd.choice(ascii_texts)[:80]])
+                     + "".join(rnd.choice(string.ascii_letters + string.digits) for _ in range(40))
+                     for _ in range(4))
+            for _ in range(30)
+        ] + ascii_texts[:: max(1, len(ascii_texts) // 40)]  # fmt: skip
+        for text in texts:
+            expected = rule.compiled.sub(rule._replace, text)
+            assert rule.apply(text, text.lower()) == expected, (rule.id, text)
+            changed += expected != text
+    assert changed > 20
+
+
+def test_a_rule_on_text_that_is_not_ascii_is_tried_everywhere() -> None:
+    rule = next(r for r in RULES if r.id == "github-pat")
+    assert isinstance(rule, Rule) and rule.prefixes == ("ghp_",)
+    token = "ghp_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
+    for text in (f"\u212a {token}", f"é {token.upper()}", f"é {token}"):
+        assert rule.apply(text, text.lower()) == rule.compiled.sub(rule._replace, text)

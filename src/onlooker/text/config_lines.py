@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
+from .literal_starts import Started
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -51,6 +52,8 @@ _BUNDLE = re.compile(
 _SECRET_STORE = re.compile(
     rf"(?:secrets?|kv)(?<![\w-]secret)(?<![\w-]secrets)(?<![\w-]kv)[ \t]+(?:set|add|create|put|update)\b[^\n|;]{{0,200}}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=){_VALUE}"
 )
+#: `_SECRET_STORE` tried only where `secret` or `kv` starts (literal_starts.py).
+_SECRET_STORES = Started(_SECRET_STORE, ("secret", "kv"))
 _USER_SECRETS = re.compile(
     rf"user-secrets[ \t]+set[ \t]+\\?[\"']?[^\s\"'\\]+\\?[\"']?[ \t]+{_VALUE}"
 )
@@ -117,7 +120,7 @@ def redact_config_commands(text: str, lowered: str) -> str:
         return _replaced(match, found[0], "cli_secret") if found else match.group(0)
 
     text = _CONFIG_SET.sub(by_name, text)
-    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORE, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
+    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORES, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
         text = pattern.sub(any_value, text)
     return text
 

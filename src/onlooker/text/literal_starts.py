@@ -12,9 +12,11 @@ test in tests/text/test_literal_starts.py compares both on the corpus and on ran
 
 from __future__ import annotations
 
+import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -79,3 +81,90 @@ class Started:
             pieces.append(replace if isinstance(replace, str) else replace(found))
             done = found.end()
         return "".join(pieces) + text[done:] if pieces else text
+
+
+#: Prefixes are followed this far, and a pattern with more prefixes than this is tried as it is.
+_PREFIX_LENGTH = 8
+_MOST_PREFIXES = 24
+
+
+def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Lowercase words, one of which starts every match of `pattern` in an ASCII text that has
+    been lowercased (so, for a pattern that ignores case or not): read from the pattern's parse,
+    skipping what takes no characters (`\\b`, lookarounds), through groups and alternatives and
+    small character classes. None when some match may start otherwise, or the words would be
+    too many or too short (one letter) to find faster than the engine tries the pattern."""
+    try:
+        parser: Any = importlib.import_module("re._parser")
+        parsed = parser.parse(pattern.pattern, pattern.flags)
+        found = _prefixes(list(parsed.data), 0, "", importlib.import_module("re._constants"))
+    except (ImportError, AttributeError, _GiveUp, RecursionError):
+        return None
+    if not found or min(map(len, found)) < 2 or len(found) > _MOST_PREFIXES:
+        return None
+    return tuple(sorted(found))
+
+
+class _GiveUp(Exception):
+    """The pattern's start is not a handful of words."""
+
+
+def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
+    """The words a match of items[at:] starts with, each after `head` (cut at _PREFIX_LENGTH)."""
+    if len(head) >= _PREFIX_LENGTH or at == len(items):
+        if not head:
+            raise _GiveUp
+        return {head}
+    op, value = items[at]
+    rest = items[at + 1 :]
+    found: set[str]
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return _prefixes(items, at + 1, head, sre)
+    if op is sre.LITERAL:
+        return _prefixes(items, at + 1, head + _ascii_lower(value), sre)
+    if op is sre.IN and len(value) <= 4 and all(kind is sre.LITERAL for kind, _ in value):
+        found = set()
+        for char in {_ascii_lower(c) for _, c in value}:
+            found |= _prefixes(rest, 0, head + char, sre)
+        return found
+    if op is sre.SUBPATTERN:
+        return _prefixes([*value[-1].data, *rest], 0, head, sre)
+    if op is sre.BRANCH:
+        found = set()
+        for branch in value[1]:
+            found |= _prefixes([*branch.data, *rest], 0, head, sre)
+            if len(found) > _MOST_PREFIXES:
+                raise _GiveUp
+        return found
+    if not head:  # a repeat, a class, anything else: the words end here
+        raise _GiveUp
+    return {head}
+
+
+def _ascii_lower(code: int) -> str:
+    char = chr(code)
+    if not char.isascii():
+        raise _GiveUp  # a letter that may match an ASCII one when case is ignored (`K`, `ſ`)
+    return char.lower()
+
+
+def ascii_sub(
+    pattern: re.Pattern[str],
+    prefixes: tuple[str, ...],
+    replace: Callable[[re.Match[str]], str],
+    text: str,
+    lowered: str,
+) -> str:
+    """`pattern.sub(replace, text)` for an ASCII `text` (`lowered` being it lowercased), the
+    pattern tried only where one of its `literal_prefixes` starts in `lowered`."""
+    pieces: list[str] = []
+    done = 0
+    for start in word_starts(lowered, prefixes):
+        if start < done:
+            continue
+        found = pattern.match(text, start)
+        if found is not None:
+            pieces.append(text[done:start])
+            pieces.append(replace(found))
+            done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text

@@ -45,9 +45,9 @@ PHRASINGS = (
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
-NAMED_AFTER = (
+NAMED_AFTER: tuple[Started | re.Pattern[str], ...] = (
     Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is", "was")),
-    Started(re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"), ("(",)),
+    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),  # `(` is the engine's to find
 )  # fmt: skip
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
@@ -84,8 +84,8 @@ def redact_prose(text: str, lowered: str) -> str:
             )
             if _strong(stripped) or (digits_after and len(stripped) >= 4):
                 spans.append((start, end))
-    for pattern in NAMED_AFTER:
-        for found in pattern.finditer(haystack):
+    for named in NAMED_AFTER:
+        for found in named.finditer(haystack):
             budget -= 1
             if found.start() and haystack[found.start() - 1] not in " \t(":
                 continue
