@@ -251,3 +251,19 @@ def test_a_rule_on_text_that_is_not_ascii_is_tried_everywhere() -> None:
     token = "ghp_" + "aB3dE6gH9jK2mN5pQ8sT1vW4yZ7bC0eF3hJ6"
     for text in (f"\u212a {token}", f"é {token.upper()}", f"é {token}"):
         assert rule.apply(text, text.lower()) == rule.compiled.sub(rule._replace, text)
+
+
+@pytest.mark.parametrize(
+    "text", ["\u017fecret_abc", "\u0131d_secret_abc", "\u212aEY secret_abc", "é secret_abc", "İ x"]
+)
+def test_a_text_is_searched_lowercased_only_where_that_finds_every_start(text: str) -> None:
+    pattern = re.compile(r"(?i)(?:secret|id|key)_[a-z]{3}")
+    prefixes = literal_prefixes(pattern)
+    assert prefixes == ("id_", "key_", "secret_")
+    lowered = text.lower()
+    if literal_starts.lowered_alike(text, lowered):
+        assert literal_starts.ascii_sub(
+            pattern, prefixes, lambda m: m.group(0).upper(), text, lowered
+        ) == (pattern.sub(lambda m: m.group(0).upper(), text))
+    else:
+        assert any(c in text for c in "\u017f\u0131\u0130")

@@ -148,6 +148,19 @@ def _ascii_lower(code: int) -> str:
     return char.lower()
 
 
+#: Letters that match `i` and `s` when case is ignored yet stay themselves when lowercased.
+_FOLDS_APART = ("\u0131", "\u017f")
+
+
+def lowered_alike(text: str, lowered: str) -> bool:
+    """Whether `lowered` (`text.lower()`) has each character of `text` at the same place, and
+    an ASCII letter wherever a pattern ignoring case matches one in `text`: so the words a
+    pattern's matches start with are found in `lowered` at least wherever they can start."""
+    if text.isascii():
+        return True
+    return len(lowered) == len(text) and not any(c in text for c in _FOLDS_APART)
+
+
 def ascii_sub(
     pattern: re.Pattern[str],
     prefixes: tuple[str, ...],
@@ -155,7 +168,7 @@ def ascii_sub(
     text: str,
     lowered: str,
 ) -> str:
-    """`pattern.sub(replace, text)` for an ASCII `text` (`lowered` being it lowercased), the
+    """`pattern.sub(replace, text)` for a `text` `lowered_alike` its lowercased `lowered`, the
     pattern tried only where one of its `literal_prefixes` starts in `lowered`."""
     pieces: list[str] = []
     done = 0

@@ -45,14 +45,11 @@ REACH = 60
 
 def _tokens(text: str) -> Iterator[re.Match[str]]:
     """`_TOKEN.finditer(text)`, tried only at the start of each run of 20 or more of a token's
-    characters (an ASCII text's runs found by a translation and `bytes.find`): a match starts a
-    run (its lookbehind), and a run holds one match at most (the pattern runs on to its end or
-    1024 characters; no other start in the run has the lookbehind)."""
-    if not text.isascii():
-        if alnum_run(text, 20, _TOKEN_BYTES):
-            yield from _TOKEN.finditer(text)
-        return
-    runs = text.encode("ascii").translate(_TOKEN_BYTES)
+    characters (found by a translation and `bytes.find`, one byte per character: a character
+    past Latin-1 is encoded as `?`, and no byte past ASCII is a token's): a match starts a run
+    (its lookbehind), and a run holds one match at most (the pattern runs on to its end or 1024
+    characters; no other start in the run has the lookbehind)."""
+    runs = text.encode("latin-1", "replace").translate(_TOKEN_BYTES)
     at = runs.find(_TWENTY)
     while at != -1:
         found = _TOKEN.match(text, at)

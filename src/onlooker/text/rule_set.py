@@ -19,7 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ._shape import Shape, already_redacted, keywords_first, mark
-from .literal_starts import ascii_sub, literal_prefixes
+from .literal_starts import ascii_sub, literal_prefixes, lowered_alike
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -147,7 +147,7 @@ class Rule:
 
     def apply(self, text: str, lowered: str) -> str:
         prefixes = self.prefixes
-        if prefixes is not None and text.isascii():  # tried only where its words start
+        if prefixes is not None and lowered_alike(text, lowered):  # only where its words start
             return ascii_sub(self.compiled, prefixes, self._replace, text, lowered)
         return self.compiled.sub(self._replace, text)
 
