@@ -188,6 +188,8 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
         random_tokens, "_credential_word", lambda b: bool(random_tokens._CREDENTIAL_WORDS.search(b))
     )
     monkeypatch.setattr(tables, "_kind", _kind_as_written)
+    monkeypatch.setattr(tables, "_may_have_table", _may_have_table_as_written)
+    monkeypatch.setattr(config_lines, "_directive_hinted", _directive_hinted_as_written)
     monkeypatch.setattr(
         rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
     )
@@ -267,3 +269,31 @@ def test_a_text_is_searched_lowercased_only_where_that_finds_every_start(text: s
         ) == (pattern.sub(lambda m: m.group(0).upper(), text))
     else:
         assert any(c in text for c in "\u017f\u0131\u0130")
+
+
+def _may_have_table_as_written(lowered: str) -> bool:
+    seen = 0
+    while (word := tables._WORDS.search(lowered, seen)) is not None:
+        start = lowered.rfind("\n", 0, word.start()) + 1
+        end = lowered.find("\n", word.end())
+        seen = len(lowered) if end < 0 else end
+        if _kind_as_written(lowered[start:seen]) is not None:
+            return True
+    return False
+
+
+def _directive_hinted_as_written(haystack: str) -> bool:
+    return config_lines._DIRECTIVE_HINT.search("\n" + haystack) is not None
+
+
+def test_lines_found_from_their_words_are_those_the_patterns_find() -> None:
+    hinted = tabled = 0
+    for text in TEXTS:
+        for haystack in (text, text.lower()):
+            expected = _directive_hinted_as_written(haystack)
+            assert config_lines._directive_hinted(haystack) == expected, haystack
+            hinted += expected
+            expected = _may_have_table_as_written(haystack)
+            assert tables._may_have_table(haystack) == expected, haystack
+            tabled += expected
+    assert hinted > 50 and tabled > 50

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started
+from .literal_starts import Started, word_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -89,8 +89,29 @@ _DIRECTIVE_HINT = re.compile(
 )
 
 
+#: What the name in a `_DIRECTIVE_HINT` line holds, one at least (its keywords).
+_HINT_WORDS = (
+    "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "salt", "pepper", "pat",
+    "mnemonic", "sk", "masterauth",
+)  # fmt: skip
+
+
+def _directive_hinted(haystack: str) -> bool:
+    """`_DIRECTIVE_HINT.search("\n" + haystack)`, tried only from the start of each line that
+    holds one of its keywords (its match is one line, from its start, holding one)."""
+    lines = "\n" + haystack
+    tried: set[int] = set()
+    for at in word_starts(haystack, _HINT_WORDS):
+        start = haystack.rfind("\n", 0, at) + 1  # in `lines`, the newline before the line
+        if start not in tried:
+            tried.add(start)
+            if _DIRECTIVE_HINT.match(lines, start):
+                return True
+    return False
+
+
 def redact_directives(text: str, lowered: str) -> str:
-    if not _DIRECTIVE_HINT.search("\n" + (lowered if len(lowered) == len(text) else text)):
+    if not _directive_hinted(lowered if len(lowered) == len(text) else text):
         return text
 
     def replace(match: re.Match[str]) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
+from .literal_starts import word_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -48,15 +49,21 @@ _WORDS = re.compile(r"pass|secret|token|key|cred|pwd")
 
 
 def _may_have_table(lowered: str) -> bool:
-    """Whether a line holding a secret's word is laid out as a table row."""
+    """Whether a line holding a secret's word is laid out as a table row (the words found by
+    `str.find`, literal_starts.py: what `_WORDS` finds)."""
     seen = 0
-    while (word := _WORDS.search(lowered, seen)) is not None:  # the first on each line
-        start = lowered.rfind("\n", 0, word.start()) + 1
-        end = lowered.find("\n", word.end())
+    for at in word_starts(lowered, _WORD_LIST):
+        if at < seen:
+            continue  # the first on each line
+        start = lowered.rfind("\n", 0, at) + 1
+        end = lowered.find("\n", at)
         seen = len(lowered) if end < 0 else end
         if _kind(lowered[start:seen]) is not None:
             return True
     return False
+
+
+_WORD_LIST = tuple(_WORDS.pattern.split("|"))
 
 
 def redact_tables(text: str, lowered: str) -> str:
