@@ -9,7 +9,7 @@ import json
 import random
 import re
 import string
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import families_corpus
@@ -190,6 +190,7 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
     monkeypatch.setattr(tables, "_kind", _kind_as_written)
     monkeypatch.setattr(tables, "_may_have_table", _may_have_table_as_written)
     monkeypatch.setattr(config_lines, "_directive_hinted", _directive_hinted_as_written)
+    monkeypatch.setattr(config_lines, "_directive_sub", _directive_sub_as_written)
     monkeypatch.setattr(
         rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
     )
@@ -297,3 +298,19 @@ def test_lines_found_from_their_words_are_those_the_patterns_find() -> None:
             assert tables._may_have_table(haystack) == expected, haystack
             tabled += expected
     assert hinted > 50 and tabled > 50
+
+
+def _directive_sub_as_written(replace: Callable[[re.Match[str]], str], text: str, _: str) -> str:
+    return config_lines._DIRECTIVE.sub(replace, text)
+
+
+def test_directives_are_redacted_from_the_lines_holding_a_secret_names_word(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    texts = [*TEXTS, *(f"{name} {value}\n" for name in ("requirepass", "DB_PASSWORD", "auth", "x")
+                       for value in ("hunter2x", "abc", '"q w e"'))]  # fmt: skip
+    fast = [config_lines.redact_directives(text, text.lower()) for text in texts]
+    monkeypatch.setattr(config_lines, "_directive_sub", _directive_sub_as_written)
+    plain = [config_lines.redact_directives(text, text.lower()) for text in texts]
+    assert fast == plain
+    assert sum(out != text for out, text in zip(plain, texts, strict=True)) > 20

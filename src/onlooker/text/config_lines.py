@@ -9,6 +9,7 @@ quoted value after the word password (`with password "…"`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
 from .literal_starts import Started, word_starts
@@ -125,7 +126,31 @@ def redact_directives(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, group, "assignment")
 
-    return _DIRECTIVE.sub(replace, text)
+    return _directive_sub(replace, text, lowered)
+
+
+def _directive_sub(replace: Callable[[re.Match[str]], str], text: str, lowered: str) -> str:
+    """`_DIRECTIVE.sub(replace, text)`, tried only at the start of lines holding `_IN_NAMES`."""
+    if len(lowered) != len(text):
+        return _DIRECTIVE.sub(replace, text)
+    pieces: list[str] = []
+    done = 0
+    for start in sorted({lowered.rfind("\n", 0, at) + 1 for at in word_starts(lowered, _IN_NAMES)}):
+        found = _DIRECTIVE.match(text, start)  # a match is one line, from its start
+        if found is not None:
+            pieces.append(text[done:start])
+            pieces.append(replace(found))
+            done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+#: A name `replace` above can change the value of (a DIRECTIVES name, or a secret name, whose
+#: words `secret_names.is_secret_name` reads) holds one of these: so `_DIRECTIVE.sub` changes
+#: only lines holding one, and is tried only on those.
+_IN_NAMES = (
+    "pass", "pw", "auth", "cookie", "sig", "cred", "sk", "sas", "salt", "pepper", "bearer", "jwt",
+    "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase",
+)  # fmt: skip
 
 
 def redact_config_commands(text: str, lowered: str) -> str:
