@@ -314,3 +314,13 @@ def test_directives_are_redacted_from_the_lines_holding_a_secret_names_word(
     plain = [config_lines.redact_directives(text, text.lower()) for text in texts]
     assert fast == plain
     assert sum(out != text for out, text in zip(plain, texts, strict=True)) > 20
+
+
+def test_line_starts_are_those_of_the_lines_holding_the_positions() -> None:
+    rnd = random.Random(9)
+    for _ in range(2000):
+        text = "".join(rnd.choice("ab\n") for _ in range(rnd.randint(0, 30)))
+        starts = sorted(rnd.sample(range(len(text)), min(len(text), rnd.randint(0, 6))))
+        expected = sorted({text.rfind("\n", 0, at) + 1 for at in starts if text[at] != "\n"})
+        got = list(literal_starts.line_starts(text, [at for at in starts if text[at] != "\n"]))
+        assert got == expected, (text, starts)

@@ -12,13 +12,13 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import positions
+from .literal_starts import positions, searched
 from .secret_names import LONGEST, is_password_name, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 #: Where a secret name can be: each holds one of these (lowercase).
-NAME_NEEDLES = (
+NAME_NEEDLES = searched(
     "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt",
     "pepper", "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase",
     "private",

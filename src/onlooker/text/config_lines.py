@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started, word_starts
+from .literal_starts import Started, line_starts, searched, word_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -91,7 +91,7 @@ _DIRECTIVE_HINT = re.compile(
 
 
 #: What the name in a `_DIRECTIVE_HINT` line holds, one at least (its keywords).
-_HINT_WORDS = (
+_HINT_WORDS = searched(
     "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "salt", "pepper", "pat",
     "mnemonic", "sk", "masterauth",
 )  # fmt: skip
@@ -101,14 +101,10 @@ def _directive_hinted(haystack: str) -> bool:
     """`_DIRECTIVE_HINT.search("\n" + haystack)`, tried only from the start of each line that
     holds one of its keywords (its match is one line, from its start, holding one)."""
     lines = "\n" + haystack
-    tried: set[int] = set()
-    for at in word_starts(haystack, _HINT_WORDS):
-        start = haystack.rfind("\n", 0, at) + 1  # in `lines`, the newline before the line
-        if start not in tried:
-            tried.add(start)
-            if _DIRECTIVE_HINT.match(lines, start):
-                return True
-    return False
+    return any(
+        _DIRECTIVE_HINT.match(lines, start)  # in `lines`, `start` is the newline before the line
+        for start in line_starts(haystack, word_starts(haystack, _HINT_WORDS))
+    )
 
 
 def redact_directives(text: str, lowered: str) -> str:
@@ -135,7 +131,7 @@ def _directive_sub(replace: Callable[[re.Match[str]], str], text: str, lowered: 
         return _DIRECTIVE.sub(replace, text)
     pieces: list[str] = []
     done = 0
-    for start in sorted({lowered.rfind("\n", 0, at) + 1 for at in word_starts(lowered, _IN_NAMES)}):
+    for start in line_starts(lowered, word_starts(lowered, _IN_NAMES)):
         found = _DIRECTIVE.match(text, start)  # a match is one line, from its start
         if found is not None:
             pieces.append(text[done:start])
@@ -147,7 +143,7 @@ def _directive_sub(replace: Callable[[re.Match[str]], str], text: str, lowered: 
 #: A name `replace` above can change the value of (a DIRECTIVES name, or a secret name, whose
 #: words `secret_names.is_secret_name` reads) holds one of these: so `_DIRECTIVE.sub` changes
 #: only lines holding one, and is tried only on those.
-_IN_NAMES = (
+_IN_NAMES = searched(
     "pass", "pw", "auth", "cookie", "sig", "cred", "sk", "sas", "salt", "pepper", "bearer", "jwt",
     "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase",
 )  # fmt: skip

@@ -21,6 +21,43 @@ from typing import Any
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 
+#: Every word searched for by `positions` that is known ahead, by its longest stretch of word
+#: characters: the needle gate (redact.py) finds which stretches a text holds, and a word whose
+#: stretch is not there is not searched for (`expect`).
+SEARCHED: dict[str, str] = {}
+_STRETCH = re.compile(r"[a-z0-9_]+")
+
+
+def searched(*words: str) -> tuple[str, ...]:
+    """Register `words` (lowercase) as searched for in lowercased texts; returns them."""
+    for word in words:
+        stretch = max(_STRETCH.findall(word), key=len, default="")
+        if stretch:
+            SEARCHED[word] = stretch
+    return words
+
+
+def expect(lowered: str, present: set[str] | frozenset[str]) -> None:
+    """Tell `positions` that of the words in SEARCHED, those whose stretch is not in `present`
+    (the stretches in `lowered`, all of them) do not occur in `lowered`."""
+    global _EXPECTED
+    _EXPECTED = (lowered, {w: () for w, stretch in SEARCHED.items() if stretch not in present})
+
+
+def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
+    """Where each line holding one of `starts` (in order) starts, each once: in linear time
+    (each line end found once, each line start searched for back to the line before)."""
+    line_end = -1
+    for at in starts:
+        if at <= line_end:
+            continue
+        newline = haystack.rfind("\n", line_end + 1, at)
+        yield line_end + 1 if newline == -1 else newline + 1
+        line_end = haystack.find("\n", at)
+        if line_end == -1:
+            return
+
+
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     """Every position in `haystack` where one of `words` begins, in order, each once."""
     found: set[int] = set()
@@ -33,15 +70,20 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
 #: another on the same lowercased text and look for the same words (`pass`, `token`, `key`), so
 #: each is searched for once per text. One tuple, replaced whole: safe across threads.
 _LAST: tuple[str, dict[str, tuple[int, ...]]] = ("", {})
+#: The same for the text `expect` was told of (the lowercased text every shape gets), kept
+#: apart so that a search in another text (the text as written) does not forget it.
+_EXPECTED: tuple[str, dict[str, tuple[int, ...]]] = ("", {})
 
 
 def positions(haystack: str, word: str) -> tuple[int, ...]:
     """Where `word` starts in `haystack` (overlapping occurrences included), in order."""
     global _LAST
-    last_text, known = _LAST
+    last_text, known = _EXPECTED
     if last_text is not haystack:
-        known = {}
-        _LAST = (haystack, known)
+        last_text, known = _LAST
+        if last_text is not haystack:
+            known = {}
+            _LAST = (haystack, known)
     found = known.get(word)
     if found is None:
         starts = []
@@ -60,6 +102,10 @@ class Started:
 
     pattern: re.Pattern[str]
     words: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if all(word == word.lower() for word in self.words):
+            searched(*self.words)
 
     def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
         """`pattern.finditer(haystack)`: its matches never empty, each starting at a word."""

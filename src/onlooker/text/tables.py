@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import word_starts
+from .literal_starts import searched, word_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -63,7 +63,7 @@ def _may_have_table(lowered: str) -> bool:
     return False
 
 
-_WORD_LIST = tuple(_WORDS.pattern.split("|"))
+_WORD_LIST = searched(*_WORDS.pattern.split("|"))
 
 
 def redact_tables(text: str, lowered: str) -> str:
