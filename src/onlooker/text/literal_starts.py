@@ -41,7 +41,9 @@ def expect(lowered: str, present: set[str] | frozenset[str]) -> None:
     """Tell `positions` that of the words in SEARCHED, those whose stretch is not in `present`
     (the stretches in `lowered`, all of them) do not occur in `lowered`."""
     global _EXPECTED
-    _EXPECTED = (lowered, {w: () for w, stretch in SEARCHED.items() if stretch not in present})
+    known = _LAST[1] if _LAST[0] is lowered else {}  # what was found in it already
+    known.update((w, ()) for w, stretch in SEARCHED.items() if stretch not in present)
+    _EXPECTED = (lowered, known)
 
 
 def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:

@@ -71,7 +71,8 @@ def redact_random_tokens(text: str, lowered: str) -> str:
         token = found.group(0).rstrip(".=-")
         if not _random(token) or already_redacted(text[max(0, found.start() - 11) : found.end()]):
             continue
-        line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - REACH)
+        reach = max(0, found.start() - REACH)  # the line's start, looked for no further back
+        line_start = max(text.rfind("\n", reach, found.start()) + 1, found.start() - REACH)
         before = text[line_start : found.start()]
         if not _credential_word(before) or _DIGEST_BEFORE.search(before) or "://" in before[-12:]:
             continue
