@@ -29,6 +29,14 @@ from onlooker.text import (
 from onlooker.text.literal_starts import Started, literal_prefixes, positions, word_starts
 from onlooker.text.redact import redact
 from onlooker.text.rule_set import Rule, load_rules
+from onlooker.text.secret_names import (
+    KEY_QUALIFIERS,
+    NAME_WORDS,
+    SECRET_AFTER_ANY,
+    SECRET_ENDINGS,
+    SECRET_WORDS,
+    is_secret_name,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 STARTED = {
@@ -191,6 +199,7 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
     monkeypatch.setattr(tables, "_may_have_table", _may_have_table_as_written)
     monkeypatch.setattr(config_lines, "_directive_hinted", _directive_hinted_as_written)
     monkeypatch.setattr(config_lines, "_directive_sub", _directive_sub_as_written)
+    monkeypatch.setattr(tables, "_naming_lines", lambda text, lowered: None)
     monkeypatch.setattr(
         rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
     )
@@ -324,3 +333,31 @@ def test_line_starts_are_those_of_the_lines_holding_the_positions() -> None:
         expected = sorted({text.rfind("\n", 0, at) + 1 for at in starts if text[at] != "\n"})
         got = list(literal_starts.line_starts(text, [at for at in starts if text[at] != "\n"]))
         assert got == expected, (text, starts)
+
+
+def test_every_secret_name_holds_one_of_the_words_lines_are_picked_by() -> None:
+    """Directives and table headers are read only on lines holding one of NAME_WORDS: sound as
+    long as every name `is_secret_name` calls secret holds one."""
+    rnd = random.Random(12)
+    pieces = [*SECRET_WORDS, *SECRET_ENDINGS, *SECRET_AFTER_ANY, *KEY_QUALIFIERS, "key", "phrase",
+              "signature", "seed", "amz", "x", "db", "_", "-", ".", "", "\u212a", "\u017f"]  # fmt: skip
+    names = ["".join(rnd.choice(pieces) for _ in range(rnd.randint(1, 4))) for _ in range(20000)]
+    names += [n.upper() for n in names[:3000]] + [n.title() for n in names[3000:6000]]
+    secret = 0
+    for name in names:
+        if is_secret_name(name):
+            secret += 1
+            assert any(word in name.lower() for word in NAME_WORDS), name
+    assert secret > 5000
+
+
+def test_table_rows_are_read_as_when_every_line_is_read(monkeypatch: pytest.MonkeyPatch) -> None:
+    rows = ["| Name | Password |", "|---|---|", "| db | hunter2Secret |", "",
+            "secret_key   wJalrXUtnFEMI/K7MDENG   file", "a, b, api_token", "x, y, Zq9secretvalue1"]  # fmt: skip
+    rnd = random.Random(13)
+    texts = [*TEXTS, *("\n".join(rnd.choice(rows) for _ in range(8)) for _ in range(500))]
+    fast = [tables.redact_tables(text, text.lower()) for text in texts]
+    monkeypatch.setattr(tables, "_naming_lines", lambda text, lowered: None)
+    plain = [tables.redact_tables(text, text.lower()) for text in texts]
+    assert fast == plain
+    assert sum(out != text for out, text in zip(plain, texts, strict=True)) > 100

@@ -13,7 +13,7 @@ from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
 from .literal_starts import Started, line_starts, searched, word_starts
-from .secret_names import is_secret_name
+from .secret_names import NAME_WORDS, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -126,27 +126,19 @@ def redact_directives(text: str, lowered: str) -> str:
 
 
 def _directive_sub(replace: Callable[[re.Match[str]], str], text: str, lowered: str) -> str:
-    """`_DIRECTIVE.sub(replace, text)`, tried only at the start of lines holding `_IN_NAMES`."""
+    """`_DIRECTIVE.sub(replace, text)`, tried only at the start of lines holding NAME_WORDS:
+    `replace` changes a value only after a secret name or a DIRECTIVES one, which hold one."""
     if len(lowered) != len(text):
         return _DIRECTIVE.sub(replace, text)
     pieces: list[str] = []
     done = 0
-    for start in line_starts(lowered, word_starts(lowered, _IN_NAMES)):
+    for start in line_starts(lowered, word_starts(lowered, NAME_WORDS)):
         found = _DIRECTIVE.match(text, start)  # a match is one line, from its start
         if found is not None:
             pieces.append(text[done:start])
             pieces.append(replace(found))
             done = found.end()
     return "".join(pieces) + text[done:] if pieces else text
-
-
-#: A name `replace` above can change the value of (a DIRECTIVES name, or a secret name, whose
-#: words `secret_names.is_secret_name` reads) holds one of these: so `_DIRECTIVE.sub` changes
-#: only lines holding one, and is tried only on those.
-_IN_NAMES = searched(
-    "pass", "pw", "auth", "cookie", "sig", "cred", "sk", "sas", "salt", "pepper", "bearer", "jwt",
-    "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase",
-)  # fmt: skip
 
 
 def redact_config_commands(text: str, lowered: str) -> str:
@@ -214,3 +206,6 @@ CONFIG_SHAPES = (
         redact_directives,
     ),
 )
+
+
+searched(*NAME_WORDS)

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import searched, word_starts
-from .secret_names import is_secret_name
+from .literal_starts import line_starts, searched, word_starts
+from .secret_names import NAME_WORDS, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -76,7 +76,14 @@ def redact_tables(text: str, lowered: str) -> str:
     kind: str | None = None
     header_cells = 0
     changed = False
+    # A header, or a row whose first cell names a secret, holds a secret name, so one of
+    # NAME_WORDS: with no header above, a line holding none is passed over unread.
+    naming = _naming_lines(text, lowered)
+    offset = -1
     for number, line in enumerate(lines):
+        start, offset = offset + 1, offset + 1 + len(line)
+        if not secret_columns and naming is not None and start not in naming:
+            continue
         if not line.strip():
             secret_columns, kind = [], None
             continue
@@ -123,6 +130,13 @@ def redact_tables(text: str, lowered: str) -> str:
             )
             changed = True
     return "\n".join(lines) if changed else text
+
+
+def _naming_lines(text: str, lowered: str) -> set[int] | None:
+    """Where each line holding one of NAME_WORDS starts (None when lowercasing moved text)."""
+    if len(lowered) != len(text):
+        return None
+    return set(line_starts(lowered, word_starts(lowered, NAME_WORDS)))
 
 
 def _column_name(name: str) -> bool:
