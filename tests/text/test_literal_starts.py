@@ -5,6 +5,7 @@ corpora, on onlooker's own code and specs, and on random text built from them.""
 
 from __future__ import annotations
 
+import collections
 import json
 import random
 import re
@@ -20,12 +21,15 @@ from onlooker.text import (
     code_literals,
     config_lines,
     credential_lines,
+    headers,
+    key_formats,
     literal_starts,
     prose_secrets,
     random_tokens,
     rule_set,
     tables,
 )
+from onlooker.text import redact as redact_module
 from onlooker.text.literal_starts import Started, literal_prefixes, positions, word_starts
 from onlooker.text.redact import redact
 from onlooker.text.rule_set import Rule, load_rules
@@ -204,6 +208,9 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
         rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
     )
     monkeypatch.setattr(literal_starts, "_LAST", ("", {}))
+    monkeypatch.setattr(redact_module, "expect", lambda lowered, present: None)
+    monkeypatch.setattr(literal_starts, "_EXPECTED", ("", {}))
+    monkeypatch.setattr(literal_starts, "_KNOWN_PREFIXES", collections.defaultdict(lambda: None))
     plain = [redact(text) for text in TEXTS]
     for text, quick, slow in zip(TEXTS, fast, plain, strict=True):
         assert quick == slow, text
@@ -224,7 +231,9 @@ def test_most_rules_of_the_rule_set_have_words_every_match_starts_with() -> None
         (r"(?:ab|c)d", ("abd", "cd")),
         (r"a\w+", None),  # one letter is not worth finding
         (r"[a-z]+secret", None),
-        (r"(?i)\u212aey", None),  # the Kelvin sign matches `k` when case is ignored
+        (r"(?i)\u212aey", ("key",)),  # the Kelvin sign lowercases to `k`
+        (r"(?i)[s\u017f]ecret", ("secret",)),  # no text alike its lowercase holds a long s
+        (r"é+x", None),
         (r"(?:x|)yz", ("xyz", "yz")),
     ],
 )
@@ -361,3 +370,25 @@ def test_table_rows_are_read_as_when_every_line_is_read(monkeypatch: pytest.Monk
     plain = [tables.redact_tables(text, text.lower()) for text in texts]
     assert fast == plain
     assert sum(out != text for out, text in zip(plain, texts, strict=True)) > 100
+
+
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        code_literals._SQL,
+        headers._SET_COOKIE,
+        headers._COOKIE_LIST,
+        key_formats._MNEMONIC,
+        *(call for _, call, _ in code_literals._CALLS),
+    ],
+)
+def test_patterns_substituted_from_their_starts_substitute_as_written(
+    pattern: re.Pattern[str],
+) -> None:
+    assert literal_prefixes(pattern) is not None
+    for text in TEXTS:
+        expected = pattern.sub(lambda m: f"<{m.group(0)}>", text)
+        got = literal_starts.sub_from_starts(
+            pattern, lambda m: f"<{m.group(0)}>", text, text.lower()
+        )
+        assert got == expected, text

@@ -13,7 +13,7 @@ import functools
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started
+from .literal_starts import Started, sub_from_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -78,7 +78,7 @@ def redact_sql(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, group, "sql_password")
 
-    return _SQL.sub(replace, text)
+    return sub_from_starts(_SQL, replace, text, lowered)
 
 
 #: Calls that take a secret by position: (a lowercase needle, the call's name, the secret's index).
@@ -103,7 +103,10 @@ _ARG = re.compile(
 def redact_positional(text: str, lowered: str) -> str:
     for needle, call, index in _CALLS:
         if needle in lowered:
-            text = call.sub(functools.partial(_positional, index=index), text)
+            replace = functools.partial(_positional, index=index)
+            cleaned = sub_from_starts(call, replace, text, lowered)
+            if cleaned != text:
+                text, lowered = cleaned, cleaned.lower()
     return text
 
 

@@ -137,8 +137,9 @@ _MOST_PREFIXES = 24
 
 
 def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Lowercase words, one of which starts every match of `pattern` in an ASCII text that has
-    been lowercased (so, for a pattern that ignores case or not): read from the pattern's parse,
+    """Lowercase words, one of which starts every match of `pattern` in a text, found in the text
+    lowercased when it is `lowered_alike` (so, for a pattern that ignores case or not): read from
+    the pattern's parse,
     skipping what takes no characters (`\\b`, lookarounds), through groups and alternatives and
     small character classes. None when some match may start otherwise, or the words would be
     too many or too short (one letter) to find faster than the engine tries the pattern."""
@@ -166,15 +167,22 @@ def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
     op, value = items[at]
     rest = items[at + 1 :]
     found: set[str]
+    if op is sre.ASSERT and head and value[0] == -1 and len(value[1].data) == 1:
+        kind, code = value[1].data[0]  # `(?<=l)` after `[Ll]` (_shape.keywords_first)
+        if kind is sre.LITERAL and _ascii_lower(code) != head[-1]:
+            return set()
     if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
         return _prefixes(items, at + 1, head, sre)
     if op is sre.LITERAL:
-        return _prefixes(items, at + 1, head + _ascii_lower(value), sre)
-    if op is sre.IN and len(value) <= 4 and all(kind is sre.LITERAL for kind, _ in value):
-        found = set()
-        for char in {_ascii_lower(c) for _, c in value}:
-            found |= _prefixes(rest, 0, head + char, sre)
-        return found
+        char = _ascii_lower(value)
+        return set() if char is None else _prefixes(items, at + 1, head + char, sre)
+    if op is sre.IN and all(kind is sre.LITERAL for kind, _ in value):
+        chars = {_ascii_lower(c) for _, c in value} - {None}
+        if len(chars) <= 8:
+            found = set()
+            for char in chars:
+                found |= _prefixes(rest, 0, head + str(char), sre)
+            return found
     if op is sre.SUBPATTERN:
         return _prefixes([*value[-1].data, *rest], 0, head, sre)
     if op is sre.BRANCH:
@@ -189,11 +197,16 @@ def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
     return {head}
 
 
-def _ascii_lower(code: int) -> str:
+def _ascii_lower(code: int) -> str | None:
+    """The character lowercased, as it is in a text `lowered_alike` its lowercase: None for
+    `ı`, `ſ` and `İ`, which no such text holds."""
     char = chr(code)
-    if not char.isascii():
-        raise _GiveUp  # a letter that may match an ASCII one when case is ignored (`K`, `ſ`)
-    return char.lower()
+    lowered = char.lower()
+    if len(lowered) == 1 and lowered.isascii():
+        return lowered  # the Kelvin sign too, which lowercases to `k`
+    if char in "\u0131\u017f\u0130":
+        return None
+    raise _GiveUp  # a character that may match another when case is ignored
 
 
 #: Letters that match `i` and `s` when case is ignored yet stay themselves when lowercased.
@@ -229,3 +242,19 @@ def ascii_sub(
             pieces.append(replace(found))
             done = found.end()
     return "".join(pieces) + text[done:] if pieces else text
+
+
+_KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+
+
+def sub_from_starts(
+    pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str, lowered: str
+) -> str:
+    """`pattern.sub(replace, text)`, tried only where the words its matches start with start
+    (`literal_prefixes`, read once per pattern) when `text` is `lowered_alike` `lowered`."""
+    prefixes = _KNOWN_PREFIXES.get(pattern, ())
+    if prefixes == ():
+        prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
+    if prefixes is None or not lowered_alike(text, lowered):
+        return pattern.sub(replace, text)
+    return ascii_sub(pattern, prefixes, replace, text, lowered)
