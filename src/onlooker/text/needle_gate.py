@@ -108,7 +108,8 @@ class NeedleGate:
     def _in_runs(self, lowered: str) -> set[str]:
         """The needles of word characters, and the word stretches of the others, in `lowered`."""
         runs = self._runs
-        words = lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()
+        # each run once: a text repeats most of its runs (names, keywords)
+        words = list(set(lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()))
         held: list[Any] = list(map(runs.get, words))
         if None in held:
             held = self._scan_new(words, held)
