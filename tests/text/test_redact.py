@@ -308,3 +308,10 @@ def test_a_url_password_in_long_text_takes_linear_time() -> None:
     # 20 times the text: about 20 times the time when linear, 400 times when quadratic; the
     # bound sits between them, wide enough for a loaded 2-core machine
     assert seconds(200_000) < 150 * baseline
+
+
+@pytest.mark.parametrize(
+    "text", ["Authorization: Token  ", "authorization= Bearer \t ", "'authorization': x  "]
+)
+def test_an_authorization_scheme_followed_by_spaces_only_is_left_alone(text: str) -> None:
+    assert redact(text) == text

@@ -13,6 +13,7 @@ import functools
 import re
 
 from ._shape import Shape, already_redacted, mark
+from .literal_starts import Started, sub_from_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -25,6 +26,12 @@ _ENV_DEFAULT = re.compile(
     r"""|process\.env(?:\.(?P<name2>\w{1,100})|\[["'](?P<name3>[\w.-]{1,100})["']\])\s*(?:\|\||\?\?)\s*)"""
     + _LITERAL
 )
+#: `_ENV_DEFAULT` tried only where a call's name or `process.env` starts (literal_starts.py).
+_ENV_DEFAULT_STARTS = Started(
+    _ENV_DEFAULT,
+    ("getenv", "getEnv", "GetEnv", "Getenv", "environ.get", "env", "ENV.fetch", "config", "define",
+     "process.env"),
+)  # fmt: skip
 #: What `_ENV_DEFAULT` cannot match without (lowercase): a call's name and its `(`, or `process.env`.
 _ENV_CALLS = (
     "env(",
@@ -53,7 +60,7 @@ def redact_env_defaults(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, "v", "code_literal")
 
-    text = _ENV_DEFAULT.sub(replace, text) if any(c in lowered for c in _ENV_CALLS) else text
+    text = _ENV_DEFAULT_STARTS.sub(replace, text) if any(c in lowered for c in _ENV_CALLS) else text
     return _SHELL_DEFAULT.sub(replace, text) if "${" in text else text
 
 
@@ -71,7 +78,7 @@ def redact_sql(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, group, "sql_password")
 
-    return _SQL.sub(replace, text)
+    return sub_from_starts(_SQL, replace, text, lowered)
 
 
 #: Calls that take a secret by position: (a lowercase needle, the call's name, the secret's index).
@@ -96,7 +103,10 @@ _ARG = re.compile(
 def redact_positional(text: str, lowered: str) -> str:
     for needle, call, index in _CALLS:
         if needle in lowered:
-            text = call.sub(functools.partial(_positional, index=index), text)
+            replace = functools.partial(_positional, index=index)
+            cleaned = sub_from_starts(call, replace, text, lowered)
+            if cleaned != text:
+                text, lowered = cleaned, cleaned.lower()
     return text
 
 

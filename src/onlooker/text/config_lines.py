@@ -9,9 +9,11 @@ quoted value after the word password (`with password "…"`).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
-from .secret_names import is_secret_name
+from .literal_starts import Started, line_starts, searched, word_starts
+from .secret_names import NAME_WORDS, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -51,6 +53,8 @@ _BUNDLE = re.compile(
 _SECRET_STORE = re.compile(
     rf"(?:secrets?|kv)(?<![\w-]secret)(?<![\w-]secrets)(?<![\w-]kv)[ \t]+(?:set|add|create|put|update)\b[^\n|;]{{0,200}}?(?:--body|--value|--secret-string|--data|-b)(?:[ \t]+|=){_VALUE}"
 )
+#: `_SECRET_STORE` tried only where `secret` or `kv` starts (literal_starts.py).
+_SECRET_STORES = Started(_SECRET_STORE, ("secret", "kv"))
 _USER_SECRETS = re.compile(
     rf"user-secrets[ \t]+set[ \t]+\\?[\"']?[^\s\"'\\]+\\?[\"']?[ \t]+{_VALUE}"
 )
@@ -86,8 +90,25 @@ _DIRECTIVE_HINT = re.compile(
 )
 
 
+#: What the name in a `_DIRECTIVE_HINT` line holds, one at least (its keywords).
+_HINT_WORDS = searched(
+    "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "salt", "pepper", "pat",
+    "mnemonic", "sk", "masterauth",
+)  # fmt: skip
+
+
+def _directive_hinted(haystack: str) -> bool:
+    """`_DIRECTIVE_HINT.search("\n" + haystack)`, tried only from the start of each line that
+    holds one of its keywords (its match is one line, from its start, holding one)."""
+    lines = "\n" + haystack
+    return any(
+        _DIRECTIVE_HINT.match(lines, start)  # in `lines`, `start` is the newline before the line
+        for start in line_starts(haystack, word_starts(haystack, _HINT_WORDS))
+    )
+
+
 def redact_directives(text: str, lowered: str) -> str:
-    if not _DIRECTIVE_HINT.search("\n" + (lowered if len(lowered) == len(text) else text)):
+    if not _directive_hinted(lowered if len(lowered) == len(text) else text):
         return text
 
     def replace(match: re.Match[str]) -> str:
@@ -101,7 +122,23 @@ def redact_directives(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, group, "assignment")
 
-    return _DIRECTIVE.sub(replace, text)
+    return _directive_sub(replace, text, lowered)
+
+
+def _directive_sub(replace: Callable[[re.Match[str]], str], text: str, lowered: str) -> str:
+    """`_DIRECTIVE.sub(replace, text)`, tried only at the start of lines holding NAME_WORDS:
+    `replace` changes a value only after a secret name or a DIRECTIVES one, which hold one."""
+    if len(lowered) != len(text):
+        return _DIRECTIVE.sub(replace, text)
+    pieces: list[str] = []
+    done = 0
+    for start in line_starts(lowered, word_starts(lowered, NAME_WORDS)):
+        found = _DIRECTIVE.match(text, start)  # a match is one line, from its start
+        if found is not None:
+            pieces.append(text[done:start])
+            pieces.append(replace(found))
+            done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def redact_config_commands(text: str, lowered: str) -> str:
@@ -117,7 +154,7 @@ def redact_config_commands(text: str, lowered: str) -> str:
         return _replaced(match, found[0], "cli_secret") if found else match.group(0)
 
     text = _CONFIG_SET.sub(by_name, text)
-    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORE, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
+    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORES, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
         text = pattern.sub(any_value, text)
     return text
 
@@ -169,3 +206,6 @@ CONFIG_SHAPES = (
         redact_directives,
     ),
 )
+
+
+searched(*NAME_WORDS)

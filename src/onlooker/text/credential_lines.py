@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, keywords_first, mark, regex_apply, replace_spans
+from .literal_starts import Started
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -65,6 +66,10 @@ _STATED = re.compile(
     r"(?P<v>\"[^\"\n]{1,128}\"|'[^'\n]{1,128}'|`[^`\n]{1,128}`|[^\s\"'`]{1,128})"
 )
 _STATED_ANY_CASE = re.compile(_STATED.pattern, re.IGNORECASE)
+#: `_STATED` on lowercased text, tried only where what the value is called starts.
+_STATED_STARTS = Started(
+    _STATED, ("pass", "pw", "pin", "api key", "api token", "access token", "secret", "token")
+)
 _OWNERS = re.compile(r"\b(?:my|our|your|his|her|their)\b[\w \t-]{0,30}$", re.IGNORECASE)
 #: Words that follow "the password is" in prose about passwords, never passwords themselves.
 _STOPWORDS = """
@@ -86,10 +91,11 @@ BUDGET = 1000
 
 def redact_stated(text: str, lowered: str) -> str:
     """Passwords stated in prose ("my password is hunter2", "the wifi password is 'Tr0ub4dor'")."""
-    finder, haystack = (_STATED, lowered) if len(lowered) == len(text) else (_STATED_ANY_CASE, text)
+    same = len(lowered) == len(text)
+    founds = _STATED_STARTS.finditer(lowered) if same else _STATED_ANY_CASE.finditer(text)
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
-    for found in finder.finditer(haystack):
+    for found in founds:
         budget -= 1
         if budget < 0:  # a text made of such sentences: the rest goes whole, in linear time
             head = replace_spans(text[: found.start()], spans, "stated_password")

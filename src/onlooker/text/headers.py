@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
+from .literal_starts import sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -44,7 +45,10 @@ def _authorization(match: re.Match[str]) -> str:
     if scheme.lower() in _PAIRED_SCHEMES or (_PAIR.match(creds) and "=" in creds[:40]):
         cleaned = _PAIR.sub(_secret_pair, creds)
         return whole[:start] + cleaned
-    value = creds.split()[0].rstrip(",;)")
+    words = creds.split()
+    if not words:  # `Authorization: Token  `: the spaces after the scheme, nothing more
+        return whole
+    value = words[0].rstrip(",;)")
     if not _credential(value):
         return whole
     return whole[:start] + mark("authorization") + creds[len(value) :]
@@ -96,8 +100,12 @@ _COOKIE_PAIR = re.compile(r"(?P<name>[^=;\s]{1,256})=(?P<v>[^;\s]{1,4096})")
 
 
 def redact_cookies(text: str, lowered: str) -> str:
-    text = _SET_COOKIE.sub(lambda m: _replace_group(m, "v", "cookie"), text)
-    return _COOKIE_LIST.sub(_cookie_list, text)
+    cleaned = sub_from_starts(
+        _SET_COOKIE, lambda m: _replace_group(m, "v", "cookie"), text, lowered
+    )
+    if cleaned != text:
+        text, lowered = cleaned, cleaned.lower()
+    return sub_from_starts(_COOKIE_LIST, _cookie_list, text, lowered)
 
 
 def _cookie_list(match: re.Match[str]) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, alnum_run, already_redacted, keywords_first, mark
+from .literal_starts import sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -140,7 +141,7 @@ def redact_mnemonics(text: str, lowered: str) -> str:
         start = match.start("v") - match.start()
         return match.group(0)[:start] + mark("mnemonic")
 
-    return _MNEMONIC.sub(replace, text)
+    return sub_from_starts(_MNEMONIC, replace, text, lowered)
 
 
 #: `data:` / `stringData:` of a Kubernetes Secret: every value under them.

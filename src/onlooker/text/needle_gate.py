@@ -88,6 +88,13 @@ class NeedleGate:
         """What the needles in `lowered` open, each needle opening `gates[needle]`: the same as
         the union over `present(lowered)`, but a needle that opens nothing more than the ones
         already found is not searched for."""
+        return self.opened_and_words(lowered, gates)[0]
+
+    def opened_and_words(
+        self, lowered: str, gates: dict[str, frozenset[int]]
+    ) -> tuple[frozenset[int], set[str]]:
+        """`opened`, and the needles of word characters (and the word stretches of the others)
+        that are in `lowered`: every other one is not."""
         found = self._in_runs(lowered)
         opened: frozenset[int] = frozenset().union(*(gates[n] for n in found & self._words))
         for needle in (n for core in found & self._by_core.keys() for n in self._by_core[core]):
@@ -96,12 +103,13 @@ class NeedleGate:
         for needle in self._bare:
             if not gates[needle] <= opened and needle in lowered:
                 opened |= gates[needle]
-        return opened
+        return opened, found
 
     def _in_runs(self, lowered: str) -> set[str]:
         """The needles of word characters, and the word stretches of the others, in `lowered`."""
         runs = self._runs
-        words = lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()
+        # each run once: a text repeats most of its runs (names, keywords)
+        words = list(set(lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()))
         held: list[Any] = list(map(runs.get, words))
         if None in held:
             held = self._scan_new(words, held)

@@ -11,43 +11,44 @@ import re
 
 from ._shape import Shape, already_redacted, replace_spans
 from .credential_lines import STOPWORDS
+from .literal_starts import Started
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 #: The value: quoted in backticks, or a run holding a digit (what `_strong` asks of most values).
 _V = r"(?P<v>`[^`\n]{3,128}`|(?=[^\s\"'`,;()\[\]{}<>]{0,127}\d)[^\s\"'`,;()\[\]{}<>]{3,128})"
 _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
+#: What `_WHAT` starts with: every phrasing starting with `_WHAT` is tried only there.
+_WHAT_STARTS = (
+    "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
+    "kennwort", "senha",
+)  # fmt: skip
+#: Each phrasing with the words it starts with: the pattern is tried only where one starts
+#: (literal_starts.py), and not at all when none is in the text.
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
-    re.compile(
+    Started(re.compile(
         rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"
-    ),
+    ), _WHAT_STARTS),
     # use X as the password; X is the password; X (the admin password)
-    re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"),
+    Started(re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use",)),
     # login with admin / X; creds are admin:X; log in as root with X
-    re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"),
-    re.compile(
+    Started(re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"), ("with", "using")),
+    Started(re.compile(
         r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"
-    ),
-    re.compile(
+    ), ("cred", "login", "user/pass")),
+    Started(re.compile(
         rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"
-    ),
+    ), ("log", "sign", "ssh", "connect")),
     # password reset done, new one is X
-    re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"),
-)
-#: Words one of which a phrasing (by its place in PHRASINGS) cannot match without: when none is in
-#: the text, the phrasing is not tried.
-_NEEDS = {
-    2: ("with", "using"),
-    3: ("cred", "login", "user/pass"),
-    4: ("log", "sign", "ssh", "connect"),
-}
+    Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"), ("pass",)),
+)  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
-NAMED_AFTER = (
-    re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"),
-    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),
-)
+NAMED_AFTER: tuple[Started | re.Pattern[str], ...] = (
+    Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t")),
+    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),  # `(` is the engine's to find
+)  # fmt: skip
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
 _OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
@@ -62,10 +63,7 @@ def redact_prose(text: str, lowered: str) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
     haystack = lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
-    for index, pattern in enumerate(PHRASINGS):
-        needs = _NEEDS.get(index)
-        if needs and not any(word in haystack for word in needs):
-            continue
+    for pattern in PHRASINGS:
         for found in pattern.finditer(haystack):
             budget -= 1
             if budget < 0:
@@ -86,8 +84,8 @@ def redact_prose(text: str, lowered: str) -> str:
             )
             if _strong(stripped) or (digits_after and len(stripped) >= 4):
                 spans.append((start, end))
-    for pattern in NAMED_AFTER:
-        for found in pattern.finditer(haystack):
+    for named in NAMED_AFTER:
+        for found in named.finditer(haystack):
             budget -= 1
             if found.start() and haystack[found.start() - 1] not in " \t(":
                 continue

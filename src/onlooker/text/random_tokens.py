@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 import string
+from collections.abc import Iterator
 
 from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
 from .rule_set import entropy
@@ -19,6 +20,21 @@ _TOKEN_BYTES = byte_table(string.ascii_letters + string.digits + "+/_.=~-")
 _CREDENTIAL_WORDS = re.compile(
     r"(?i)(?:key|secret|token|passw|pwd|auth|credential|private|signing|hmac|bearer|session|cookie|api|login|connect|client|password|\bpat\b)"
 )
+_CREDENTIAL_NAMES = tuple(
+    _CREDENTIAL_WORDS.pattern.removeprefix("(?i)(?:").removesuffix("|\\bpat\\b)").split("|")
+)
+_PAT = re.compile(r"\bpat\b")
+
+
+def _credential_word(before: str) -> bool:
+    """`_CREDENTIAL_WORDS.search(before)`; for ASCII text, as substrings of it lowercased (a
+    pattern ignoring case with no first letter to look for is tried at every character)."""
+    if not before.isascii():
+        return _CREDENTIAL_WORDS.search(before) is not None
+    lowered = before.lower()
+    return any(word in lowered for word in _CREDENTIAL_NAMES) or _PAT.search(lowered) is not None
+
+
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
 )
@@ -27,22 +43,38 @@ LEAST_ENTROPY = 3.6
 REACH = 60
 
 
+def _tokens(text: str) -> Iterator[re.Match[str]]:
+    """`_TOKEN.finditer(text)`, tried only at the start of each run of 20 or more of a token's
+    characters (found by a translation and `bytes.find`, one byte per character: a character
+    past Latin-1 is encoded as `?`, and no byte past ASCII is a token's): a match starts a run
+    (its lookbehind), and a run holds one match at most (the pattern runs on to its end or 1024
+    characters; no other start in the run has the lookbehind)."""
+    runs = text.encode("latin-1", "replace").translate(_TOKEN_BYTES)
+    at = runs.find(_TWENTY)
+    while at != -1:
+        found = _TOKEN.match(text, at)
+        if found is not None:
+            yield found
+        end = runs.find(b" ", at)
+        if end == -1:
+            return
+        at = runs.find(_TWENTY, end)
+
+
+_TWENTY = b"a" * 20
+
+
 def redact_random_tokens(text: str, lowered: str) -> str:
-    if not alnum_run(text, 20, _TOKEN_BYTES):  # no 20 characters of a token in a row
-        return text
     pieces: list[str] = []
     done = 0
-    for found in _TOKEN.finditer(text):
+    for found in _tokens(text):
         token = found.group(0).rstrip(".=-")
         if not _random(token) or already_redacted(text[max(0, found.start() - 11) : found.end()]):
             continue
-        line_start = max(text.rfind("\n", 0, found.start()) + 1, found.start() - REACH)
+        reach = max(0, found.start() - REACH)  # the line's start, looked for no further back
+        line_start = max(text.rfind("\n", reach, found.start()) + 1, found.start() - REACH)
         before = text[line_start : found.start()]
-        if (
-            not _CREDENTIAL_WORDS.search(before)
-            or _DIGEST_BEFORE.search(before)
-            or "://" in before[-12:]
-        ):
+        if not _credential_word(before) or _DIGEST_BEFORE.search(before) or "://" in before[-12:]:
             continue
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)

@@ -18,6 +18,7 @@ from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
+from .literal_starts import SEARCHED, expect
 from .needle_gate import NeedleGate
 from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES
@@ -113,9 +114,11 @@ SHAPES: tuple[Shape, ...] = (
     CREDENTIAL_SHAPES[-1],  # stated passwords: after everything with a clearer shape
     *PROSE_SHAPES,
 )
-_GATE = NeedleGate(needle for shape in SHAPES for needle in shape.needles)
+#: The gate finds the shapes' needles, and the words the shapes search for (literal_starts.py),
+#: which open nothing: those not in a text are not searched for in it.
+_GATE = NeedleGate([*(needle for shape in SHAPES for needle in shape.needles), *SEARCHED.values()])
 #: For each needle, the positions in SHAPES of the shapes it lets through.
-_OPENS: dict[str, set[int]] = {}
+_OPENS: dict[str, set[int]] = {stretch: set() for stretch in SEARCHED.values()}
 for _at, _shape in enumerate(SHAPES):
     for _needle in _shape.needles:
         _OPENS.setdefault(_needle, set()).add(_at)
@@ -127,7 +130,9 @@ def redact(text: str) -> str:
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
-    for at in sorted(_GATE.opened(lowered, _GATED)):
+    opened, present = _GATE.opened_and_words(lowered, _GATED)
+    expect(lowered, present)
+    for at in sorted(opened):
         cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             text, lowered = cleaned, cleaned.lower()

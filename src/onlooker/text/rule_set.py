@@ -19,6 +19,7 @@ from functools import cached_property
 from pathlib import Path
 
 from ._shape import Shape, already_redacted, keywords_first, mark
+from .literal_starts import ascii_sub, literal_prefixes, lowered_alike
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -139,7 +140,15 @@ class Rule:
             keywords_first(_literal_first(translate(_without_name_prefix(self.pattern))))
         )
 
+    @cached_property
+    def prefixes(self) -> tuple[str, ...] | None:
+        """The words every match starts with (literal_starts.literal_prefixes), or None."""
+        return literal_prefixes(self.compiled)
+
     def apply(self, text: str, lowered: str) -> str:
+        prefixes = self.prefixes
+        if prefixes is not None and lowered_alike(text, lowered):  # only where its words start
+            return ascii_sub(self.compiled, prefixes, self._replace, text, lowered)
         return self.compiled.sub(self._replace, text)
 
     def _replace(self, match: re.Match[str]) -> str:

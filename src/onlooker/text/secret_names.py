@@ -78,6 +78,13 @@ NOT_SECRET = frozenset({"oldpwd", "passwd_file", "sig_figs"})
 #: The shell's working directory, as the environment names it (a `pwd` field is a password).
 SHELL_NAMES = frozenset({"PWD", "OLDPWD"})
 
+#: A secret name holds one of these, lowercased (each word of `is_secret_name` below that makes a
+#: name secret holds one): a line holding none holds no secret name.
+NAME_WORDS = (
+    "pass", "pw", "auth", "cookie", "sig", "cred", "sk", "sas", "salt", "pepper", "bearer", "jwt",
+    "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase",
+)  # fmt: skip
+
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
 _SEPARATORS = re.compile(r"[^a-z0-9]+")
 #: Longest name looked at: longer runs of name characters are not names.

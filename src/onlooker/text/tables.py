@@ -8,7 +8,8 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .secret_names import is_secret_name
+from .literal_starts import line_starts, searched, word_starts
+from .secret_names import NAME_WORDS, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -26,15 +27,15 @@ MOST_LINES = 5000
 
 
 def _kind(line: str) -> str | None:
-    if _CODE_CHARS.search(line):
-        return None
     if line.count(",") >= 2:
-        return "csv"
-    if line.count("|") >= 2:
-        return "bar"
-    if len(_GAP.findall(line)) >= 2:
-        return "space"
-    return None
+        kind = "csv"
+    elif line.count("|") >= 2:
+        kind = "bar"
+    elif ("  " in line or "\t" in line) and len(_GAP.findall(line)) >= 2:
+        kind = "space"
+    else:
+        return None  # no separators: what is cheap to see first (most lines of code and prose)
+    return None if _CODE_CHARS.search(line) else kind
 
 
 def _cells(line: str, kind: str) -> list[tuple[int, int]]:
@@ -48,15 +49,21 @@ _WORDS = re.compile(r"pass|secret|token|key|cred|pwd")
 
 
 def _may_have_table(lowered: str) -> bool:
-    """Whether a line holding a secret's word is laid out as a table row."""
+    """Whether a line holding a secret's word is laid out as a table row (the words found by
+    `str.find`, literal_starts.py: what `_WORDS` finds)."""
     seen = 0
-    while (word := _WORDS.search(lowered, seen)) is not None:  # the first on each line
-        start = lowered.rfind("\n", 0, word.start()) + 1
-        end = lowered.find("\n", word.end())
+    for at in word_starts(lowered, _WORD_LIST):
+        if at < seen:
+            continue  # the first on each line
+        start = lowered.rfind("\n", 0, at) + 1
+        end = lowered.find("\n", at)
         seen = len(lowered) if end < 0 else end
         if _kind(lowered[start:seen]) is not None:
             return True
     return False
+
+
+_WORD_LIST = searched(*_WORDS.pattern.split("|"))
 
 
 def redact_tables(text: str, lowered: str) -> str:
@@ -69,7 +76,14 @@ def redact_tables(text: str, lowered: str) -> str:
     kind: str | None = None
     header_cells = 0
     changed = False
+    # A header, or a row whose first cell names a secret, holds a secret name, so one of
+    # NAME_WORDS: with no header above, a line holding none is passed over unread.
+    naming = _naming_lines(text, lowered)
+    offset = -1
     for number, line in enumerate(lines):
+        start, offset = offset + 1, offset + 1 + len(line)
+        if not secret_columns and naming is not None and start not in naming:
+            continue
         if not line.strip():
             secret_columns, kind = [], None
             continue
@@ -116,6 +130,13 @@ def redact_tables(text: str, lowered: str) -> str:
             )
             changed = True
     return "\n".join(lines) if changed else text
+
+
+def _naming_lines(text: str, lowered: str) -> set[int] | None:
+    """Where each line holding one of NAME_WORDS starts (None when lowercasing moved text)."""
+    if len(lowered) != len(text):
+        return None
+    return set(line_starts(lowered, word_starts(lowered, NAME_WORDS)))
 
 
 def _column_name(name: str) -> bool:

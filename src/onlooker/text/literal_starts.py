@@ -1,0 +1,260 @@
+"""A pattern's matches found from where they can start: the words every match begins with.
+
+A pattern that starts with an alternation of words (`pass|pw|token|secret…`) is tried by the
+regular expression engine at every character one of those words starts with (`p`, `t`, `s`: a
+third of a text), each try costing more than a character. Every match starts where one of the
+words starts, and `str.find` finds a word in a text some fifty times faster than the engine
+tries the pattern: so the words are found first, and the pattern is tried only there (with
+`pattern.match`, which sees the text before the position as `search` does: lookbehinds and `\\b`
+answer the same). The matches are those of `pattern.finditer`, in the same order (the property
+test in tests/text/test_literal_starts.py compares both on the corpus and on random text).
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+
+#: Every word searched for by `positions` that is known ahead, by its longest stretch of word
+#: characters: the needle gate (redact.py) finds which stretches a text holds, and a word whose
+#: stretch is not there is not searched for (`expect`).
+SEARCHED: dict[str, str] = {}
+_STRETCH = re.compile(r"[a-z0-9_]+")
+
+
+def searched(*words: str) -> tuple[str, ...]:
+    """Register `words` (lowercase) as searched for in lowercased texts; returns them."""
+    for word in words:
+        stretch = max(_STRETCH.findall(word), key=len, default="")
+        if stretch:
+            SEARCHED[word] = stretch
+    return words
+
+
+def expect(lowered: str, present: set[str] | frozenset[str]) -> None:
+    """Tell `positions` that of the words in SEARCHED, those whose stretch is not in `present`
+    (the stretches in `lowered`, all of them) do not occur in `lowered`."""
+    global _EXPECTED
+    known = _LAST[1] if _LAST[0] is lowered else {}  # what was found in it already
+    known.update((w, ()) for w, stretch in SEARCHED.items() if stretch not in present)
+    _EXPECTED = (lowered, known)
+
+
+def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
+    """Where each line holding one of `starts` (in order) starts, each once: in linear time
+    (each line end found once, each line start searched for back to the line before)."""
+    line_end = -1
+    for at in starts:
+        if at <= line_end:
+            continue
+        newline = haystack.rfind("\n", line_end + 1, at)
+        yield line_end + 1 if newline == -1 else newline + 1
+        line_end = haystack.find("\n", at)
+        if line_end == -1:
+            return
+
+
+def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
+    """Every position in `haystack` where one of `words` begins, in order, each once."""
+    found: set[int] = set()
+    for word in words:
+        found.update(positions(haystack, word))
+    return sorted(found)
+
+
+#: The last text searched and, for each word, where it starts in it: the shapes run one after
+#: another on the same lowercased text and look for the same words (`pass`, `token`, `key`), so
+#: each is searched for once per text. One tuple, replaced whole: safe across threads.
+_LAST: tuple[str, dict[str, tuple[int, ...]]] = ("", {})
+#: The same for the text `expect` was told of (the lowercased text every shape gets), kept
+#: apart so that a search in another text (the text as written) does not forget it.
+_EXPECTED: tuple[str, dict[str, tuple[int, ...]]] = ("", {})
+
+
+def positions(haystack: str, word: str) -> tuple[int, ...]:
+    """Where `word` starts in `haystack` (overlapping occurrences included), in order."""
+    global _LAST
+    last_text, known = _EXPECTED
+    if last_text is not haystack:
+        last_text, known = _LAST
+        if last_text is not haystack:
+            known = {}
+            _LAST = (haystack, known)
+    found = known.get(word)
+    if found is None:
+        starts = []
+        at = haystack.find(word)
+        while at != -1:
+            starts.append(at)
+            at = haystack.find(word, at + 1)
+        found = known[word] = tuple(starts)
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Started:
+    """A pattern that cannot match without starting with one of `words` (as they are written in
+    the text it is run on: lowercase words for a pattern run on lowercased text)."""
+
+    pattern: re.Pattern[str]
+    words: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if all(word == word.lower() for word in self.words):
+            searched(*self.words)
+
+    def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
+        """`pattern.finditer(haystack)`: its matches never empty, each starting at a word."""
+        done = 0
+        for start in word_starts(haystack, self.words):
+            if start < done:
+                continue
+            found = self.pattern.match(haystack, start)
+            if found is not None:
+                done = found.end()
+                yield found
+
+    def sub(self, replace: str | Callable[[re.Match[str]], str], text: str) -> str:
+        """`pattern.sub(replace, text)` (a function, or a replacement without group references)."""
+        pieces: list[str] = []
+        done = 0
+        for found in self.finditer(text):
+            pieces.append(text[done : found.start()])
+            pieces.append(replace if isinstance(replace, str) else replace(found))
+            done = found.end()
+        return "".join(pieces) + text[done:] if pieces else text
+
+
+#: Prefixes are followed this far, and a pattern with more prefixes than this is tried as it is.
+_PREFIX_LENGTH = 8
+_MOST_PREFIXES = 24
+
+
+def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
+    """Lowercase words, one of which starts every match of `pattern` in a text, found in the text
+    lowercased when it is `lowered_alike` (so, for a pattern that ignores case or not): read from
+    the pattern's parse,
+    skipping what takes no characters (`\\b`, lookarounds), through groups and alternatives and
+    small character classes. None when some match may start otherwise, or the words would be
+    too many or too short (one letter) to find faster than the engine tries the pattern."""
+    try:
+        parser: Any = importlib.import_module("re._parser")
+        parsed = parser.parse(pattern.pattern, pattern.flags)
+        found = _prefixes(list(parsed.data), 0, "", importlib.import_module("re._constants"))
+    except (ImportError, AttributeError, _GiveUp, RecursionError):
+        return None
+    if not found or min(map(len, found)) < 2 or len(found) > _MOST_PREFIXES:
+        return None
+    return tuple(sorted(found))
+
+
+class _GiveUp(Exception):
+    """The pattern's start is not a handful of words."""
+
+
+def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
+    """The words a match of items[at:] starts with, each after `head` (cut at _PREFIX_LENGTH)."""
+    if len(head) >= _PREFIX_LENGTH or at == len(items):
+        if not head:
+            raise _GiveUp
+        return {head}
+    op, value = items[at]
+    rest = items[at + 1 :]
+    found: set[str]
+    if op is sre.ASSERT and head and value[0] == -1 and len(value[1].data) == 1:
+        kind, code = value[1].data[0]  # `(?<=l)` after `[Ll]` (_shape.keywords_first)
+        if kind is sre.LITERAL and _ascii_lower(code) != head[-1]:
+            return set()
+    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
+        return _prefixes(items, at + 1, head, sre)
+    if op is sre.LITERAL:
+        char = _ascii_lower(value)
+        return set() if char is None else _prefixes(items, at + 1, head + char, sre)
+    if op is sre.IN and all(kind is sre.LITERAL for kind, _ in value):
+        chars = {_ascii_lower(c) for _, c in value} - {None}
+        if len(chars) <= 8:
+            found = set()
+            for char in chars:
+                found |= _prefixes(rest, 0, head + str(char), sre)
+            return found
+    if op is sre.SUBPATTERN:
+        return _prefixes([*value[-1].data, *rest], 0, head, sre)
+    if op is sre.BRANCH:
+        found = set()
+        for branch in value[1]:
+            found |= _prefixes([*branch.data, *rest], 0, head, sre)
+            if len(found) > _MOST_PREFIXES:
+                raise _GiveUp
+        return found
+    if not head:  # a repeat, a class, anything else: the words end here
+        raise _GiveUp
+    return {head}
+
+
+def _ascii_lower(code: int) -> str | None:
+    """The character lowercased, as it is in a text `lowered_alike` its lowercase: None for
+    `ı`, `ſ` and `İ`, which no such text holds."""
+    char = chr(code)
+    lowered = char.lower()
+    if len(lowered) == 1 and lowered.isascii():
+        return lowered  # the Kelvin sign too, which lowercases to `k`
+    if char in "\u0131\u017f\u0130":
+        return None
+    raise _GiveUp  # a character that may match another when case is ignored
+
+
+#: Letters that match `i` and `s` when case is ignored yet stay themselves when lowercased.
+_FOLDS_APART = ("\u0131", "\u017f")
+
+
+def lowered_alike(text: str, lowered: str) -> bool:
+    """Whether `lowered` (`text.lower()`) has each character of `text` at the same place, and
+    an ASCII letter wherever a pattern ignoring case matches one in `text`: so the words a
+    pattern's matches start with are found in `lowered` at least wherever they can start."""
+    if text.isascii():
+        return True
+    return len(lowered) == len(text) and not any(c in text for c in _FOLDS_APART)
+
+
+def ascii_sub(
+    pattern: re.Pattern[str],
+    prefixes: tuple[str, ...],
+    replace: Callable[[re.Match[str]], str],
+    text: str,
+    lowered: str,
+) -> str:
+    """`pattern.sub(replace, text)` for a `text` `lowered_alike` its lowercased `lowered`, the
+    pattern tried only where one of its `literal_prefixes` starts in `lowered`."""
+    pieces: list[str] = []
+    done = 0
+    for start in word_starts(lowered, prefixes):
+        if start < done:
+            continue
+        found = pattern.match(text, start)
+        if found is not None:
+            pieces.append(text[done:start])
+            pieces.append(replace(found))
+            done = found.end()
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+_KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+
+
+def sub_from_starts(
+    pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str, lowered: str
+) -> str:
+    """`pattern.sub(replace, text)`, tried only where the words its matches start with start
+    (`literal_prefixes`, read once per pattern) when `text` is `lowered_alike` `lowered`."""
+    prefixes = _KNOWN_PREFIXES.get(pattern, ())
+    if prefixes == ():
+        prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
+    if prefixes is None or not lowered_alike(text, lowered):
+        return pattern.sub(replace, text)
+    return ascii_sub(pattern, prefixes, replace, text, lowered)
