@@ -28,7 +28,7 @@ from urllib.parse import urlsplit
 from ..errors import ProviderSetupError
 from .model import Model
 
-__all__ = ["PROVIDERS", "model_from_string"]
+__all__ = ["CLI_PROVIDERS", "PROVIDERS", "model_from_string", "starts_a_cli"]
 
 Builder = Callable[[str, str, dict[str, Any]], Model]
 
@@ -181,6 +181,15 @@ PROVIDERS: dict[str, Builder] = {
     "opencode": _opencode,
 }
 """Provider prefix -> builder of its models."""
+
+CLI_PROVIDERS = ("claude-code", "opencode")
+"""Providers whose every call starts the user's own agent CLI, which takes seconds: their models
+never run on the hook path (a reviewer naming one runs in the background, specs/llm.md)."""
+
+
+def starts_a_cli(spec: str) -> bool:
+    """Whether the model string names a provider whose calls start an agent CLI."""
+    return spec.strip().partition(":")[0] in CLI_PROVIDERS
 
 
 def _need(module: str, spec: str, extra: str, *, package: str | None = None) -> None:
