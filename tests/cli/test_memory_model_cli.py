@@ -135,3 +135,27 @@ def test_an_interactive_install_asks_once(tmp_path: Path, onlooker_home: Path) -
     again = install("n")
     assert "[y/N]" not in again  # asked once
     assert shown(project)["modelInEffect"] == "claude-code:haiku"
+
+
+def test_opencode_install_keeps_an_opencode_model(tmp_path: Path, onlooker_home: Path) -> None:
+    """`install opencode --memory-model opencode:...` keeps the user's own opencode as memory's
+    model; config show, status and doctor name it; a model string opencode cannot take is
+    refused, saying what to write."""
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    done = onlooker("install", "opencode", "--memory-model", "opencode:anthropic/claude-haiku-4-5",
+                    cwd=project)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "memory model opencode:anthropic/claude-haiku-4-5 for every project" in done.stdout
+    assert (project / ".opencode" / "plugins" / "onlooker.ts").is_file()
+    assert shown(project)["modelInEffect"] == "opencode:anthropic/claude-haiku-4-5"
+
+    bad = onlooker("install", "opencode", "--memory-model", "opencode:haiku", cwd=project)
+    assert bad.returncode != 0 and "opencode:<provider>/<model>" in bad.stderr
+    again = onlooker("install", "opencode", "--memory-model", "opencode:default", cwd=project)
+    assert "nothing to change" in again.stdout and "memory model opencode:default" in again.stdout
+    assert shown(project)["modelInEffect"] == "opencode:default"
+    status = json.loads(onlooker("status", "--json", cwd=project).stdout)["memory_model"]
+    assert status["model"] == "opencode:default" and status["source"].startswith("chosen at")
+    said = onlooker("doctor", "--project", str(project), cwd=project).stdout
+    assert "memory model   opencode:default" in said
