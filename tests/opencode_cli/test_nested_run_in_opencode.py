@@ -5,7 +5,6 @@ nothing, even where the run loads it and onlooker's hook service is up to answer
 from __future__ import annotations
 
 import subprocess
-from pathlib import Path
 
 import pytest
 from opencode import BINARY, Opencode
