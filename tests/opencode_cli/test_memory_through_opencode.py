@@ -72,8 +72,8 @@ def test_memories_come_through_the_users_own_opencode(opencode: Opencode) -> Non
     assert not request.get("tools") and MODEL.split("/")[1] == request["model"]
     sent = user_text(request)  # the compressed events, one a line; no file, no output
     lines = sent.splitlines()
-    assert "1. bash: python3 -c 'print(0)'" in lines  # a batch of 20, at the turn's end
-    assert "20. bash: python3 -c 'print(19)'" in lines and "print(20)" not in sent
+    assert "1. Ran `python3 -c 'print(0)'` → exit 0" in lines  # a batch of 20, at turn's end
+    assert "20. Ran `python3 -c 'print(19)'` → exit 0" in lines and "print(20)" not in sent
     (memory,) = memories()
     assert memory["title"] == MEMORY["title"]
     folder = journal_path(opencode.onlooker_home, project_for(opencode.project), "x").parent
