@@ -135,3 +135,70 @@ def test_an_interactive_install_asks_once(tmp_path: Path, onlooker_home: Path) -
     again = install("n")
     assert "[y/N]" not in again  # asked once
     assert shown(project)["modelInEffect"] == "claude-code:haiku"
+
+
+def test_opencode_install_keeps_an_opencode_model(tmp_path: Path, onlooker_home: Path) -> None:
+    """`install opencode --memory-model opencode:...` keeps the user's own opencode as memory's
+    model; config show, status and doctor name it; a model string opencode cannot take is
+    refused, saying what to write."""
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    done = onlooker("install", "opencode", "--memory-model", "opencode:anthropic/claude-haiku-4-5",
+                    cwd=project)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "memory model opencode:anthropic/claude-haiku-4-5 for every project" in done.stdout
+    assert (project / ".opencode" / "plugins" / "onlooker.ts").is_file()
+    assert shown(project)["modelInEffect"] == "opencode:anthropic/claude-haiku-4-5"
+
+    bad = onlooker("install", "opencode", "--memory-model", "opencode:haiku", cwd=project)
+    assert bad.returncode != 0 and "opencode:<provider>/<model>" in bad.stderr
+    again = onlooker("install", "opencode", "--memory-model", "opencode:default", cwd=project)
+    assert "nothing to change" in again.stdout and "memory model opencode:default" in again.stdout
+    assert shown(project)["modelInEffect"] == "opencode:default"
+    status = json.loads(onlooker("status", "--json", cwd=project).stdout)["memory_model"]
+    assert status["model"] == "opencode:default" and status["source"].startswith("chosen at")
+    said = onlooker("doctor", "--project", str(project), cwd=project).stdout
+    assert "memory model   opencode:default" in said
+
+
+def test_an_interactive_opencode_install_offers_the_users_opencode(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    """In a terminal, with opencode on PATH and no choice made yet, `install opencode` offers
+    opencode:default (default no) and keeps the answer."""
+    import os
+    import pty
+    import select
+
+    binary = Path(__file__).resolve().parents[2] / ".opencode-test" / "node_modules"
+    binary = binary / "opencode-linux-x64" / "bin" / "opencode"
+    assert binary.is_file(), "run `make opencode`"
+    project = tmp_path / "shop"
+    (project / ".git").mkdir(parents=True)
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    (bin_dir / "opencode").symlink_to(binary)
+    env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}"}
+    main, child = pty.openpty()
+    process = subprocess.Popen(
+        [str(ONLOOKER), "install", "opencode"], cwd=project, env=env,
+        stdin=child, stdout=child, stderr=child, close_fds=True,
+    )  # fmt: skip
+    os.close(child)
+    said = b""
+    while process.poll() is None or select.select([main], [], [], 0.2)[0]:
+        if not select.select([main], [], [], 0.2)[0]:
+            continue
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:
+            break
+        said += chunk
+        if b"[y/N]" in chunk:
+            os.write(main, b"y\n")
+    process.wait(timeout=60)
+    os.close(main)
+    text = said.decode(errors="replace")
+    assert "through your own opencode (opencode:default, the model its config names)?" in text
+    assert "memory model opencode:default for every project" in text
+    assert shown(project)["modelInEffect"] == "opencode:default"

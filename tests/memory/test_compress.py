@@ -111,3 +111,37 @@ def test_other_tools_and_failures_get_one_line() -> None:
         output="File does not exist.",
     )
     assert compress(missing).line == "Read /nope.py → failed: File does not exist."  # type: ignore[union-attr]
+
+
+OPENCODE = [
+    (call("bash", {"command": "npm test", "description": "Run the tests"}, output="ok"),
+     "Ran `npm test` → exit 0"),
+    (call("bash", {"command": "npm test", "description": "Run the tests"}, ok=False,
+          error="FAIL src/auth.test.ts\nError: expected 200, got 401\n"),
+     "Ran `npm test` → exit 1: FAIL src/auth.test.ts"),
+    (call("edit", {"filePath": "/src/auth.ts", "oldString": "a", "newString": "b"}),
+     "Edited /src/auth.ts: a → b"),
+    (call("write", {"filePath": "/src/auth.ts", "content": "x\n" * 3}),
+     "Created /src/auth.ts (3 lines)"),
+    (call("read", {"filePath": "/src/auth.ts"}, output="1: a\n2: b\n"),
+     "Read /src/auth.ts (2 lines)"),
+    (call("webfetch", {"url": "https://example.com/a", "format": "text"}), "Fetched example.com"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("event", "line"), OPENCODE, ids=[t[0].tool + str(i) for i, t in enumerate(OPENCODE)]
+)
+def test_opencode_tools_read_as_the_claude_code_tools_they_match(
+    event: ToolCall, line: str
+) -> None:
+    found = compress(event)
+    assert found is not None and found.line == line
+    assert found.tool_name == event.tool.title() or found.tool_name == "WebFetch"
+    for skipped in ("todowrite", "glob", "list"):
+        assert compress(call(skipped, {"pattern": "*.py"})) is None
+
+
+def test_an_opencode_edit_names_its_file() -> None:
+    edit = compress(call("edit", {"filePath": "/src/a.py", "oldString": "a", "newString": "b"}))
+    assert edit is not None and edit.files == ("/src/a.py",)

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from ..config import find_config, project_root
+from ..config.hook_path import moved_to_background
 from ..config.tolerant import PYYAML, load_tolerant
 
 
@@ -23,9 +24,10 @@ def config_warnings(project: Path) -> list[str]:
             return [f"{PYYAML}; without it a config file you add will not be read"]
         return []
     found = load_tolerant(path, root)
+    notes = moved_to_background(found.config)
     if not found.problems:
-        return []
-    warnings = list(found.problems)
+        return notes
+    warnings = [*found.problems, *notes]
     if found.defaulted == ("*",):
         warnings.append("until it is fixed, sessions run with onlooker's defaults")
     elif found.defaulted:

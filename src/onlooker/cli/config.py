@@ -12,6 +12,7 @@ import click
 
 from ..config import ConfigInvalid, ProjectConfig, find_config, load_config, load_project
 from ..config import project_root as root_of
+from ..config.hook_path import moved_to_background
 from ..errors import ConfigError
 from ..memory.settings import NO_MODEL, extraction_model, model_source
 from ..observers import BUILTIN
@@ -51,8 +52,10 @@ def validate(path: Path | None, as_json: bool) -> None:
         data = {"file": str(file), "valid": False, "problems": [problem]}
         _report(as_json, data, str(exc), failed)
         raise SystemExit(1) from None
-    data = {"file": str(file), "valid": True, "problems": []}
-    _report(as_json, data, f"{file}: ok ({_summary(config)})", failed)
+    notes = moved_to_background(config)
+    data = {"file": str(file), "valid": True, "problems": [], "notes": notes}
+    text = "\n".join([f"{file}: ok ({_summary(config)})", *(f"note: {n}" for n in notes)])
+    _report(as_json, data, text, failed)
 
 
 @command.command(name="show")

@@ -142,6 +142,8 @@ def _print(data: dict[str, Any]) -> None:
         line(f"  config         ok: {config['file']}")
     else:
         _config_problems(config)
+    for note in config.get("notes", []):
+        line(f"    {note}")
     for other in data.get("other_configs", []):
         _config_problems(other)
     plugins = data["plugins"]

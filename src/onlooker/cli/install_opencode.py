@@ -14,6 +14,7 @@ from ..store.home import data_home, project_root
 from ._config_check import warn_about_config
 from ._install_options import dry_run_option, json_option
 from ._install_options import run_install as _run
+from .install_memory import memory_choice
 
 _scope = click.option(
     "--scope",
@@ -33,12 +34,26 @@ _project = click.option(
 )
 
 
+_memory_model = click.option(
+    "--memory-model",
+    default=None,
+    metavar="MODEL",
+    help="The model that turns sessions into memories, for every project of this data home: "
+    "e.g. opencode:default (your own opencode, the model and provider its config names) or "
+    "opencode:<provider>/<model>, or none (memories by rule, the default). A project's "
+    "memory.model still wins.",
+)
+
+
 @click.command(name="opencode")
 @_scope
 @_project
 @dry_run_option
 @json_option
-def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) -> None:
+@_memory_model
+def install_opencode(
+    scope: str, project: Path, dry_run: bool, as_json: bool, memory_model: str | None
+) -> None:
     """Write onlooker's plugin into opencode's plugin folder.
 
     The plugin forwards opencode's hooks to onlooker's hook service: a stalled tool loop shows up
@@ -46,8 +61,12 @@ def install_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) ->
     machine's Python; running it again changes nothing; a file it replaces is backed up in the
     data home. `onlooker uninstall opencode` removes it.
     """
+    home = data_home()
+    ask = not (as_json or dry_run)
+    chosen = memory_choice(home, memory_model, dry_run=dry_run, ask=ask, host="opencode")
     path = plugin_path(scope, project_root(project))
-    _show(_run(lambda: install(path, data_home(), dry_run=dry_run)), "installed", dry_run, as_json)
+    change = _run(lambda: install(path, home, dry_run=dry_run))
+    _show(change, "installed", dry_run, as_json, [chosen] if chosen else [])
     warn_about_config(project)
 
 
@@ -62,15 +81,22 @@ def uninstall_opencode(scope: str, project: Path, dry_run: bool, as_json: bool) 
     _show(_run(lambda: uninstall(path, data_home(), dry_run=dry_run)), "removed", dry_run, as_json)
 
 
-def _show(change: Change, verb: str, dry_run: bool, as_json: bool) -> None:
+def _show(
+    change: Change, verb: str, dry_run: bool, as_json: bool, said: list[str] | None = None
+) -> None:
+    said = said or []
     if as_json:
         data = {**change.to_dict(), "plugin": str(change.path), "dry_run": dry_run}
+        if said:
+            data["notes"] = [*data.get("notes", []), *said]
         click.echo(json.dumps(data, indent=2))
         return
     if not change.changed:
         click.echo(f"nothing to change: {change.path} ({'; '.join(change.notes) or 'up to date'})")
+        for note in said:
+            click.echo(f"  {note}")
         return
     would = "would be " if dry_run else ""
     click.echo(f"onlooker plugin for opencode {would}{verb}: {change.path}")
-    for note in change.notes:
+    for note in [*change.notes, *said]:
         click.echo(f"  {note}")

@@ -47,7 +47,15 @@ BUILTIN_HINT = (
     " (these observers are LLM reviewers; built-in observers such as stall are set under "
     "trajectory.observers)"
 )
-PROVIDERS = ("openai", "anthropic", "openai-compatible", "ollama", "local", "claude-code")
+PROVIDERS = (
+    "openai",
+    "anthropic",
+    "openai-compatible",
+    "ollama",
+    "local",
+    "claude-code",
+    "opencode",
+)
 #: Bare model names of the observer bundle's config (`claude-3-5-sonnet`) and their provider.
 BARE_MODELS = {
     "claude-": "anthropic",

@@ -203,14 +203,17 @@ def other_configs(home: Path, project: Path) -> list[dict[str, Any]]:
 
 
 def _checked(path: Path, root: Path) -> dict[str, Any]:
+    from ..config.hook_path import moved_to_background
     from ..config.tolerant import load_tolerant
 
     found = load_tolerant(path, root)
+    notes = moved_to_background(found.config)
     if found.problems:
         return {"file": str(path), "valid": False, "problems": list(found.problems),
-                "defaulted": list(found.defaulted)}  # fmt: skip
+                "defaulted": list(found.defaulted), "notes": notes}  # fmt: skip
     reviewers = len(found.config.reviewers)
-    return {"file": str(path), "valid": True, "problems": [], "reviewers": reviewers}
+    return {"file": str(path), "valid": True, "problems": [], "reviewers": reviewers,
+            "notes": notes}  # fmt: skip
 
 
 def diagnose(home: Path, project: Path) -> Report:

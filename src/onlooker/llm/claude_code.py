@@ -19,18 +19,15 @@ reports (`usage`, `total_cost_usd`) come back in `Completion.usage`.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import os
 import shutil
-import signal
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import ModelUnavailable, ProviderSetupError
+from ._nested import NESTED_VARIABLE, run_nested
 from .call import ModelBase, Request, read_json, with_json_instruction
 from .model import Completion, Usage
 
@@ -38,8 +35,6 @@ __all__ = ["CLI_VARIABLE", "NESTED_VARIABLE", "ClaudeCodeModel", "claude_command
 
 CLI_VARIABLE = "ONLOOKER_CLAUDE_CLI"
 """Names the Claude Code executable; else `claude` on PATH."""
-NESTED_VARIABLE = "ONLOOKER_NESTED"
-"""Set to 1 in a nested run's environment: onlooker's hooks see it and do nothing."""
 EFFORT = "low"
 """Thinking effort of a nested run: summaries need little, and every thinking token is paid."""
 
@@ -103,25 +98,8 @@ class ClaudeCodeModel(ModelBase):
         return Completion(text=text, data=data, usage=usage, model=answered or self.model)
 
     async def _run(self, command: list[str], prompt: str) -> dict[str, Any]:
-        env = {**os.environ, NESTED_VARIABLE: "1"}
-        with tempfile.TemporaryDirectory(prefix="onlooker-claude-") as folder:
-            process = await asyncio.create_subprocess_exec(
-                *command,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                cwd=folder,
-                env=env,
-                start_new_session=True,
-            )
-            try:
-                out, err = await process.communicate(prompt.encode())
-            except BaseException:  # the timeout cancelled us: the run must not go on alone
-                _stop(process)
-                with contextlib.suppress(Exception):
-                    await asyncio.shield(process.wait())
-                raise
-        return self._result(process.returncode, out, err)
+        code, out, err = await run_nested(command, prompt, prefix="onlooker-claude-")
+        return self._result(code, out, err)
 
     def _result(self, code: int | None, out: bytes, err: bytes) -> dict[str, Any]:
         try:
@@ -154,8 +132,3 @@ def _usage(result: dict[str, Any]) -> Usage:
     return Usage(
         tokens, count("output_tokens"), float(cost) if isinstance(cost, int | float) else None
     )
-
-
-def _stop(process: asyncio.subprocess.Process) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)

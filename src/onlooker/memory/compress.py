@@ -8,7 +8,10 @@
     WebSearch -> Searched: query text
     WebFetch  -> Fetched example.com
 
-Low-value tools are skipped; any other tool gets `<tool>: <its main input>`. Every piece is
+opencode's tools (`bash`, `read`, `edit`, `write`, `grep`, ... with `filePath`, `oldString`,
+`newString`) are read as the Claude Code tools they match, so an opencode session's lines (and the
+rule digest made of them) say the same. Low-value tools are skipped; any other tool gets
+`<tool>: <its main input>`. Every piece is
 redacted before it is cut (specs/redaction.md): a secret cut in half no longer has the shape
 that finds it, so memory text derives from redacted text only.
 """
@@ -32,6 +35,16 @@ SKIPPED_TOOLS = frozenset(
     }
 )  # fmt: skip
 """Low-value tools: nothing is kept of them."""
+
+OPENCODE_TOOLS = {
+    "bash": "Bash", "read": "Read", "edit": "Edit", "multiedit": "MultiEdit", "write": "Write",
+    "grep": "Grep", "glob": "Glob", "list": "Glob", "webfetch": "WebFetch",
+    "websearch": "WebSearch", "todowrite": "TodoWrite", "todoread": "TodoWrite", "task": "Task",
+    "skill": "Skill", "lsp": "LSP", "question": "AskUserQuestion",
+}  # fmt: skip
+"""opencode's tool names -> the Claude Code tool each matches."""
+OPENCODE_KEYS = {"filePath": "file_path", "oldString": "old_string", "newString": "new_string"}
+"""opencode's input keys -> Claude Code's."""
 
 #: Longest piece of one input (a command, an edit side, a pattern) kept in the line.
 PIECE = 80
@@ -60,6 +73,7 @@ def compress(call: ToolCall, root: str = "") -> Compressed | None:
     """The one-line form of a tool call, or None for a skipped tool. With the project's `root`,
     paths inside it are written relative to it in the line (`src/auth.ts`); `files` keep them
     whole, as memory search by file expects."""
+    call = as_claude_code(call)
     if not call.tool or call.tool in SKIPPED_TOOLS:
         return None
     rule = _RULES.get(call.tool, _other)
@@ -71,6 +85,21 @@ def compress(call: ToolCall, root: str = "") -> Compressed | None:
     if not call.ok and call.tool != "Bash":
         line += f" → failed: {error_summary(call.error or call.output)}"
     return Compressed(call.tool, project_relative(line, root), _files(call))
+
+
+def as_claude_code(call: ToolCall) -> ToolCall:
+    """An opencode tool call as the Claude Code tool call it matches (others as they are)."""
+    tool = OPENCODE_TOOLS.get(call.tool)
+    if tool is None:
+        return call
+    edits = call.input.get("edits")
+    keys = {OPENCODE_KEYS.get(k, k): v for k, v in call.input.items()}
+    if isinstance(edits, list):
+        keys["edits"] = [
+            {OPENCODE_KEYS.get(k, k): v for k, v in e.items()} if isinstance(e, Mapping) else e
+            for e in edits
+        ]
+    return replace(call, tool=tool, input=keys)
 
 
 def project_relative(text: str, root: str) -> str:

@@ -4,8 +4,10 @@ At each event: reports of background runs not yet delivered to this session go i
 (after a tool call, at a prompt), once. When the project's review trigger fires, reviewers whose
 targets changed are due: `parallel` (and `inline`) runs them now, within their bounds, and
 delivers what they found; `background` queues one `review.run` job each and makes sure a
-detached worker runs. With `on_timeout: fail`, a timed-out reviewer blocks with the reason, but
-not a stop that goes on after a block.
+detached worker runs. A reviewer whose model starts the user's agent CLI (`claude-code:`,
+`opencode:`, seconds a call) is queued in every mode: the hook never waits for one. With
+`on_timeout: fail`, a timed-out reviewer blocks with the reason, but not a stop that goes on after
+a block.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from pathlib import Path
 from ..core.events import Event, ToolCall, TurnEnded, UserPrompt
 from ..core.session import Session
 from ..llm.model import Model
+from ..llm.providers import starts_a_cli
 from ..store import Store
 from ._run import due_reviewers, remember, run_parallel
 from .config import ReviewSetup, reviewer_to_dict
@@ -130,8 +133,11 @@ def _due_reviews(
     remember(session, due)
     execution = setup.execution
     block = ""
-    if execution.mode == "background":
-        for reviewer, _ in due:
+    background = execution.mode == "background"
+    queued = [pair for pair in due if background or starts_a_cli(pair[0].model)]
+    due = [pair for pair in due if pair not in queued]  # what the hook waits for
+    if queued:
+        for reviewer, _ in queued:
             payload = {
                 "reviewer": reviewer_to_dict(reviewer),
                 "root": str(root) if root is not None else "",
@@ -141,7 +147,7 @@ def _due_reviews(
             store.enqueue(REVIEW_JOB, payload, project=project, session_id=session.id)
         if wake_worker is not None:
             wake_worker(store.home)
-    else:
+    if due:
         runs = run_parallel(
             [reviewer for reviewer, _ in due], execution, store=store, project=project,
             session=session, root=root, model_for=model_for, budget=budget,

@@ -129,6 +129,9 @@ function askClient(command: string[], payload: Buffer): Promise<Answer> {
 }
 
 export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks> => {
+  // a model call onlooker makes through the user's opencode (onlooker.llm.opencode): no hook,
+  // so onlooker never observes its own model calls (no recursion)
+  if (process.env.ONLOOKER_NESTED) return {}
   let warned = false
   const command = hookCommand()
 
