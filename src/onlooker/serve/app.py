@@ -130,6 +130,10 @@ def create_app(
                 methods=["POST"]),
             Route("/api/memories/{id:int}/forget", write(
                 lambda s, r, b: actions.forget(s, r.path_params["id"])), methods=["POST"]),
+            Route("/api/memories/{id:int}/edit", write(
+                lambda s, r, b: actions.edit_memory(s, r.path_params["id"], b)), methods=["POST"]),
+            Route("/api/memories/{id:int}/pin", write(
+                lambda s, r, b: actions.pin_memory(s, r.path_params["id"], b)), methods=["POST"]),
             Route("/api/improvements/{action}", write(
                 lambda s, r, b: actions.improvements(
                     s, str(b.get("project", "")), r.path_params["action"], b)),

@@ -171,17 +171,25 @@ def finding_row(observation: Observation) -> dict[str, Any]:
 
 
 def memories(store: Store, query: str, project: str | None, limit: int = 30) -> dict[str, Any]:
-    """Memories matching `query` (text search), or the newest with no query."""
+    """Memories matching `query` (text search), or, with no query, the pinned ones then the
+    newest: the order of the session-start digest. Each says whether it is pinned."""
     projects = (project,) if project else ()
+    where = MemoryFilter(projects, None, None, ())
+    every = Memories(store)
+    pinned = every.pinned(where, 1000)
     if query.strip():
         found = search_memories(store, query, "text", limit, projects=projects, vectors=None)
     else:
-        found = Memories(store).recent(MemoryFilter(projects, None, None, ()), limit)
+        first = pinned[:limit]
+        ids = {m.id for m in first}
+        found = first + [m for m in every.recent(where, limit) if m.id not in ids]
+    marked = {m.id for m in pinned}
     return {"memories": [
         {"id": m.id, "title": redact(m.title), "content": clip(redact(m.content), 4000),
          "project": m.project, "project_name": display_name(m.project), "session": m.session_id,
-         "created_at": m.created_at.isoformat(), "files": list(m.files)}
-        for m in found
+         "created_at": m.created_at.isoformat(), "files": list(m.files),
+         "pinned": m.id in marked}
+        for m in found[:limit]
     ]}  # fmt: skip
 
 

@@ -209,14 +209,50 @@
   async function loadMemories() {
     try {
       const data = await get("/api/memories", { q: $("m-query").value, project: state.project });
-      $("memories").replaceChildren(...data.memories.map((m) => el("li", { "data-memory": String(m.id) },
-        el("b", { text: `#${m.id} ${m.title}` }), el("span", { class: "muted", text: ` · ${m.project_name}` }),
-        el("div", { text: m.content }),
-        readOnly ? null : el("button", { type: "button", "data-action": "forget", text: "Forget", onclick: async () => {
-          try { await post(`/api/memories/${m.id}/forget`); await loadMemories(); } catch (e) { say($("memories"), e); }
-        } }))));
+      $("memories").replaceChildren(...data.memories.map(memoryNode));
     } catch (e) { say($("memories"), e); }
   }
+  function memoryNode(m) {
+    const act = (path, body) => async () => {
+      try { await post(`/api/memories/${m.id}/${path}`, body); await loadMemories(); } catch (e) { say($("memories"), e); }
+    };
+    return el("li", { "data-memory": String(m.id), "data-pinned": String(m.pinned) },
+      el("b", { text: `${m.pinned ? "pinned · " : ""}#${m.id} ${m.title}` }), el("span", { class: "muted", text: ` · ${m.project_name}` }),
+      el("div", { class: "memory-content", text: m.content }),
+      readOnly ? null : el("span", { class: "actions" },
+        el("button", { type: "button", "data-action": "edit", text: "Edit", "aria-label": `Edit memory ${m.id}`, onclick: (e) => editMemory(m, e.currentTarget) }),
+        el("button", { type: "button", "data-action": "pin", text: m.pinned ? "Unpin" : "Pin", "aria-pressed": String(m.pinned),
+          "aria-label": `${m.pinned ? "Unpin" : "Pin"} memory ${m.id}`, onclick: act("pin", { pinned: !m.pinned }) }),
+        el("button", { type: "button", "data-action": "forget", text: "Forget", "aria-label": `Forget memory ${m.id}`, onclick: act("forget", {}) })));
+  }
+  // The edit dialog: a native modal <dialog> (focus kept inside, Escape closes it), focus given
+  // back to the button that opened it.
+  let editing = null;
+  function editMemory(m, opener) {
+    editing = { memory: m, opener };
+    $("memory-dialog-id").textContent = `#${m.id}`;
+    $("memory-title").value = m.title; $("memory-content").value = m.content;
+    $("memory-error").textContent = "";
+    $("memory-dialog").showModal();
+    $("memory-title").focus();
+  }
+  async function saveMemory(e) {
+    e.preventDefault();
+    if (!editing) return;
+    try {
+      await post(`/api/memories/${editing.memory.id}/edit`, { title: $("memory-title").value, content: $("memory-content").value });
+      await loadMemories();
+      $("memory-dialog").close();
+    } catch (error) { $("memory-error").textContent = String(error.message || error); }
+  }
+  function closedDialog() {
+    const opener = editing && editing.opener;
+    const id = editing && editing.memory.id;
+    editing = null;
+    const again = id && document.querySelector(`#memories li[data-memory="${id}"] button[data-action=edit]`);
+    (again || opener || $("memories")).focus();
+  }
+
   async function loadImprovements(project) {
     if (!project) return;
     state.improvementsProject = project;
@@ -327,6 +363,9 @@
   $("f-resolved").addEventListener("change", loadFindings);
   $("filters").addEventListener("submit", (e) => e.preventDefault());
   $("memory-search").addEventListener("submit", (e) => { e.preventDefault(); loadMemories(); });
+  $("memory-form").addEventListener("submit", saveMemory);
+  $("memory-cancel").addEventListener("click", () => $("memory-dialog").close());
+  $("memory-dialog").addEventListener("close", closedDialog);
   $("more-sessions").addEventListener("click", () => loadSessions(true));
   const named = new URLSearchParams(location.hash.slice(1)).get("session");
   if (named) state.session = named; // the session a reload was showing
