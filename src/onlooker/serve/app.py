@@ -24,6 +24,7 @@ from ..store import Store
 from . import actions, reads
 from .feed import Feed
 from .guard import Guard
+from .hosts import checked_host
 
 KEEPALIVE = 15.0
 """Seconds between comments on an idle event stream (so proxies and browsers keep it open)."""
@@ -165,7 +166,7 @@ async def _stream(
 
 def _sessions(store: Store, request: Request) -> dict[str, Any]:
     q = request.query_params
-    return reads.sessions(store, project=q.get("project") or None,
+    return reads.sessions(store, project=q.get("project") or None, host=checked_host(q.get("host")),
                           limit=min(int(q.get("limit", reads.SESSION_PAGE)), 1000),
                           offset=max(int(q.get("offset", 0)), 0))  # fmt: skip
 
@@ -198,7 +199,7 @@ def _findings(store: Store, request: Request) -> dict[str, Any]:
         store, project=q.get("project") or None,
         statuses=many("status") or ("open", "acknowledged"),
         observers=many("observer"), severities=many("severity"),
-        session_id=q.get("session_id") or None,
+        session_id=q.get("session_id") or None, host=checked_host(q.get("host")),
     )  # fmt: skip
 
 

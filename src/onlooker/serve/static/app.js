@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const token = document.querySelector('meta[name="onlooker-token"]').content;
   const readOnly = document.querySelector('meta[name="onlooker-mode"]').content === "read-only";
-  const state = { project: "", session: null, sessions: new Map(), lanes: [""], offset: 0 };
+  const state = { project: "", host: "", session: null, sessions: new Map(), lanes: [""], offset: 0 };
   const el = (tag, props = {}, ...children) => {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(props)) {
@@ -46,7 +46,8 @@
     return el("li", { "data-session": key },
       el("button", { type: "button", "aria-current": String(state.session === key), onclick: () => openSession(row) },
         el("b", { text: row.session_id || row.session }), " ", el("span", { class: "muted", text: row.project_name }),
-        el("span", { class: "counts", text: `${counts} · ${clock(row.active)}${row.agent ? " · " + row.agent : ""}` })));
+        el("span", { class: "counts", text: `${counts} · ${clock(row.active)}${row.agent ? " · " + row.agent : ""}` }),
+        el("span", { class: "host", "data-host": row.host || "unknown", text: row.host || "unknown" })));
   }
   function drawSessions() {
     const wanted = $("f-session").value.trim();
@@ -57,7 +58,7 @@
     $("sessions-count").textContent = `(${rows.length})`;
   }
   async function loadSessions(more = false) {
-    const data = await get("/api/sessions", { project: state.project, offset: more ? state.offset : 0 });
+    const data = await get("/api/sessions", { project: state.project, host: state.host, offset: more ? state.offset : 0 });
     if (!more) state.sessions.clear();
     for (const row of data.sessions) state.sessions.set(sessionKey(row.project, row.session), row);
     state.offset = data.next || 0;
@@ -67,6 +68,8 @@
     select.replaceChildren(el("option", { value: "", text: "all" }),
       ...data.projects.map((p) => el("option", { value: p.key, text: p.name })));
     select.value = chosen;
+    const hosts = $("f-host");
+    if (hosts.options.length === 1) hosts.append(...data.hosts.map((h) => el("option", { value: h, text: h })));
     drawSessions();
   }
 
@@ -140,6 +143,7 @@
     const [project, session] = state.session ? state.session.split("/") : [state.project, ""];
     const params = new URLSearchParams();
     if (state.project || project) params.set("project", state.project || project);
+    if (state.host) params.set("host", state.host);
     const observer = $("f-observer").value.trim();
     if (observer) params.append("observer", observer);
     if ($("f-severity").value) params.append("severity", $("f-severity").value);
@@ -282,12 +286,14 @@
   function onItem(item) {
     const key = sessionKey(item.project, item.session);
     let row = state.sessions.get(key);
-    if (!row && !item.session.startsWith("_")) {
-      row = { project: item.project, project_name: item.project.replace(/-[0-9a-f]{8}$/, ""), session: item.session,
+    const host = item.kind === "session_started" ? item.host || "unknown" : "";
+    if (!row && !item.session.startsWith("_") && (!state.host || host === state.host)) {
+      row = { host, project: item.project, project_name: item.project.replace(/-[0-9a-f]{8}$/, ""), session: item.session,
         session_id: "", agent: "", tool_calls: 0, failed_calls: 0, warnings: 0, active: item.at };
       state.sessions.set(key, row);
     }
     if (row) {
+      if (host && !row.host) row.host = host;
       if (item.kind === "tool_call") { row.tool_calls += 1; row.failed_calls += item.ok ? 0 : 1; }
       if (item.kind === "assessment" && ["medium", "high", "critical"].includes(item.severity)) row.warnings += 1;
       if (item.at > (row.active || "")) row.active = item.at;
@@ -358,6 +364,7 @@
   theme();
   $("f-theme").addEventListener("change", theme);
   $("f-project").addEventListener("change", () => { state.project = $("f-project").value; reloadAll(); });
+  $("f-host").addEventListener("change", () => { state.host = $("f-host").value; reloadAll(); });
   const refilter = later(() => { drawSessions(); drawTimeline(); loadFindings(); }, 200);
   for (const id of ["f-session", "f-observer", "f-severity"]) $(id).addEventListener("input", refilter);
   $("f-resolved").addEventListener("change", loadFindings);
