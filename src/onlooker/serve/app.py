@@ -21,7 +21,7 @@ from starlette.routing import Route
 
 from ..errors import OnlookerError
 from ..store import Store
-from . import actions, reads
+from . import actions, budget, reads
 from .feed import Feed
 from .guard import Guard
 from .hosts import checked_host
@@ -120,6 +120,10 @@ def create_app(
         Route("/api/memories", read(_memories)),
         Route("/api/overview", read(_overview)),
         Route("/api/improvements", read(_improvements)),
+        Route(
+            "/api/budget",
+            read(lambda s, r: budget.daily_usage(s, _project(r.query_params.get("project")))),
+        ),
         Route("/api/health", read(lambda s, r: reads.hook_health(s))),
     ]
     if not read_only:
@@ -207,6 +211,12 @@ async def _in_thread(handler: Any, store: Callable[[], Store], request: Request)
     from starlette.concurrency import run_in_threadpool
 
     return await run_in_threadpool(lambda: handler(store(), request))
+
+
+def _project(value: str | None) -> str | None:
+    if value and not reads.plain_name(value):
+        raise ValueError(f"project: a project key, not {value!r}")
+    return value or None
 
 
 def _error(message: str, status: int) -> JSONResponse:

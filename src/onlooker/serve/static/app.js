@@ -196,6 +196,26 @@
       $("charts").replaceChildren(...(figures.length ? figures : [el("p", { class: "muted", text: "Nothing to chart yet." })]));
     } catch (e) { say($("charts"), e); }
   }
+  async function loadBudget() {
+    const money = (v) => (v === null || v === undefined ? "–" : `$${Number(v).toFixed(4)}`);
+    try {
+      const data = await get("/api/budget", { project: state.project });
+      const budget = data.daily_tokens;
+      const head = el("tr", {}, ...["day", "memory tokens", `of ${budget ? budget.toLocaleString() : "no"} budget`, "memory cost", "reviewer tokens (in / out)", "reviewer cost"]
+        .map((h) => el("th", { scope: "col", text: h })));
+      const rows = data.days.map((d) => el("tr", { "data-day": d.day, class: d.over_budget ? "over" : "" },
+        el("td", { text: d.day }), el("td", { text: d.memory_tokens.toLocaleString() }),
+        el("td", {}, budget ? el("meter", { min: "0", max: String(budget), high: String(budget * 0.8), value: String(d.memory_tokens),
+          "aria-label": `${d.day}: memory tokens against the daily budget` }) : null,
+          el("span", { text: d.budget_share === null ? "" : ` ${(d.budget_share * 100).toFixed(1)}%${d.over_budget ? " over" : ""}` })),
+        el("td", { text: money(d.memory_cost_usd) }),
+        el("td", { text: `${d.reviewer_input.toLocaleString()} / ${d.reviewer_output.toLocaleString()}` }),
+        el("td", { text: money(d.reviewer_cost_usd) })));
+      $("budget").replaceChildren(rows.length
+        ? el("table", { class: "budget", "aria-labelledby": "budget-h" }, el("thead", {}, head), el("tbody", {}, ...rows))
+        : el("p", { class: "muted", text: `No model use yet (memory budget: ${budget.toLocaleString()} tokens a day).` }));
+    } catch (e) { say($("budget"), e); }
+  }
   async function loadHealth() {
     try {
       const h = await get("/api/health");
@@ -282,7 +302,7 @@
   }
 
   // -- the live feed ---------------------------------------------------------------------------
-  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000), redrawSessions = later(drawSessions, 250);
+  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000), redrawSessions = later(drawSessions, 250), refreshBudget = later(loadBudget, 1000);
   function onItem(item) {
     const key = sessionKey(item.project, item.session);
     let row = state.sessions.get(key);
@@ -301,8 +321,8 @@
     }
     addToTimeline(item);
     if (item.kind.startsWith("finding")) { refreshFindings(); refreshOverview(); }
-    if (item.kind === "reviewer_run") { refreshOverview(); refreshHealth(); }
-    if (item.kind.startsWith("memor")) refreshMemories();
+    if (item.kind === "reviewer_run") { refreshOverview(); refreshHealth(); refreshBudget(); }
+    if (item.kind.startsWith("memor")) { refreshMemories(); refreshBudget(); }
   }
   // One tab of this viewer holds the event stream and shares it with the others: a browser
   // opens at most 6 connections to one host, so a stream per tab would starve the 7th tab.
@@ -346,7 +366,7 @@
   }
   async function reloadAll() {
     await loadSessions();
-    await Promise.all([loadFindings(), loadOverview(), loadMemories(), loadHealth()]);
+    await Promise.all([loadFindings(), loadOverview(), loadMemories(), loadHealth(), loadBudget()]);
     if (state.session) {
       const row = state.sessions.get(state.session);
       if (row) await openSession(row);
