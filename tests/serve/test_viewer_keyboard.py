@@ -1,16 +1,22 @@
 """The viewer in a real headless Chromium, driven by the keyboard alone: every control is reached
 by Tab (and back by Shift-Tab) with a visible focus; a memory is edited in a dialog opened with
 Enter, closed with Escape, saved with Enter, and pinned with Space; the CLI then shows the new
-text and the next session's digest puts the pinned memory first."""
+text, and so does the MCP server's get_observations, and the next session's digest puts the
+pinned memory first."""
 
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
+from mcp import ClientSession, StdioServerParameters
+from mcp.client.stdio import stdio_client
 from test_viewer_browser import open_page, wait_for
 from viewer import ONLOOKER, Agent, context, hook, running_viewer
 
@@ -53,6 +59,24 @@ def focus_is_visible(browser: HeadlessChromium) -> bool:
         f"(() => {{ const s = getComputedStyle({FOCUSED}); return {FOCUSED}.matches(':focus-visible')"
         " && s.outlineStyle !== 'none' && parseFloat(s.outlineWidth) >= 2; })()"
     ))  # fmt: skip
+
+
+def mcp_memory(home: Path, project: Path, memory_id: int) -> dict[str, Any]:
+    """The memory as the real `onlooker mcp` server's get_observations gives it (real client)."""
+    parameters = StdioServerParameters(
+        command=ONLOOKER, args=["mcp"], cwd=str(project),
+        env={**os.environ, "ONLOOKER_HOME": str(home), "CLAUDE_CONFIG_DIR": str(home / "claude")},
+    )  # fmt: skip
+
+    async def ask() -> dict[str, Any]:
+        async with stdio_client(parameters) as (read, write), ClientSession(read, write) as mcp:
+            await mcp.initialize()
+            result = await mcp.call_tool("get_observations", {"ids": [memory_id]})
+            assert not result.is_error and isinstance(result.structured_content, dict)
+            [found] = result.structured_content["observations"]
+            return dict(found)
+
+    return anyio.run(ask)
 
 
 def cli(*args: str) -> dict[str, object]:
@@ -132,6 +156,10 @@ def test_a_memory_is_edited_and_pinned_by_keyboard_alone(
         press(browser, TAB)
         assert browser.evaluate(f"{FOCUSED}.id") == "memory-save" and focus_is_visible(browser)
         press(browser, ENTER)
+        wait_for(browser, "!document.getElementById('memory-dialog').open"
+                          " || document.getElementById('memory-error').textContent",
+                 timeout=30)  # a write on 2 busy shared cores  # fmt: skip
+        assert browser.evaluate("document.getElementById('memory-error').textContent") == ""
         wait_for(browser, "!document.getElementById('memory-dialog').open")
         wait_for(browser, f"document.querySelector(\"#memories li[data-memory='{first.id}']\")"
                           ".textContent.includes('Call /refresh before /login.')")  # fmt: skip
@@ -149,6 +177,8 @@ def test_a_memory_is_edited_and_pinned_by_keyboard_alone(
     [memory] = shown["memories"]  # type: ignore[misc]
     assert (memory["title"], memory["content"]) == (
         "Login needs a fresh token", "Call /refresh before /login.")  # fmt: skip
+    said = mcp_memory(onlooker_home, project, first.id)  # the same id, the new text
+    assert (said["title"], said["content"]) == (memory["title"], memory["content"])
     told = context(hook({**agent.base("SessionStart"), "session_id": "sess-next",
                          "source": "startup"}))  # fmt: skip
     assert told.index("Login needs a fresh token") < told.index("Docs build with mkdocs")
