@@ -105,11 +105,16 @@ def test_a_memory_is_edited_and_pinned_by_keyboard_alone(
         open_page(browser, viewer)
         wait_for(browser, f"document.querySelector({json.dumps(edit)})")
         wait_for(browser, "document.querySelector('#findings button[data-action=resolve]')")
+        # A session opens with Enter on its button (its project's improvements with it).
+        tab_to(browser, "#sessions li[data-session$='/sess-keys'] button")
+        press(browser, ENTER)
+        wait_for(browser, "document.querySelector('#timeline article[data-kind=assessment]')")
+        wait_for(browser, "document.querySelectorAll('#improvements button').length === 2")
         browser.evaluate(f"{FOCUSED} && {FOCUSED}.blur()")
 
         # Tab goes round every control, each with a visible focus; Shift-Tab comes back.
         controls = browser.evaluate(f"{CONTROLS}.length")
-        assert controls >= 15
+        assert controls >= 20
         browser.evaluate("window.seen = new Set()")
         invisible = []
         for _ in range(controls + 5):
@@ -126,10 +131,7 @@ def test_a_memory_is_edited_and_pinned_by_keyboard_alone(
         press(browser, TAB, shift=True)
         assert browser.evaluate(f"{FOCUSED}.matches({json.dumps(edit)})")
 
-        # A session opens with Enter on its button; the observer filter takes typed text.
-        tab_to(browser, "#sessions li[data-session$='/sess-keys'] button")
-        press(browser, ENTER)
-        wait_for(browser, "document.querySelector('#timeline article[data-kind=assessment]')")
+        # The observer filter takes typed text.
         tab_to(browser, "#f-observer")
         browser.send("Input.insertText", text="NoSuchObserver")
         wait_for(browser, "!document.querySelector('#timeline article[data-kind=assessment]')")

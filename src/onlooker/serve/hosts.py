@@ -46,16 +46,19 @@ def host_sessions(paths: list[Path], wanted: str) -> set[str]:
 
 
 def _start_of(path: Path) -> dict[str, object]:
+    """The journal's first `session_started` record within its first HEAD bytes ({} if none):
+    read line by line, so a journal that starts with it (as a rule) costs one short read."""
     try:
         with path.open("rb") as file:
-            head = file.read(HEAD)
-    except OSError:
+            read = 0
+            while read < HEAD:
+                line = file.readline(HEAD - read)
+                if not line.endswith(b"\n"):
+                    return {}  # the end, or a line still being written
+                read += len(line)
+                if line.startswith(_START):
+                    found = json.loads(line)
+                    return found if isinstance(found, dict) else {}
+    except (OSError, ValueError):
         return {}
-    for line in head[: head.rfind(b"\n") + 1].split(b"\n"):
-        if line.startswith(_START):
-            try:
-                found = json.loads(line)
-            except ValueError:
-                return {}
-            return found if isinstance(found, dict) else {}
     return {}
