@@ -270,6 +270,7 @@
     } catch (error) { $("memory-error").textContent = String(error.message || error); }
   }
   function closedDialog() {
+    if ($("memory-dialog").open) return; // a late close event of an earlier opening
     const opener = editing && editing.opener;
     const id = editing && editing.memory.id;
     editing = null;
