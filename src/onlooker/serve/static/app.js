@@ -367,7 +367,8 @@
   }
   async function reloadAll() {
     await loadSessions();
-    await Promise.all([loadFindings(), loadOverview(), loadMemories(), loadHealth(), loadBudget()]);
+    await Promise.all([loadFindings(), loadOverview(), loadMemories(), loadHealth()]);
+    loadBudget(); // after the first paint
     if (state.session) {
       const row = state.sessions.get(state.session);
       if (row) await openSession(row);
