@@ -5,6 +5,7 @@ AmplifierSession run to completion (modules from tests/fixtures/amplifier/), and
 from __future__ import annotations
 
 import asyncio
+import json
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -182,6 +183,8 @@ def test_a_real_session_puts_the_stall_into_what_the_model_receives_next(
     journal = next((onlooker_home).rglob("amp-real*.jsonl")).read_text()
     for kind in ("session_started", "user_prompt", "tool_call", "turn_ended", "session_ended"):
         assert f'"kind": "{kind}"' in journal or f'"kind":"{kind}"' in journal
+    [start] = [line for line in journal.splitlines() if '"session_started"' in line]
+    assert json.loads(start)["host"] == "amplifier"  # the viewer's host filter reads it
 
 
 def test_amplifier_core_validates_the_module() -> None:

@@ -219,6 +219,8 @@ def test_secrets_in_tool_output_are_redacted_before_storage_and_reused_hooks_kee
     assert SECRET not in output and "[REDACTED:anthropic_key]" in output
     journals = "".join(p.read_text() for p in onlooker_home.rglob("*.jsonl"))
     assert "[REDACTED:anthropic_key]" in journals
+    starts = [json.loads(line) for line in journals.splitlines() if '"session_started"' in line]
+    assert starts and {s["host"] for s in starts} == {"claude-agent-sdk"}  # first seen mid-way
     files = [p for p in onlooker_home.rglob("*") if p.is_file()]
     assert files and not [p for p in files if SECRET.encode() in p.read_bytes()]
 

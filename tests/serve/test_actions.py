@@ -95,3 +95,45 @@ def test_improvements_are_accepted_rejected_steered_and_rolled_back(
         assert scores.settings(key)[STEERING] == "Prefer tests over comments"
         # rejected from the viewer, then the rolled-back change's own (rollback rejects it)
         assert scores.rejections(key) == ["weakness 2", "weakness 1"]
+
+
+def test_a_memory_is_edited_and_pinned_as_the_cli_does(onlooker_home: Path, project: Path) -> None:
+    key = project_for(project)
+    with Store(onlooker_home) as store:
+        old, new = Memories(store).remember(
+            [Extracted("Login needs a token", "Refresh first.", store.clock.now()),
+             Extracted("Docs build with mkdocs", "Run mkdocs build.", store.clock.now())],
+            project=key, session_id="old",
+        )  # fmt: skip
+    with running_viewer() as viewer:
+        status, answer = viewer.write(f"/api/memories/{old.id}/edit",
+                                      {"content": "Refresh with key sk-ant-api03-" + "a" * 40})  # fmt: skip
+        assert status == 200 and answer["status"] == "edited"
+        assert answer["memory"]["title"] == "Login needs a token"
+        assert "sk-ant-api03" not in answer["memory"]["content"]  # redacted before it is stored
+        status, answer = viewer.write(f"/api/memories/{old.id}/edit", {"title": "  "})
+        assert status == 400 and answer["error"].startswith("title: ")
+        status, answer = viewer.write("/api/memories/999/pin", {})
+        assert status == 400 and answer["error"] == "id: no memory 999"
+        status, answer = viewer.write(f"/api/memories/{old.id}/pin", {"pinned": "yes"})
+        assert status == 400 and answer["error"].startswith("pinned: ")
+
+        status, listed = viewer.request("GET", f"/api/memories?project={key}")
+        assert [m["id"] for m in listed["memories"]] == [new.id, old.id]  # newest first
+        status, answer = viewer.write(f"/api/memories/{old.id}/pin", {})
+        assert answer == {"status": "pinned", "memory": old.id, "pinned": True}
+        status, listed = viewer.request("GET", f"/api/memories?project={key}")
+        assert [(m["id"], m["pinned"]) for m in listed["memories"]] == [(old.id, True),
+                                                                       (new.id, False)]  # fmt: skip
+    with running_viewer("--read-only") as viewer:
+        status, _ = viewer.write(f"/api/memories/{old.id}/pin", {})
+        assert status in (404, 405)
+        status, _ = viewer.write(f"/api/memories/{old.id}/edit", {"title": "x"})
+        assert status in (404, 405)
+    with Store(onlooker_home) as store:
+        manual = store.journal(key).path.read_text()
+    assert '"kind":"memory_edited"' in manual and '"kind":"memory_pinned"' in manual
+    told = context(hook({"session_id": "next", "transcript_path": "/tmp/next.jsonl",
+                         "cwd": str(project), "hook_event_name": "SessionStart",
+                         "source": "startup"}))  # fmt: skip
+    assert told.index("Login needs a token") < told.index("mkdocs")  # pinned first

@@ -175,3 +175,27 @@ class Agent:
                              "is_interrupt": False, "tool_name": "Bash",
                              "tool_input": TEST_COMMAND,
                              "tool_use_id": f"toolu_{self.session}_{self.calls:03d}"}))  # fmt: skip
+
+
+class OpencodeAgent:
+    """An opencode session as its plugin forwards it: through the real `onlooker hook` command
+    (the hook client the plugin runs), with `host: opencode`."""
+
+    def __init__(self, root: Path, session: str) -> None:
+        self.root, self.session, self.calls = root, session, 0
+
+    def forward(self, hook_name: str, data: dict[str, Any], out: dict[str, Any] | None = None
+                ) -> dict[str, Any]:  # fmt: skip
+        return hook({"host": "opencode", "hook": hook_name, "session_id": self.session,
+                     "cwd": str(self.root), "input": data, "output": out or {}})  # fmt: skip
+
+    def start(self) -> None:
+        self.forward("event", {"type": "session.created", "properties": {
+            "info": {"id": self.session, "directory": str(self.root)}}})  # fmt: skip
+
+    def failing_test_run(self) -> str:
+        self.calls += 1
+        call = {"tool": "bash", "sessionID": self.session, "callID": f"c{self.calls}",
+                "args": TEST_COMMAND}  # fmt: skip
+        out = {"title": "", "output": TEST_ERROR, "metadata": {"exit": 1}}
+        return str(self.forward("tool.execute.after", call, out).get("append", ""))

@@ -55,6 +55,9 @@ class SessionStarted(Event):
     """The session that started this one, for subagents."""
     deadline: datetime | None = None
     """When the agent must be done, if it has a time budget."""
+    host: str = field(default="", metadata={"omit_empty": True})
+    """The host adapter that ran the session (`claude-code`, `opencode`, `amplifier`,
+    `claude-agent-sdk`, `openai-agents`); '' when unknown (older journals, plain loops)."""
 
 
 @record("user_prompt")

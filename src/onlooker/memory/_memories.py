@@ -12,7 +12,7 @@ from datetime import datetime, timedelta
 
 from ..store import _memory_index as sql
 from ..store import _pending_events as pending_sql
-from ..store._memory_usage import model_counters
+from ..store._memory_usage import model_counters, model_days
 from ..store._store import Store
 from ..store.memory_records import (
     MemoriesDropped,
@@ -140,6 +140,11 @@ class Memories:
         """Counters of extraction's model use (`calls`, `input`, `output`, `cost_musd`,
         `skipped`, `tokens@day:DAY`, `tokens@session:ID`); 0 for those never counted."""
         return self.index._read(lambda c: model_counters(c, *names))
+
+    def model_days(self) -> list[tuple[str, int, int]]:
+        """(UTC day, tokens, cost in micro-dollars) of extraction's model calls per day, in this
+        data home (what memory.dailyTokens caps), oldest first."""
+        return self.index._read(model_days)
 
     def dropped(self) -> int:
         """Memories the quality gate has dropped in this data home."""

@@ -42,6 +42,8 @@ class SessionBuilder:
     project: str
     detailed: bool = False
     agent: str = ""
+    host: str = ""
+    """The host adapter its start names ('' when unknown: older journals, plain loops)."""
     started: datetime | None = None
     ended: datetime | None = None
     tool_calls: int = 0
@@ -199,6 +201,7 @@ def _feed(builder: SessionBuilder, kind: str, line: bytes) -> None:
     else:
         if kind == "session_started":
             builder.agent = builder.agent or str(data.get("agent_name") or "")
+            builder.host = builder.host or str(data.get("host") or "")
         builder.event(kind, parse_time(data["at"]), str(data.get("text", "")))
 
 

@@ -95,6 +95,9 @@ class Runtime:
     wake_worker: WakeWorker | None = None
     """Makes sure a worker runs queued jobs (memory extraction, background reviewers)."""
     warm_limit: int = WARM_SESSIONS
+    host: str = ""
+    """The host adapter this runtime serves, named on the start of a session first seen mid-way
+    when the arrival names none (specs/serve.md, hosts)."""
 
     def __post_init__(self) -> None:
         self._warm: OrderedDict[str, Warm] = OrderedDict()
@@ -385,6 +388,7 @@ class Runtime:
             agent_name=arrival.agent_id if subagent else "",
             agent_type=arrival.agent_type,
             parent_session_id=arrival.session_id if subagent else "",
+            host=arrival.host or self.host,
         )
         return with_deadline(started, loaded)
 

@@ -16,10 +16,13 @@ from ..memory._memories import Memories
 from ..store import Store
 from ..store.home import JOURNALS
 from ..store.identity import project_root
+from ..store.memory_records import Memory
 from .reads import finding_row, plain_name
 
 NOTE_LIMIT = 20_000
 """Characters of a resolution note, as the observations tool allows."""
+MEMORY_LIMIT = 20_000
+"""Characters of a memory's title or content typed on the page."""
 
 
 def acknowledge(store: Store, finding_id: str) -> dict[str, Any]:
@@ -43,6 +46,46 @@ def forget(store: Store, memory_id: int) -> dict[str, Any]:
     if not gone:
         raise BadViewerRequest(f"id: no memory {memory_id}")
     return {"status": "forgotten", "ids": [m.id for m in gone]}
+
+
+def edit_memory(store: Store, memory_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """Correct a memory's title and content, as `onlooker memory edit ID --title --content`
+    does (`Memories.edit`: redacted, journaled; reindex keeps the correction)."""
+    memories = Memories(store)
+    memory = _memory(memories, memory_id)
+    title = _memory_text(body, "title", memory.title)
+    content = _memory_text(body, "content", memory.content)
+    changed = memories.edit(memory, title=title, content=content)
+    return {"status": "edited", "memory": changed.to_dict()}
+
+
+def pin_memory(store: Store, memory_id: int, body: dict[str, Any]) -> dict[str, Any]:
+    """Pin a memory (first in every session-start digest of its project) or unpin it
+    (`{"pinned": false}`), as `onlooker memory pin ID [--unpin]` does."""
+    pinned = body.get("pinned", True)
+    if not isinstance(pinned, bool):
+        raise BadViewerRequest(f"pinned: true or false, not {pinned!r}")
+    memories = Memories(store)
+    memories.pin(_memory(memories, memory_id), pinned=pinned)
+    return {"status": "pinned" if pinned else "unpinned", "memory": memory_id, "pinned": pinned}
+
+
+def _memory(memories: Memories, memory_id: int) -> Memory:
+    found = memories.get([memory_id])
+    if not found:
+        raise BadViewerRequest(f"id: no memory {memory_id}")
+    return found[0]
+
+
+def _memory_text(body: dict[str, Any], name: str, current: str) -> str:
+    value = body.get(name)
+    if value is None:
+        return current
+    if not isinstance(value, str) or not value.strip():
+        raise BadViewerRequest(f"{name}: a memory needs a {name} (text, not empty)")
+    if len(value) > MEMORY_LIMIT:
+        raise BadViewerRequest(f"{name}: at most {MEMORY_LIMIT} characters, not {len(value)}")
+    return value.strip()
 
 
 def improvements(store: Store, project: str, action: str, body: dict[str, Any]) -> dict[str, Any]:

@@ -21,9 +21,10 @@ from starlette.routing import Route
 
 from ..errors import OnlookerError
 from ..store import Store
-from . import actions, reads
+from . import actions, budget, reads
 from .feed import Feed
 from .guard import Guard
+from .hosts import checked_host
 
 KEEPALIVE = 15.0
 """Seconds between comments on an idle event stream (so proxies and browsers keep it open)."""
@@ -119,6 +120,10 @@ def create_app(
         Route("/api/memories", read(_memories)),
         Route("/api/overview", read(_overview)),
         Route("/api/improvements", read(_improvements)),
+        Route(
+            "/api/budget",
+            read(lambda s, r: budget.daily_usage(s, _project(r.query_params.get("project")))),
+        ),
         Route("/api/health", read(lambda s, r: reads.hook_health(s))),
     ]
     if not read_only:
@@ -130,6 +135,10 @@ def create_app(
                 methods=["POST"]),
             Route("/api/memories/{id:int}/forget", write(
                 lambda s, r, b: actions.forget(s, r.path_params["id"])), methods=["POST"]),
+            Route("/api/memories/{id:int}/edit", write(
+                lambda s, r, b: actions.edit_memory(s, r.path_params["id"], b)), methods=["POST"]),
+            Route("/api/memories/{id:int}/pin", write(
+                lambda s, r, b: actions.pin_memory(s, r.path_params["id"], b)), methods=["POST"]),
             Route("/api/improvements/{action}", write(
                 lambda s, r, b: actions.improvements(
                     s, str(b.get("project", "")), r.path_params["action"], b)),
@@ -161,7 +170,7 @@ async def _stream(
 
 def _sessions(store: Store, request: Request) -> dict[str, Any]:
     q = request.query_params
-    return reads.sessions(store, project=q.get("project") or None,
+    return reads.sessions(store, project=q.get("project") or None, host=checked_host(q.get("host")),
                           limit=min(int(q.get("limit", reads.SESSION_PAGE)), 1000),
                           offset=max(int(q.get("offset", 0)), 0))  # fmt: skip
 
@@ -194,7 +203,7 @@ def _findings(store: Store, request: Request) -> dict[str, Any]:
         store, project=q.get("project") or None,
         statuses=many("status") or ("open", "acknowledged"),
         observers=many("observer"), severities=many("severity"),
-        session_id=q.get("session_id") or None,
+        session_id=q.get("session_id") or None, host=checked_host(q.get("host")),
     )  # fmt: skip
 
 
@@ -202,6 +211,12 @@ async def _in_thread(handler: Any, store: Callable[[], Store], request: Request)
     from starlette.concurrency import run_in_threadpool
 
     return await run_in_threadpool(lambda: handler(store(), request))
+
+
+def _project(value: str | None) -> str | None:
+    if value and not reads.plain_name(value):
+        raise ValueError(f"project: a project key, not {value!r}")
+    return value or None
 
 
 def _error(message: str, status: int) -> JSONResponse:

@@ -97,6 +97,7 @@ def _shape(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     if kind == "session_started":
         item["agent"] = str(data.get("agent_name") or "")
         item["cwd"] = _text(data.get("cwd"))
+        item["host"] = str(data.get("host") or "")
     if kind.startswith("subagent"):
         item["agent"] = str(data.get("agent_type") or data.get("agent_id") or "")
         item["agent_id"] = str(data.get("agent_id") or "")

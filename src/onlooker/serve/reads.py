@@ -32,12 +32,15 @@ from ..store.identity import display_name
 from ..store.memory_records import MemoryFilter
 from ..text.clipping import clip
 from ..text.redact import redact
+from .hosts import HOSTS, UNKNOWN, host_matches, host_sessions, journal_host
 from .items import item_of, run_item
 
 SESSION_PAGE = 100
 """Sessions a page lists at first (the most recently active); more on request."""
 TIMELINE_LIMIT = 5000
 """Items of one session's timeline (its newest)."""
+HOST_SCAN = 2000
+"""Findings looked through for the ones of one host's sessions."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,12 +78,20 @@ def _folders(root: Path) -> Iterator[Path]:
 
 
 def sessions(
-    store: Store, *, project: str | None = None, limit: int = SESSION_PAGE, offset: int = 0
+    store: Store,
+    *,
+    project: str | None = None,
+    host: str | None = None,
+    limit: int = SESSION_PAGE,
+    offset: int = 0,
 ) -> dict[str, Any]:
-    """The most recently active sessions with their counts, and how many there are in all."""
+    """The most recently active sessions with their counts and host, and how many there are in
+    all; with `host`, only the sessions that host ran (`unknown`: those naming none)."""
     if project is not None and not plain_name(project):
         raise BadViewerRequest(f"project: a project key, not {project!r}")
     files = journal_files(store.home, project)
+    if host:
+        files = [j for j in files if host_matches(journal_host(j.path), host)]
     rows = []
     for journal in files[offset : offset + limit]:
         builder = SessionBuilder(journal.session, journal.project)
@@ -90,7 +101,8 @@ def sessions(
         rows.append({
             "project": journal.project, "project_name": display_name(journal.project),
             "session": journal.session, "session_id": builder.session_id,
-            "agent": builder.agent, "started": _iso(builder.started),
+            "agent": builder.agent, "host": builder.host or UNKNOWN,
+            "started": _iso(builder.started),
             "active": datetime.fromtimestamp(journal.mtime, UTC).isoformat(),
             "tool_calls": builder.tool_calls, "failed_calls": builder.failed_calls,
             "warnings": builder.warnings, "observer_failures": builder.observer_failures,
@@ -99,7 +111,8 @@ def sessions(
     following = min(offset + limit, len(files))
     return {"total": len(files), "next": following if following < len(files) else None,
             "sessions": rows,
-            "projects": [{"key": p, "name": display_name(p)} for p in projects]}  # fmt: skip
+            "projects": [{"key": p, "name": display_name(p)} for p in projects],
+            "hosts": [*HOSTS, UNKNOWN]}  # fmt: skip
 
 
 def timeline(store: Store, project: str, session: str) -> dict[str, Any]:
@@ -150,15 +163,31 @@ def findings(
     observers: tuple[str, ...] = (),
     severities: tuple[str, ...] = (),
     session_id: str | None = None,
+    host: str | None = None,
     limit: int = 200,
 ) -> dict[str, Any]:
+    """The store's findings query; with `host`, only the findings of sessions that host ran
+    (the newest HOST_SCAN findings looked through)."""
     page = store.query(FindingQuery(
         project=project, statuses=statuses, observers=observers, severities=severities,
-        session_id=session_id, limit=limit,
+        session_id=session_id, limit=HOST_SCAN if host else limit,
     ))  # fmt: skip
-    return {"count": page.count, "by_severity": page.by("severity"),
-            "by_observer": page.by("observer"),
-            "findings": [finding_row(o) for o in page.observations]}  # fmt: skip
+    if not host:
+        return {"count": page.count, "by_severity": page.by("severity"),
+                "by_observer": page.by("observer"),
+                "findings": [finding_row(o) for o in page.observations]}  # fmt: skip
+    ran = host_sessions([j.path for j in journal_files(store.home, project)], host)
+    mine = [o for o in page.observations if o.finding.session_id in ran]
+    return {"count": len(mine), "by_severity": _by(mine, "severity"),
+            "by_observer": _by(mine, "observer"),
+            "findings": [finding_row(o) for o in mine[:limit]]}  # fmt: skip
+
+
+def _by(observations: list[Observation], field: str) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for o in observations:
+        counts[str(getattr(o.finding, field))] += 1
+    return dict(counts)
 
 
 def finding_row(observation: Observation) -> dict[str, Any]:
@@ -171,17 +200,25 @@ def finding_row(observation: Observation) -> dict[str, Any]:
 
 
 def memories(store: Store, query: str, project: str | None, limit: int = 30) -> dict[str, Any]:
-    """Memories matching `query` (text search), or the newest with no query."""
+    """Memories matching `query` (text search), or, with no query, the pinned ones then the
+    newest: the order of the session-start digest. Each says whether it is pinned."""
     projects = (project,) if project else ()
+    where = MemoryFilter(projects, None, None, ())
+    every = Memories(store)
+    pinned = every.pinned(where, 1000)
     if query.strip():
         found = search_memories(store, query, "text", limit, projects=projects, vectors=None)
     else:
-        found = Memories(store).recent(MemoryFilter(projects, None, None, ()), limit)
+        first = pinned[:limit]
+        ids = {m.id for m in first}
+        found = first + [m for m in every.recent(where, limit) if m.id not in ids]
+    marked = {m.id for m in pinned}
     return {"memories": [
         {"id": m.id, "title": redact(m.title), "content": clip(redact(m.content), 4000),
          "project": m.project, "project_name": display_name(m.project), "session": m.session_id,
-         "created_at": m.created_at.isoformat(), "files": list(m.files)}
-        for m in found
+         "created_at": m.created_at.isoformat(), "files": list(m.files),
+         "pinned": m.id in marked}
+        for m in found[:limit]
     ]}  # fmt: skip
 
 

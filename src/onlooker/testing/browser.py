@@ -186,13 +186,15 @@ class HeadlessChromium:
             raise OnlookerError(f"{expression[:80]}: {answer['exceptionDetails'].get('text')}")
         return answer["result"].get("value")
 
-    def press(self, key: str, code: str = "", key_code: int = 0) -> None:
-        """Press and release one key in the focused element (`Tab`, `Enter`, ` `)."""
+    def press(self, key: str, code: str = "", key_code: int = 0, *, shift: bool = False) -> None:
+        """Press and release one key in the focused element (`Tab`, `Enter`, ` `, `Escape`),
+        with Shift held when `shift` (Shift-Tab)."""
         text = key if len(key) == 1 else ("\r" if key == "Enter" else "")
         common: dict[str, Any] = {
             "key": key,
             "code": code or key,
             "windowsVirtualKeyCode": key_code,
+            "modifiers": 8 if shift else 0,
         }
         self.send("Input.dispatchKeyEvent", type="keyDown", text=text, **common)
         self.send("Input.dispatchKeyEvent", type="keyUp", **common)

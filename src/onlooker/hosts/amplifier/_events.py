@@ -33,6 +33,9 @@ EVENTS = (
     "session:end",
 )
 
+HOST = "amplifier"
+"""The host a session's start names (specs/serve.md)."""
+
 DELIVERED_AT = frozenset({"prompt:submit", "tool:post"})
 """Events whose HookResult orchestrators hand to `coordinator.process_hook_result` (loop-basic,
 loop-streaming): an `inject_context` answer there reaches the model. At the others the kernel or
@@ -44,7 +47,10 @@ def event_of(name: str, data: Mapping[str, Any], *, at: datetime, cwd: str) -> E
     if name == "session:start":
         parent = data.get("parent_id")
         return SessionStarted(
-            at=at, cwd=cwd, parent_session_id=parent if isinstance(parent, str) else ""
+            at=at,
+            cwd=cwd,
+            parent_session_id=parent if isinstance(parent, str) else "",
+            host=HOST,
         )
     if name == "prompt:submit":
         return UserPrompt(at=at, text=_text(data.get("prompt")))

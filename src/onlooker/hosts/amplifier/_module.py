@@ -23,7 +23,7 @@ from ...core.clock import Clock, SystemClock
 from ...core.events import AssistantMessage
 from ...runtime import Arrival, Runtime
 from ...store import Store
-from ._events import DELIVERED_AT, EVENTS, event_of
+from ._events import DELIVERED_AT, EVENTS, HOST, event_of
 from ._settings import ModuleSettings, module_settings
 
 __all__ = ["PRIORITY", "ObserverHooks", "framed", "mount"]
@@ -129,6 +129,7 @@ async def mount(coordinator: Any, config: dict[str, Any] | None = None) -> Calla
         clock=SystemClock(),
         configs=ProjectConfigs(overrides=dict(settings.overrides)),
         wake_worker=_worker_starter(),
+        host=HOST,
     )
     hooks = ObserverHooks(
         runtime, settings, session_id=_session_id(coordinator), cwd=_working_dir(coordinator)

@@ -26,7 +26,14 @@ from ...runtime import WARM_SESSIONS, Runtime
 from ...store import Store
 from ...text.spooled import redact_payload
 from .assistant_words import AssistantWords
-from .hook_input import HookInput, HookInputError, hook_answer, parse_hook_input, read_hook_input
+from .hook_input import (
+    HOST,
+    HookInput,
+    HookInputError,
+    hook_answer,
+    parse_hook_input,
+    read_hook_input,
+)
 from .input_limits import MAX_INPUT_BYTES
 
 if TYPE_CHECKING:
@@ -75,7 +82,7 @@ class HookHandler:
         self.runtime = Runtime(
             self.store, clock=self.clock, configs=self.configs, reviewers=self.reviewers,
             models=self.models, review_budget=self.review_budget, memory=self.memory,
-            wake_worker=self.wake_worker, warm_limit=self.warm_limit,
+            wake_worker=self.wake_worker, warm_limit=self.warm_limit, host=HOST,
         )  # fmt: skip
         self.words = AssistantWords()
 

@@ -36,6 +36,9 @@ from ...text.encodable import encodable
 from .content import result_text
 from .input_limits import MAX_INPUT_BYTES, load_limited
 
+HOST = "claude-code"
+"""The host a session's start names (specs/serve.md)."""
+
 #: Hook events onlooker handles.
 HOOK_EVENTS = (
     "SessionStart",
@@ -161,6 +164,7 @@ def _session_start(data: Mapping[str, Any], where: HookInput, now: datetime) -> 
         cwd=where.cwd,
         project=os.path.basename(where.cwd.rstrip("/")) if where.cwd else "",
         agent_type=where.agent_type,
+        host=HOST,
     )
 
 

@@ -136,11 +136,12 @@ def _bus_event(inputs: Mapping[str, Any], now: datetime, cwd: str) -> Event | No
             cwd=_text(session, "directory") or cwd,
             parent_session_id=_text(session, "parentID"),
             agent_name=_text(session, "title") if _text(session, "parentID") else "",
+            host=HOST,
         )
     if kind == "session.idle":
         return TurnEnded(at=now)
     if kind == "session.compacted":
-        return SessionStarted(at=now, source="compact", cwd=cwd)
+        return SessionStarted(at=now, source="compact", cwd=cwd, host=HOST)
     if kind == "session.deleted":
         return SessionEnded(at=now, reason="deleted")
     return None

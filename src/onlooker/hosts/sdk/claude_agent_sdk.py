@@ -91,7 +91,7 @@ class ClaudeAgentHooks:
         self.session_engine = session_engine
         self.runtime = Runtime(
             store, clock=engine.clock, engine_for=self._engine_for, project=project,
-            wake_worker=_worker_starter() if store is not None else None,
+            wake_worker=_worker_starter() if store is not None else None, host="claude-agent-sdk",
         )  # fmt: skip
         self._lock = anyio.Lock()
 

@@ -66,6 +66,7 @@ class OnlookerAgentsHooks(RunHooks[Any]):
                 cwd=cwd,
                 project=os.path.basename(cwd),
                 agent_name=str(getattr(agent, "name", "")),
+                host="openai-agents",
             )
             await self.runtime.ahandle(Arrival(started, self.engine.session.id, cwd=cwd))
         except Exception:

@@ -6,7 +6,7 @@
   const $ = (id) => document.getElementById(id);
   const token = document.querySelector('meta[name="onlooker-token"]').content;
   const readOnly = document.querySelector('meta[name="onlooker-mode"]').content === "read-only";
-  const state = { project: "", session: null, sessions: new Map(), lanes: [""], offset: 0 };
+  const state = { project: "", host: "", session: null, sessions: new Map(), lanes: [""], offset: 0 };
   const el = (tag, props = {}, ...children) => {
     const node = document.createElement(tag);
     for (const [k, v] of Object.entries(props)) {
@@ -46,7 +46,8 @@
     return el("li", { "data-session": key },
       el("button", { type: "button", "aria-current": String(state.session === key), onclick: () => openSession(row) },
         el("b", { text: row.session_id || row.session }), " ", el("span", { class: "muted", text: row.project_name }),
-        el("span", { class: "counts", text: `${counts} · ${clock(row.active)}${row.agent ? " · " + row.agent : ""}` })));
+        el("span", { class: "counts", text: `${counts} · ${clock(row.active)}${row.agent ? " · " + row.agent : ""}` }),
+        el("span", { class: "host", "data-host": row.host || "unknown", text: row.host || "unknown" })));
   }
   function drawSessions() {
     const wanted = $("f-session").value.trim();
@@ -57,7 +58,7 @@
     $("sessions-count").textContent = `(${rows.length})`;
   }
   async function loadSessions(more = false) {
-    const data = await get("/api/sessions", { project: state.project, offset: more ? state.offset : 0 });
+    const data = await get("/api/sessions", { project: state.project, host: state.host, offset: more ? state.offset : 0 });
     if (!more) state.sessions.clear();
     for (const row of data.sessions) state.sessions.set(sessionKey(row.project, row.session), row);
     state.offset = data.next || 0;
@@ -67,6 +68,8 @@
     select.replaceChildren(el("option", { value: "", text: "all" }),
       ...data.projects.map((p) => el("option", { value: p.key, text: p.name })));
     select.value = chosen;
+    const hosts = $("f-host");
+    if (hosts.options.length === 1) hosts.append(...data.hosts.map((h) => el("option", { value: h, text: h })));
     drawSessions();
   }
 
@@ -140,6 +143,7 @@
     const [project, session] = state.session ? state.session.split("/") : [state.project, ""];
     const params = new URLSearchParams();
     if (state.project || project) params.set("project", state.project || project);
+    if (state.host) params.set("host", state.host);
     const observer = $("f-observer").value.trim();
     if (observer) params.append("observer", observer);
     if ($("f-severity").value) params.append("severity", $("f-severity").value);
@@ -192,6 +196,26 @@
       $("charts").replaceChildren(...(figures.length ? figures : [el("p", { class: "muted", text: "Nothing to chart yet." })]));
     } catch (e) { say($("charts"), e); }
   }
+  async function loadBudget() {
+    const money = (v) => (v === null || v === undefined ? "–" : `$${Number(v).toFixed(4)}`);
+    try {
+      const data = await get("/api/budget", { project: state.project });
+      const budget = data.daily_tokens;
+      const head = el("tr", {}, ...["day", "memory tokens", `of ${budget ? budget.toLocaleString() : "no"} budget`, "memory cost", "reviewer tokens (in / out)", "reviewer cost"]
+        .map((h) => el("th", { scope: "col", text: h })));
+      const rows = data.days.map((d) => el("tr", { "data-day": d.day, class: d.over_budget ? "over" : "" },
+        el("td", { text: d.day }), el("td", { text: d.memory_tokens.toLocaleString() }),
+        el("td", {}, budget ? el("meter", { min: "0", max: String(budget), high: String(budget * 0.8), value: String(d.memory_tokens),
+          "aria-label": `${d.day}: memory tokens against the daily budget` }) : null,
+          el("span", { text: d.budget_share === null ? "" : ` ${(d.budget_share * 100).toFixed(1)}%${d.over_budget ? " over" : ""}` })),
+        el("td", { text: money(d.memory_cost_usd) }),
+        el("td", { text: `${d.reviewer_input.toLocaleString()} / ${d.reviewer_output.toLocaleString()}` }),
+        el("td", { text: money(d.reviewer_cost_usd) })));
+      $("budget").replaceChildren(rows.length
+        ? el("table", { class: "budget", "aria-labelledby": "budget-h" }, el("thead", {}, head), el("tbody", {}, ...rows))
+        : el("p", { class: "muted", text: `No model use yet (memory budget: ${budget.toLocaleString()} tokens a day).` }));
+    } catch (e) { say($("budget"), e); }
+  }
   async function loadHealth() {
     try {
       const h = await get("/api/health");
@@ -209,14 +233,51 @@
   async function loadMemories() {
     try {
       const data = await get("/api/memories", { q: $("m-query").value, project: state.project });
-      $("memories").replaceChildren(...data.memories.map((m) => el("li", { "data-memory": String(m.id) },
-        el("b", { text: `#${m.id} ${m.title}` }), el("span", { class: "muted", text: ` · ${m.project_name}` }),
-        el("div", { text: m.content }),
-        readOnly ? null : el("button", { type: "button", "data-action": "forget", text: "Forget", onclick: async () => {
-          try { await post(`/api/memories/${m.id}/forget`); await loadMemories(); } catch (e) { say($("memories"), e); }
-        } }))));
+      $("memories").replaceChildren(...data.memories.map(memoryNode));
     } catch (e) { say($("memories"), e); }
   }
+  function memoryNode(m) {
+    const act = (path, body) => async () => {
+      try { await post(`/api/memories/${m.id}/${path}`, body); await loadMemories(); } catch (e) { say($("memories"), e); }
+    };
+    return el("li", { "data-memory": String(m.id), "data-pinned": String(m.pinned) },
+      el("b", { text: `${m.pinned ? "pinned · " : ""}#${m.id} ${m.title}` }), el("span", { class: "muted", text: ` · ${m.project_name}` }),
+      el("div", { class: "memory-content", text: m.content }),
+      readOnly ? null : el("span", { class: "actions" },
+        el("button", { type: "button", "data-action": "edit", text: "Edit", "aria-label": `Edit memory ${m.id}`, onclick: (e) => editMemory(m, e.currentTarget) }),
+        el("button", { type: "button", "data-action": "pin", text: m.pinned ? "Unpin" : "Pin", "aria-pressed": String(m.pinned),
+          "aria-label": `${m.pinned ? "Unpin" : "Pin"} memory ${m.id}`, onclick: act("pin", { pinned: !m.pinned }) }),
+        el("button", { type: "button", "data-action": "forget", text: "Forget", "aria-label": `Forget memory ${m.id}`, onclick: act("forget", {}) })));
+  }
+  // The edit dialog: a native modal <dialog> (focus kept inside, Escape closes it), focus given
+  // back to the button that opened it.
+  let editing = null;
+  function editMemory(m, opener) {
+    editing = { memory: m, opener };
+    $("memory-dialog-id").textContent = `#${m.id}`;
+    $("memory-title").value = m.title; $("memory-content").value = m.content;
+    $("memory-error").textContent = "";
+    $("memory-dialog").showModal();
+    $("memory-title").focus();
+  }
+  async function saveMemory(e) {
+    e.preventDefault();
+    if (!editing) return;
+    try {
+      await post(`/api/memories/${editing.memory.id}/edit`, { title: $("memory-title").value, content: $("memory-content").value });
+      await loadMemories();
+      $("memory-dialog").close();
+    } catch (error) { $("memory-error").textContent = String(error.message || error); }
+  }
+  function closedDialog() {
+    if ($("memory-dialog").open) return; // a late close event of an earlier opening
+    const opener = editing && editing.opener;
+    const id = editing && editing.memory.id;
+    editing = null;
+    const again = id && document.querySelector(`#memories li[data-memory="${id}"] button[data-action=edit]`);
+    (again || opener || $("memories")).focus();
+  }
+
   async function loadImprovements(project) {
     if (!project) return;
     state.improvementsProject = project;
@@ -242,16 +303,18 @@
   }
 
   // -- the live feed ---------------------------------------------------------------------------
-  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000), redrawSessions = later(drawSessions, 250);
+  const refreshFindings = later(loadFindings), refreshOverview = later(loadOverview, 1000), refreshMemories = later(loadMemories, 500), refreshHealth = later(loadHealth, 1000), redrawSessions = later(drawSessions, 250), refreshBudget = later(loadBudget, 1000);
   function onItem(item) {
     const key = sessionKey(item.project, item.session);
     let row = state.sessions.get(key);
-    if (!row && !item.session.startsWith("_")) {
-      row = { project: item.project, project_name: item.project.replace(/-[0-9a-f]{8}$/, ""), session: item.session,
+    const host = item.kind === "session_started" ? item.host || "unknown" : "";
+    if (!row && !item.session.startsWith("_") && (!state.host || host === state.host)) {
+      row = { host, project: item.project, project_name: item.project.replace(/-[0-9a-f]{8}$/, ""), session: item.session,
         session_id: "", agent: "", tool_calls: 0, failed_calls: 0, warnings: 0, active: item.at };
       state.sessions.set(key, row);
     }
     if (row) {
+      if (host && !row.host) row.host = host;
       if (item.kind === "tool_call") { row.tool_calls += 1; row.failed_calls += item.ok ? 0 : 1; }
       if (item.kind === "assessment" && ["medium", "high", "critical"].includes(item.severity)) row.warnings += 1;
       if (item.at > (row.active || "")) row.active = item.at;
@@ -259,8 +322,8 @@
     }
     addToTimeline(item);
     if (item.kind.startsWith("finding")) { refreshFindings(); refreshOverview(); }
-    if (item.kind === "reviewer_run") { refreshOverview(); refreshHealth(); }
-    if (item.kind.startsWith("memor")) refreshMemories();
+    if (item.kind === "reviewer_run") { refreshOverview(); refreshHealth(); refreshBudget(); }
+    if (item.kind.startsWith("memor")) { refreshMemories(); refreshBudget(); }
   }
   // One tab of this viewer holds the event stream and shares it with the others: a browser
   // opens at most 6 connections to one host, so a stream per tab would starve the 7th tab.
@@ -305,6 +368,7 @@
   async function reloadAll() {
     await loadSessions();
     await Promise.all([loadFindings(), loadOverview(), loadMemories(), loadHealth()]);
+    loadBudget(); // after the first paint
     if (state.session) {
       const row = state.sessions.get(state.session);
       if (row) await openSession(row);
@@ -322,11 +386,15 @@
   theme();
   $("f-theme").addEventListener("change", theme);
   $("f-project").addEventListener("change", () => { state.project = $("f-project").value; reloadAll(); });
+  $("f-host").addEventListener("change", () => { state.host = $("f-host").value; reloadAll(); });
   const refilter = later(() => { drawSessions(); drawTimeline(); loadFindings(); }, 200);
   for (const id of ["f-session", "f-observer", "f-severity"]) $(id).addEventListener("input", refilter);
   $("f-resolved").addEventListener("change", loadFindings);
   $("filters").addEventListener("submit", (e) => e.preventDefault());
   $("memory-search").addEventListener("submit", (e) => { e.preventDefault(); loadMemories(); });
+  $("memory-form").addEventListener("submit", saveMemory);
+  $("memory-cancel").addEventListener("click", () => $("memory-dialog").close());
+  $("memory-dialog").addEventListener("close", closedDialog);
   $("more-sessions").addEventListener("click", () => loadSessions(true));
   const named = new URLSearchParams(location.hash.slice(1)).get("session");
   if (named) state.session = named; // the session a reload was showing
