@@ -21,6 +21,11 @@ def main(argv: list[str] | None = None) -> None:
         from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
+    if args[:1] == ["mcp"]:  # what Claude Code starts: the MCP server's front, no click
+        from ._mcp_start import serve_fast
+
+        if serve_fast(args[1:]):
+            return
     args = [_encodable_argument(arg) for arg in args]
     from .terminal import prepare_output, run_quietly_on_closed_pipe
 
