@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
 
 from ._commands import COMMANDS
+
+TYPE_CHECKING = False  # `typing` is not imported: `onlooker mcp` starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def main(argv: list[str] | None = None) -> None:

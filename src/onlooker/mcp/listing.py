@@ -9,6 +9,7 @@ server (`build_server`) over memory streams. `python -m onlooker.mcp.listing` wr
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
@@ -97,7 +98,10 @@ async def _answers(requests: list[dict[str, Any]]) -> dict[Any, Any]:
     to_server, server_reads = anyio.create_memory_object_stream[Any](len(requests))
     server_writes, from_server = anyio.create_memory_object_stream[Any](len(requests))
     results: dict[Any, Any] = {}
-    async with anyio.create_task_group() as group:
+    streams = (to_server, server_reads, server_writes, from_server)
+    async with contextlib.AsyncExitStack() as stack, anyio.create_task_group() as group:
+        for stream in streams:
+            await stack.enter_async_context(stream)
         options = server.create_initialization_options()
         group.start_soon(server.run, server_reads, server_writes, options)
         for request in requests:
@@ -108,7 +112,6 @@ async def _answers(requests: list[dict[str, Any]]) -> dict[Any, Any]:
                 answer = await from_server.receive()
                 wire = json.loads(answer.message.model_dump_json(by_alias=True, exclude_unset=True))
                 results[wire["id"]] = wire["result"]
-        await to_server.aclose()
         group.cancel_scope.cancel()
     return results
 

@@ -143,7 +143,7 @@ def serve_wire(tools: Tools, wire: Wire, lines: list[bytes]) -> None:
         in_sink, in_source = anyio.create_memory_object_stream[Any](0)
         out_sink, out_source = anyio.create_memory_object_stream[Any](0)
         sink, source = anyio.create_memory_object_stream[Any](0)
-        async with anyio.create_task_group() as group:
+        async with in_source, out_sink, source, anyio.create_task_group() as group:
             group.start_soon(read, in_sink)
             group.start_soon(write, out_source)
             group.start_soon(_answer_unreadable, in_source, sink, out_sink)
