@@ -176,3 +176,24 @@ def test_a_tool_call_loads_the_sdk(tmp_path: Path) -> None:
     assert answers[-1]["result"]["isError"] is False
     added = set(imported_modules(stderr))
     assert {"mcp_types", "pydantic", "onlooker.store", "onlooker.mcp.server"} <= added
+
+
+def test_the_options_claude_code_may_pass_are_read_without_click() -> None:
+    from onlooker.cli._mcp_start import fast_options
+
+    assert fast_options([]) == ("", False)
+    assert fast_options(["--text-only", "--session", "s-1"]) == ("s-1", True)
+    assert fast_options(["--session=s-2"]) == ("s-2", False)
+    for handed_to_click in (["--project", "demo"], ["--session"], ["--help"], ["--list-tools"]):
+        assert fast_options(handed_to_click) is None
+
+
+def test_text_only_reaches_the_tools_through_the_front(tmp_path: Path) -> None:
+    search = {"name": "search", "arguments": {"query": "retry", "mode": "vector"}}
+    messages = [initialize(0, "2025-11-25"), INITIALIZED, request(1, "tools/call", search)]
+    command = [*FRONT, "--text-only", "--session", "s-1"]
+    answers, stderr = exchange(command, messages, tmp_path, importtime=True)
+    refused = answers[-1]["result"]
+    assert refused["isError"] is True
+    assert "embeddings extra" in refused["structuredContent"]["error"]
+    assert "onlooker.cli.mcp" not in imported_modules(stderr)  # click's command did not run
