@@ -197,3 +197,13 @@ def test_text_only_reaches_the_tools_through_the_front(tmp_path: Path) -> None:
     assert refused["isError"] is True
     assert "embeddings extra" in refused["structuredContent"]["error"]
     assert "onlooker.cli.mcp" not in imported_modules(stderr)  # click's command did not run
+
+
+def test_a_listing_of_another_mcp_version_is_not_used(tmp_path: Path) -> None:
+    from onlooker.mcp.front import load_listing
+
+    assert load_listing() is not None  # written with the mcp installed here
+    listing = json.loads(Path(LISTING_FILE).read_text(encoding="utf-8"))
+    other = tmp_path / "listing.json"
+    other.write_text(json.dumps({**listing, "mcp_version": "2.999.0"}), encoding="utf-8")
+    assert load_listing(str(other)) is None  # the SDK answers from the first line

@@ -139,13 +139,34 @@ class Front:
 
 
 def load_listing(path: str = LISTING_FILE) -> dict[str, Any] | None:
-    """The listing, or None when it cannot be read (the SDK then answers from the start)."""
+    """The listing, or None when it cannot be read or was written with another `mcp` than the
+    one installed (the SDK then answers from the start)."""
     try:
         with open(path, encoding="utf-8") as file:
             listing = json.load(file)
     except (OSError, ValueError):
         return None
-    return listing if isinstance(listing, dict) else None
+    if not isinstance(listing, dict) or not sdk_is(listing.get("mcp_version")):
+        return None
+    return listing
+
+
+def sdk_is(version: object) -> bool:
+    """Whether the installed `mcp` is `version`, told by its `.dist-info` folder beside it (found
+    without importing it); False when that cannot be told."""
+    from importlib.util import find_spec
+
+    if not isinstance(version, str) or not version:
+        return False
+    try:
+        found = find_spec("mcp")
+    except (ImportError, ValueError):
+        return False
+    places = list(found.submodule_search_locations or []) if found is not None else []
+    return any(
+        os.path.isdir(os.path.join(os.path.dirname(place), f"mcp-{version}.dist-info"))
+        for place in places
+    )
 
 
 def serve(project: str | None, session_id: str = "", text_only: bool = False) -> None:

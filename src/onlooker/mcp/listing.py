@@ -2,7 +2,8 @@
 time so the server's front (mcp/front.py) answers them before the SDK is imported.
 
 The file holds the SDK's own answers to `initialize`, `server/discover` and `tools/list` in both
-protocol eras, and the protocol versions the SDK speaks; it is written by running the real SDK
+protocol eras, the protocol versions the SDK speaks, and the SDK's version (with another `mcp`
+installed, the front hands over at once); it is written by running the real SDK
 server (`build_server`) over memory streams. `python -m onlooker.mcp.listing` writes it again;
 `tests/mcp_tools/test_front.py` fails while it is not current.
 """
@@ -12,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -57,6 +59,7 @@ def sdk_listing() -> dict[str, Any]:
     discover = json.loads(json.dumps(modern_answers[1]))
     discover["_meta"][MODERN_META + "serverInfo"].pop("version")
     return {
+        "mcp_version": metadata.version("mcp"),
         "handshake_versions": list(HANDSHAKE_PROTOCOL_VERSIONS),
         "latest_handshake_version": LATEST_HANDSHAKE_VERSION,
         "modern_versions": list(MODERN_PROTOCOL_VERSIONS),
