@@ -25,7 +25,7 @@ from onlooker.mcp.transcript_roots import transcript_roots
 from onlooker.memory import Memories
 from onlooker.memory._memories import Extracted
 from onlooker.memory._vector_search import memory_vectors
-from onlooker.store import ObservationsTool, Store
+from onlooker.store import ObservationsTool, Store, project_for
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 STARTS = 7
@@ -41,11 +41,11 @@ WORDS = ("token refresh", "retry loop", "path traversal", "flaky test", "slow qu
          "cache eviction", "schema migration", "rate limit")  # fmt: skip
 
 
-def fill(home: Path, items: int, memory_count: int) -> None:
+def fill(home: Path, items: int, memory_count: int, project: str) -> None:
     """`items` findings and `memory_count` memories over a few projects and files."""
     start = datetime(2026, 1, 1, tzinfo=UTC)
     with Store(home) as store:
-        tool = ObservationsTool(store, project="bench")
+        tool = ObservationsTool(store, project=project)
         for first in range(0, items, 1_000):
             batch = [
                 {"observer": "review", "content": f"{WORDS[n % len(WORDS)]} in module {n}",
@@ -100,15 +100,14 @@ def p95(samples: list[float]) -> float:
     return statistics.quantiles(samples, n=20)[18] * 1000 if len(samples) > 1 else samples[0] * 1000
 
 
-async def start_to_first_answer(env: dict[str, str]) -> tuple[float, float, float]:
+async def start_to_first_answer(env: dict[str, str], project: Path) -> tuple[float, float, float]:
     """Seconds from spawning the server to its tools listed (initialize and tools/list, what a
     client waits for before its session starts), to its first tool answer, and to its first
     search answer (which loads the embedding model when the extra is installed)."""
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    # as `onlooker install` registers it: plain `mcp` (with --project, click resolves the name)
-    params = StdioServerParameters(command=ONLOOKER, args=["mcp"], env=env)
+    params = StdioServerParameters(command=ONLOOKER, args=["mcp"], env=env, cwd=project)
     began = time.perf_counter()
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
@@ -120,11 +119,13 @@ async def start_to_first_answer(env: dict[str, str]) -> tuple[float, float, floa
         return listed, first, time.perf_counter() - began
 
 
-async def per_call(env: dict[str, str], big: Path, rounds: int) -> dict[str, list[float]]:
+async def per_call(
+    env: dict[str, str], big: Path, rounds: int, project: Path
+) -> dict[str, list[float]]:
     from mcp import ClientSession, StdioServerParameters
     from mcp.client.stdio import stdio_client
 
-    params = StdioServerParameters(command=ONLOOKER, args=["mcp", "--project", "bench"], env=env)
+    params = StdioServerParameters(command=ONLOOKER, args=["mcp"], env=env, cwd=project)
     async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
         await session.initialize()
         hits = await session.call_tool("search", {"query": "retry loop", "limit": 20})
@@ -141,7 +142,7 @@ async def per_call(env: dict[str, str], big: Path, rounds: int) -> dict[str, lis
                 "search",
                 {
                     "query": "slow query",
-                    "projects": ["p1", "bench"],
+                    "projects": ["p1", project_for(str(project))],
                     "files": ["module_7.py"],
                     "after": "2026-01-02",
                 },
@@ -201,7 +202,9 @@ def run(
         home, claude = root / "home", root / "claude"
         env = {"ONLOOKER_HOME": str(home), "CLAUDE_CONFIG_DIR": str(claude)}
         big = transcript(claude / "projects" / "-bench", TRANSCRIPT_BYTES)
-        started = [anyio.run(start_to_first_answer, env) for _ in range(starts)]
+        project = root / "bench"  # the folder the server runs in, as Claude Code starts it
+        (project / ".onlooker").mkdir(parents=True)
+        started = [anyio.run(start_to_first_answer, env, project) for _ in range(starts)]
         bare, bare_python = [], []
         for _ in range(starts):
             began = time.perf_counter()
@@ -210,8 +213,8 @@ def run(
             began = time.perf_counter()
             subprocess.run([sys.executable, "-I", "-c", "pass"], check=True)
             bare_python.append(time.perf_counter() - began)
-        fill(home, items, min(memories, items))
-        spent = anyio.run(per_call, env, big, calls)
+        fill(home, items, min(memories, items), project_for(str(project)))
+        spent = anyio.run(per_call, env, big, calls, project)
         os.environ.update(env)
         with_redaction, without, whole = redaction_share(big, home)
     listed = statistics.median(listed for listed, _, _ in started)
