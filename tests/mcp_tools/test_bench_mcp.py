@@ -20,6 +20,7 @@ def test_the_mcp_benchmark_runs_and_prints_its_figures() -> None:
     assert run.stderr == ""
     names = [line[2:42].strip() for line in run.stdout.splitlines()]
     assert names == [
+        "start to tools listed",
         "start to first answer",
         "start to first search answer",
         "search (hybrid, both kinds, top 10)",

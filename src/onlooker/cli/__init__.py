@@ -9,9 +9,12 @@ from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
 
 from ._commands import COMMANDS
+
+TYPE_CHECKING = False  # `typing` is not imported: `onlooker mcp` starts without it
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -21,6 +24,11 @@ def main(argv: list[str] | None = None) -> None:
         from ..daemon.client import main as hook_main
 
         raise SystemExit(hook_main())
+    if args[:1] == ["mcp"]:  # what Claude Code starts: the MCP server's front, no click
+        from ._mcp_start import serve_fast
+
+        if serve_fast(args[1:]):
+            return
     args = [_encodable_argument(arg) for arg in args]
     from .terminal import prepare_output, run_quietly_on_closed_pipe
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import click
 
-from ..mcp.tool_specs import TOOLS
-from ..store import data_home
+from ._mcp_start import sdk_installed
 from .store_options import current_project, print_json
 
 
@@ -45,22 +44,18 @@ def command(
     if list_tools:
         _print_tools(as_json)
         return
-    try:
-        import mcp.server  # noqa: F401 - fail here, clearly, without the extra
-
-        from ..mcp.server import serve_stdio
-        from ..mcp.tools import Tools
-    except ImportError:
+    if not sdk_installed():
         raise click.ClickException(
             "the MCP server needs the mcp package: pip install 'onlooker[mcp]'"
-        ) from None
-    tools = Tools(data_home(), current_project(project), session_id)
-    if text_only:
-        tools.vectors = None
-    serve_stdio(tools)
+        )
+    from ..mcp.front import serve
+
+    serve(current_project(project) if project else None, session_id, text_only)
 
 
 def _print_tools(as_json: bool) -> None:
+    from ..mcp.tool_specs import TOOLS
+
     if as_json:
         print_json(
             [

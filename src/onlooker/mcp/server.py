@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import re
 from typing import TYPE_CHECKING, Any
 
@@ -17,6 +18,8 @@ from .tools import Answer, Tools
 if TYPE_CHECKING:
     import mcp_types
     from mcp.server import Server
+
+    from .wire import Wire
 
 log = logging.getLogger("onlooker.mcp")
 
@@ -91,25 +94,87 @@ def _encodable(result: mcp_types.CallToolResult) -> mcp_types.CallToolResult:
     return result
 
 
-def serve_stdio(tools: Tools) -> None:
-    """Serve `tools` over stdin/stdout until the client closes the connection."""
-    import anyio
-    from mcp.server.stdio import stdio_server
+def serve_handed_over(
+    wire: Wire, lines: list[bytes], project: str | None, session_id: str, text_only: bool
+) -> None:
+    """Serve the rest of the connection the front (mcp/front.py) began: `lines` are the
+    messages it answered (given again under ids of their own, their answers dropped) and the
+    one it did not; then every line the client sends."""
+    from ..store import data_home, project_for
 
-    server = build_server(tools)
-
-    async def run() -> None:
-        async with stdio_server() as (read_stream, write_stream):
-            sink, source = anyio.create_memory_object_stream[Any](0)
-            async with anyio.create_task_group() as group:
-                group.start_soon(_answer_unreadable, read_stream, sink, write_stream)
-                await server.run(source, write_stream, server.create_initialization_options())
-                group.cancel_scope.cancel()
-
+    tools = Tools(data_home(), project if project is not None else project_for(os.getcwd()))
+    tools.session_id = session_id
+    if text_only:
+        tools.vectors = None
     try:
-        anyio.run(run)
+        serve_wire(tools, wire, lines)
     finally:
         tools.close()
+
+
+def serve_wire(tools: Tools, wire: Wire, lines: list[bytes]) -> None:
+    """Serve `tools` over `wire`, beginning with `lines` (all but the last replayed)."""
+    import anyio
+    import anyio.to_thread
+
+    server = build_server(tools)
+    replayed = [_replay_line(line, n) for n, line in enumerate(lines[:-1])]
+    dropped = {REPLAY_ID + str(n) for n in range(len(replayed))}
+
+    async def read(sink: Any) -> None:
+        async with sink:
+            for line in [*replayed, lines[-1]]:
+                await sink.send(_message(line))
+            while True:
+                line = await anyio.to_thread.run_sync(wire.readline, abandon_on_cancel=True)
+                if not line:
+                    return
+                await sink.send(_message(line))
+
+    async def write(source: Any) -> None:
+        async with source:
+            async for message in source:
+                if getattr(message.message, "id", None) in dropped:
+                    continue
+                text = message.message.model_dump_json(by_alias=True, exclude_unset=True)
+                wire.write(text.encode() + b"\n")
+
+    async def run() -> None:
+        in_sink, in_source = anyio.create_memory_object_stream[Any](0)
+        out_sink, out_source = anyio.create_memory_object_stream[Any](0)
+        sink, source = anyio.create_memory_object_stream[Any](0)
+        async with in_source, out_sink, source, anyio.create_task_group() as group:
+            group.start_soon(read, in_sink)
+            group.start_soon(write, out_source)
+            group.start_soon(_answer_unreadable, in_source, sink, out_sink)
+            await server.run(source, out_sink, server.create_initialization_options())
+            group.cancel_scope.cancel()
+
+    anyio.run(run)
+
+
+REPLAY_ID = "onlooker-front-replay-"
+"""The ids the front's answered requests are given again under (their answers are dropped)."""
+
+
+def _replay_line(line: bytes, n: int) -> bytes:
+    message = json.loads(line)
+    if "id" in message:
+        message["id"] = REPLAY_ID + str(n)
+    return json.dumps(message).encode()
+
+
+def _message(line: bytes) -> Any:
+    """A line as the SDK's stdio transport reads it: a SessionMessage, or the exception the SDK
+    raised reading it (answered by _answer_unreadable)."""
+    import mcp_types as types
+    from mcp.shared.message import SessionMessage
+
+    text = line.decode("utf-8", errors="replace")
+    try:
+        return SessionMessage(types.jsonrpc_message_adapter.validate_json(text, by_name=False))
+    except Exception as exc:
+        return exc
 
 
 async def _answer_unreadable(read_stream: Any, sink: Any, write_stream: Any) -> None:

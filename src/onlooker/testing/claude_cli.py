@@ -78,6 +78,8 @@ class HeadlessRun:
     stderr: str
     seconds: float
     result: dict[str, Any]
+    started: float = 0.0
+    """`time.monotonic()` when the CLI was started (the endpoint's `received` times compare)."""
 
     @property
     def session_id(self) -> str:
@@ -160,4 +162,4 @@ class ClaudeCode:
             result = {}
         if not isinstance(result, dict):
             result = {"result": result}
-        return HeadlessRun(done.returncode, done.stdout, done.stderr, seconds, result)
+        return HeadlessRun(done.returncode, done.stdout, done.stderr, seconds, result, started)

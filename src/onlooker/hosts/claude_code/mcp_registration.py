@@ -39,8 +39,9 @@ FIND_PACKAGES = (
     f"missing = [m for m in {SERVER_PACKAGES!r} if u.find_spec(m) is None]; "
     "sys.exit('no module named ' + ', '.join(missing) if missing else 0)"
 )
-#: Imports what the server imports before it answers (seconds): what `onlooker doctor` checks.
-IMPORT_SERVER = "import mcp.server, onlooker.cli.mcp"
+#: Imports what the server imports before its first tool call answers (seconds): what `onlooker
+#: doctor` checks (its first answers come from the front alone, specs/mcp.md).
+IMPORT_SERVER = "import mcp.server, onlooker.cli.mcp, onlooker.mcp.front, onlooker.mcp.server"
 
 
 def mcp_server_entry(python: str | None = None, *, home: Path | None = None) -> dict[str, Any]:
