@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 from array import array
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
@@ -19,6 +20,8 @@ SPLIT_ROWS = 32_768
 """From this many rows up, half the scoring runs in a second thread (einsum releases the GIL):
 scoring is bound by memory bandwidth, ~11 ms per 100k 384-dimension rows on one core."""
 _HELPER: Any = None
+PICKED = 16
+"""Row selections of id arrays kept per matrix (a project's rows, picked once per change)."""
 
 
 class Rows(Protocol):
@@ -47,6 +50,8 @@ class NumpyRows:
         self._matrix: Any = matrix
         self._count = 0 if ids is None else len(ids)
         self._sorted: tuple[Any, Any] | None = None
+        self._picked: dict[int, tuple[Any, Any]] = {}
+        self._picking = threading.Lock()
 
     def arrays(self) -> tuple[Any, Any]:
         """(ids, matrix) of the rows held."""
@@ -72,6 +77,7 @@ class NumpyRows:
         self._ids[self._count : need] = ids
         self._count = need
         self._sorted = None
+        self._picked = {}
 
     def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]:
         np = self._np
@@ -96,15 +102,29 @@ class NumpyRows:
         return [(int(candidates[i]), float(scores[i])) for i in best]
 
     def _rows_of(self, allowed: Collection[int]) -> Any:
-        """Row numbers of the allowed ids that are here (binary search over the sorted ids)."""
+        """Row numbers of the allowed ids that are here (binary search over the sorted ids). An
+        id array (ids of a project, held by the caller) keeps its rows until rows are added."""
         np = self._np
+        if isinstance(allowed, np.ndarray):
+            picked = self._picked.get(id(allowed))
+            if picked is not None and picked[0] is allowed:
+                return picked[1]
         if self._sorted is None:
             order = np.argsort(self._ids[: self._count], kind="stable")
             self._sorted = (order, self._ids[: self._count][order])
         order, sorted_ids = self._sorted
-        wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        if isinstance(allowed, np.ndarray):
+            wanted = allowed.astype(np.int64, copy=False)
+        else:
+            wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
         at = np.searchsorted(sorted_ids, wanted).clip(0, len(sorted_ids) - 1)
-        return np.unique(order[at[sorted_ids[at] == wanted]])
+        rows = np.unique(order[at[sorted_ids[at] == wanted]])
+        if isinstance(allowed, np.ndarray):
+            with self._picking:
+                if len(self._picked) >= PICKED:
+                    self._picked.pop(next(iter(self._picked)))
+                self._picked[id(allowed)] = (allowed, rows)
+        return rows
 
 
 def _scores(matrix: Any, q: Any) -> Any:
