@@ -41,7 +41,7 @@ def test_search_benchmark_runs_small() -> None:
     names = [line.split("  ")[1] for line in out.splitlines()]
     scopes = ("all", "project", "small project")
     assert names == [
-        "300: build", "300: remember",
+        "300: build", "300: remember", "300: embed the query",
         *(f"300: {mode}, {scope}" for mode in ("text", "vector", "both") for scope in scopes),
         "1,000,000",
     ]  # fmt: skip
