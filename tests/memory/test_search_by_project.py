@@ -147,3 +147,28 @@ def test_project_ranking_follows_new_and_forgotten_memories(
 def test_hybrid_search_in_a_project_keeps_to_it(filled: Store) -> None:
     found = search(filled, "cache token deploy", "both", projects=["tiny"], limit=10)
     assert found and {m.project for m in found} == {"tiny"}
+
+
+def test_selective_words_are_those_full_counts_pick(
+    filled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Counts stop early (at the common share, then at the fewest so far) yet pick the words
+    that counting every match picks."""
+    conn = filled.index._conn
+    total = text_sql.last_memory_id(conn)
+
+    def full(word: str) -> int:
+        return int(
+            conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?", (f'"{word}"',)
+            ).fetchone()[0]
+        )
+
+    for share in (0.05, 0.2, 0.5):
+        monkeypatch.setattr(text_sql, "COMMON_SHARE", share)
+        for words in (["cache", "token", "absent"], ["absent", "missing"], ["cache", "deploy"],
+                      ["login", "queue", "retry", "nothing"], ["parser", "absent", "index"]):  # fmt: skip
+            counts = {w: full(w) for w in words}
+            kept = [w for w in words if 0 < counts[w] <= share * total]
+            expected = kept or [min(words, key=lambda w: counts[w] or total + 1)]
+            assert text_sql._selective(conn, words, "sqlite") == expected

@@ -132,30 +132,36 @@ def _ranked_postgres(
 
 def _selective(conn: sqlite3.Connection, words: list[str], dialect: str) -> list[str]:
     """The words found in at most COMMON_SHARE of the memories, or else the rarest one. Counting
-    stops one past the share (a common word's matches are not all counted) unless every word is
-    common and the rarest must be known."""
+    stops one past the share (a common word's matches are not all counted), and when every word
+    is common, each count stops at the fewest matches found so far."""
     total = last_memory_id(conn)
     if total < 1000 or len(words) == 1:
         return words
     most = int(COMMON_SHARE * total)
-    if dialect == "postgres":
-        count = (
-            "SELECT count(*) FROM (SELECT 1 FROM memories "
-            "WHERE search @@ to_tsquery('onlooker_english', ?) LIMIT ?) found"
-        )
-        term: Callable[[str], str] = lambda w: _tsquery_terms([w])[0]  # noqa: E731
-    else:
-        count = (
-            "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)"
-        )
-        term = lambda w: f'"{w}"'  # noqa: E731
-    limit = most + 1
-    counts = {w: int(conn.execute(count, (term(w), limit)).fetchone()[0]) for w in words}
+    counts = {w: _count(conn, w, dialect, most + 1) for w in words}
     kept = [w for w in words if 0 < counts[w] <= most]
     if kept:
         return kept
-    counts = {w: int(conn.execute(count, (term(w), total + 1)).fetchone()[0]) for w in words}
-    return [min(words, key=lambda w: counts[w] or total + 1)]
+    rarest, fewest = words[0], total + 1  # a word with no match counts as total + 1
+    for word in words:
+        found = _count(conn, word, dialect, fewest) if counts[word] else 0
+        if 0 < found < fewest:
+            rarest, fewest = word, found
+    return [rarest]
+
+
+def _count(conn: sqlite3.Connection, word: str, dialect: str, upto: int) -> int:
+    """How many memories hold `word`, counted up to `upto`."""
+    if dialect == "postgres":
+        sql = (
+            "SELECT count(*) FROM (SELECT 1 FROM memories "
+            "WHERE search @@ to_tsquery('onlooker_english', ?) LIMIT ?) found"
+        )
+        term = _tsquery_terms([word])[0]
+    else:
+        sql = "SELECT count(*) FROM (SELECT 1 FROM memories_fts WHERE memories_fts MATCH ? LIMIT ?)"
+        term = f'"{word}"'
+    return int(conn.execute(sql, (term, upto)).fetchone()[0])
 
 
 def _tsquery_terms(words: Sequence[str]) -> list[str]:
