@@ -6,9 +6,9 @@ two bounds: ‖x − s·c‖ and ‖s·c‖. The query q is coded alike (q ≈ t
 
     |q·x − s·t·(c·d)| ≤ ‖x − s·c‖ + ‖q − t·d‖·‖s·c‖ (+ float32 rounding, SLACK),
 
-so once the k-th best lower bound is known, only rows whose upper bound reaches it can be in the
-top k; they are scored in float32 exactly as a full scan scores them, and the answer is the full
-scan's. The int8 pass reads a quarter of the bytes (SIMD int8 dot products from `simsimd`, an
+so only rows whose code score comes within twice the largest such bound of the k-th best can be
+in the top k; they are scored in float32 exactly as a full scan scores them, and the answer is the
+full scan's. The int8 pass reads a quarter of the bytes (SIMD int8 dot products from `simsimd`, an
 optional dependency of the embeddings extra); without simsimd the full float32 scan runs.
 """
 
@@ -31,9 +31,13 @@ def available() -> bool:
         return False
 
 
+BLOCK = 1024
+"""Rows per block when the k-th best code score is bounded from block maxima."""
+
+
 class Codes:
-    """int8 codes of a float32 matrix's rows, with their scales and error bounds, grown as rows
-    are added."""
+    """int8 codes of a float32 matrix's rows with their scales, and the largest ‖x − s·c‖ and
+    ‖s·c‖ of any row, grown as rows are added."""
 
     def __init__(self) -> None:
         import numpy as np
@@ -42,8 +46,8 @@ class Codes:
         self.count = 0
         self.codes: Any = np.zeros((0, 0), dtype=np.int8)
         self.scales: Any = np.zeros(0, dtype=np.float64)
-        self.errors: Any = np.zeros(0, dtype=np.float64)
-        self.norms: Any = np.zeros(0, dtype=np.float64)
+        self.error = 0.0
+        self.norm = 0.0
 
     def cover(self, matrix: Any, count: int) -> None:
         """Code rows [self.count, count) of `matrix` (rows below were coded before)."""
@@ -52,36 +56,45 @@ class Codes:
             return
         if count > len(self.codes):
             size = max(count, 2 * len(self.codes), 1024)
-            grown = np.zeros((size, matrix.shape[1]), dtype=np.int8)
+            codes = np.zeros((size, matrix.shape[1]), dtype=np.int8)
+            scales = np.zeros(size, dtype=np.float64)
             if self.count:
-                grown[: self.count] = self.codes[: self.count]
-            self.codes = grown
-            for name in ("scales", "errors", "norms"):
-                old = getattr(self, name)
-                new = np.zeros(size, dtype=np.float64)
-                new[: self.count] = old[: self.count]
-                setattr(self, name, new)
+                codes[: self.count] = self.codes[: self.count]
+                scales[: self.count] = self.scales[: self.count]
+            self.codes, self.scales = codes, scales
         for start in range(self.count, count, 8192):
             end = min(start + 8192, count)
             codes, scales, errors, norms = _coded(np, matrix[start:end])
             self.codes[start:end] = codes
             self.scales[start:end] = scales
-            self.errors[start:end] = errors
-            self.norms[start:end] = norms
+            self.error = max(self.error, float(errors.max()))
+            self.norm = max(self.norm, float(norms.max()))
         self.count = count
 
     def candidates(self, query: Any, limit: int) -> Any:
-        """Rows (ascending) that can be among the `limit` best for `query` (float32, unit)."""
+        """Rows (ascending) that can be among the `limit` best for `query` (float32, unit).
+
+        With B the largest error of a code score, every score is within B of its code score;
+        the k-th best code score is at least the k-th largest of the block maxima, so a row of
+        the top k has a code score at least that minus 2B. Three passes over a vector of floats,
+        no sort of them all."""
         import simsimd
 
         np = self._np
         codes, scale, error, _ = _coded(np, query[None, :].astype(np.float32))
-        raw = np.asarray(simsimd.cdist(codes, self.codes[: self.count], metric="dot"))[0]
-        approx = raw * (self.scales[: self.count] * scale[0])
-        bound = self.errors[: self.count] + error[0] * self.norms[: self.count] + SLACK
-        lower = approx - bound
-        floor = np.partition(lower, len(lower) - limit)[len(lower) - limit]
-        return np.flatnonzero(approx + bound >= floor)
+        approx = np.asarray(simsimd.cdist(codes, self.codes[: self.count], metric="dot"))[0]
+        approx *= self.scales[: self.count]
+        approx *= float(scale[0])
+        bound = self.error + float(error[0]) * self.norm + SLACK
+        whole = len(approx) // BLOCK * BLOCK
+        maxima = approx[:whole].reshape(-1, BLOCK).max(axis=1)
+        if whole < len(approx):
+            maxima = np.append(maxima, approx[whole:].max())
+        if len(maxima) < limit:
+            floor = np.partition(approx, len(approx) - limit)[len(approx) - limit]
+        else:
+            floor = np.partition(maxima, len(maxima) - limit)[len(maxima) - limit]
+        return np.flatnonzero(approx >= floor - 2 * bound)
 
 
 def _coded(np: Any, rows: Any) -> tuple[Any, Any, Any, Any]:
