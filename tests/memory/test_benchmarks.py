@@ -34,10 +34,17 @@ def test_extraction_cost_meets_the_target() -> None:
 
 @pytest.mark.skipif(not embeddings.available(), reason="the embeddings extra is not installed")
 def test_search_benchmark_runs_small() -> None:
-    out = run("from benchmarks.bench_search import main; raise SystemExit(main(['300', '4']))")
+    out = run(
+        "from benchmarks.bench_search import main\n"
+        "raise SystemExit(main(['300', '--queries', '4']))"
+    )
     names = [line.split("  ")[1] for line in out.splitlines()]
-    assert names == ["store memories", "search text", "search text +project", "search vector",
-                     "search vector +project", "search both", "search both +project"]  # fmt: skip
+    scopes = ("all", "project", "small project")
+    assert names == [
+        "300: build", "300: remember", "300: embed the query",
+        *(f"300: {mode}, {scope}" for mode in ("text", "vector", "both") for scope in scopes),
+        "1,000,000",
+    ]  # fmt: skip
 
 
 def test_the_labeled_set_has_no_contradiction_and_no_junk() -> None:

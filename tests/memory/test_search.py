@@ -112,7 +112,7 @@ def test_get_memories_by_id(store: Store) -> None:
 def test_text_search_ranks_the_newest_matches_when_there_are_many(
     tmp_path: Path, clock: FixedClock, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from onlooker.store import _memory_index as memory_index
+    from onlooker.store import _memory_text_search as memory_index
 
     monkeypatch.setattr(memory_index, "RANK_WINDOW", 3)
     with Store(tmp_path / "home", clock=clock) as store:

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from ..store import _memory_index as sql
+from ..store import _memory_text_search as text_sql
 from ..store import _pending_events as pending_sql
 from ..store._memory_usage import model_counters, model_days
 from ..store._store import Store
@@ -167,7 +168,7 @@ class Memories:
     def text_search(self, query: str, where: MemoryFilter, limit: int) -> list[int]:
         """Ids matching any word of `query`, best first (FTS5 bm25)."""
         return self.index._read(
-            lambda c: sql.text_search(c, query, where, limit, self.index.dialect)
+            lambda c: text_sql.text_search(c, query, where, limit, self.index.dialect)
         )
 
     def matching(self, where: MemoryFilter) -> list[int]:

@@ -5,7 +5,7 @@ first, so a filter never hides the best matches.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 from ..store import Store
 from ..store.memory_records import MemoryFilter
@@ -14,6 +14,7 @@ from ..vectors.embeddings import Embedder
 from ..vectors.index import Backend, VectorIndex
 from ..vectors.sources import SOURCES, embed_ids
 from ._memories import Memories
+from ._project_ids import project_ids
 
 SOURCE = next(source for source in SOURCES if source.table == "memories")
 
@@ -38,8 +39,19 @@ class MemoryVectors:
 
     def nearest_to(self, vector: Sequence[float], where: MemoryFilter, limit: int) -> list[int]:
         """`nearest` for a query already embedded."""
-        allowed = None if where == MemoryFilter() else Memories(self.store).matching(where)
-        return [memory_id for memory_id, _ in self.index.search(vector, limit, ids=allowed)]
+        hits = self.index.search(vector, limit, ids=self._allowed(where))
+        return [memory_id for memory_id, _ in hits]
+
+    def _allowed(self, where: MemoryFilter) -> Collection[int] | None:
+        """The ids `where` allows (None: all): a filter of projects alone takes the cached ids of
+        its projects (numpy rows pick theirs without a copy to Python), any other asks SQL."""
+        if where == MemoryFilter():
+            return None
+        if where == MemoryFilter(projects=where.projects) and self.index.backend == "numpy":
+            ids: Collection[int] | None = project_ids(self.store, where.projects)
+            if ids is not None:
+                return ids
+        return Memories(self.store).matching(where)
 
     def embed(self, ids: Sequence[int]) -> int:
         """Embed these stored memories (replacing any vectors they had); how many."""

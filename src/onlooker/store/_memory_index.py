@@ -1,14 +1,12 @@
-"""The SQL of memory: applying memory changes to the index, reading memories, and full-text
-search (FTS5, best first by bm25) with every filter inside the query.
+"""The SQL of memory: applying memory changes to the index, reading memories, and the filter
+clause every query shares (full-text search is `_memory_text_search`).
 """
 
 from __future__ import annotations
 
-import re
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import replace
-from functools import partial
 from typing import Any
 
 from ._database import stamp
@@ -34,15 +32,7 @@ MEMORY_TABLES = ("memories", "memory_files", "memory_injections", "memory_opt_ou
 """Tables the journals rebuild (pending events are not journaled: they are a work queue)."""
 
 _COLUMNS = "m.id, m.title, m.content, m.project, m.session_id, m.timestamp, m.created_at"
-_WORD = re.compile(r"\w+", re.UNICODE)
-_RUNS = re.compile(r"[^\W_]+")
 _CHUNK = 500
-COMMON_SHARE = 0.05
-"""A word in more than this share of the memories says little about a match (see text_search)."""
-RANK_WINDOW = 2_000
-"""bm25 ranks at most this many matches of one query: the newest ones the filter allows. Ranking
-costs per match, so a query matching 10% of 100k memories would spend ~15 ms on it; the newest
-2,000 cost ~4 ms, and memory search favours recent memories anyway."""
 
 
 def apply_memory_change(conn: sqlite3.Connection, change: Change) -> bool:
@@ -214,94 +204,6 @@ def session_memories(conn: sqlite3.Connection, session_id: str, limit: int) -> l
         (session_id, limit),
     ).fetchall()
     return list(reversed(_memories(conn, rows)))
-
-
-def text_search(
-    conn: sqlite3.Connection, query: str, where: MemoryFilter, limit: int, dialect: str = "sqlite"
-) -> list[int]:
-    """Ids of the memories matching `query`, best first (bm25 over title and content; on
-    PostgreSQL ts_rank over the `search` tsvector): those with every word first, then those with
-    any of its selective words. Ranking costs per match, so words found in more than COMMON_SHARE
-    of the memories are left out of the second step while a rarer word remains, and each step
-    ranks only its newest RANK_WINDOW matches."""
-    words = list(dict.fromkeys(w.casefold() for w in _WORD.findall(query)))
-    if not words:
-        return []
-    clause, params = filter_clause(where)
-    if dialect == "postgres":
-        words = [w for w in words if _RUNS.search(w)]
-        ranked = partial(_ranked_postgres, conn, clause, params)
-        terms, both, either = _tsquery_terms, " & ", " | "
-    else:
-        ranked = partial(_ranked_fts5, conn, clause, params)
-        terms, both, either = _quoted, " AND ", " OR "
-    if not words:
-        return []
-    found = ranked(both.join(terms(words)), limit) if len(words) > 1 else []
-    if len(found) >= limit:
-        return found
-    more = ranked(either.join(terms(_selective(conn, words, dialect))), limit + len(found))
-    return list(dict.fromkeys(found + more))[:limit]
-
-
-def _ranked_fts5(
-    conn: sqlite3.Connection, clause: str, params: list[Any], match: str, wanted: int
-) -> list[int]:
-    matches = (
-        "FROM memories_fts JOIN memories m ON m.id = memories_fts.rowid "
-        f"WHERE memories_fts MATCH ?{clause}"
-    )
-    floor = conn.execute(
-        f"SELECT m.id {matches} ORDER BY memories_fts.rowid DESC LIMIT 1 OFFSET ?",
-        (match, *params, RANK_WINDOW - 1),
-    ).fetchone()
-    window = " AND memories_fts.rowid >= ?" if floor else ""
-    # bm25() rather than `rank`: FTS5 would rank every match before the filter applies
-    rows = conn.execute(
-        f"SELECT m.id {matches}{window} ORDER BY bm25(memories_fts), m.id DESC LIMIT ?",
-        (match, *params, *([floor[0]] if floor else []), wanted),
-    ).fetchall()
-    return [int(r[0]) for r in rows]
-
-
-def _ranked_postgres(
-    conn: sqlite3.Connection, clause: str, params: list[Any], match: str, wanted: int
-) -> list[int]:
-    tsquery = "to_tsquery('onlooker_english', ?)"
-    rows = conn.execute(
-        f"SELECT id FROM (SELECT m.id, ts_rank(m.search, {tsquery}) AS score FROM memories m "
-        f"WHERE m.search @@ {tsquery}{clause} ORDER BY m.id DESC LIMIT ?) newest "
-        "ORDER BY score DESC, id DESC LIMIT ?",
-        (match, match, *params, RANK_WINDOW, wanted),
-    ).fetchall()
-    return [int(r[0]) for r in rows]
-
-
-def _selective(conn: sqlite3.Connection, words: list[str], dialect: str) -> list[str]:
-    """The words found in at most COMMON_SHARE of the memories, or else the rarest one."""
-    total = last_memory_id(conn)
-    if total < 1000 or len(words) == 1:
-        return words
-    if dialect == "postgres":
-        count = "SELECT count(*) FROM memories WHERE search @@ to_tsquery('onlooker_english', ?)"
-        counts = {
-            w: int(conn.execute(count, (_tsquery_terms([w])[0],)).fetchone()[0]) for w in words
-        }
-    else:
-        count = "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ?"
-        counts = {w: int(conn.execute(count, (f'"{w}"',)).fetchone()[0]) for w in words}
-    kept = [w for w in words if 0 < counts[w] <= COMMON_SHARE * total]
-    return kept or [min(words, key=lambda w: counts[w] or total + 1)]
-
-
-def _tsquery_terms(words: Sequence[str]) -> list[str]:
-    """Each word as a to_tsquery phrase of its letter and digit runs (as FTS5 splits a quoted
-    word), for joining with & or |."""
-    return ["(" + " <-> ".join(_RUNS.findall(w)) + ")" for w in words]
-
-
-def _quoted(words: Sequence[str]) -> list[str]:
-    return [f'"{w}"' for w in words]
 
 
 def matching_ids(conn: sqlite3.Connection, where: MemoryFilter) -> list[int]:

@@ -362,6 +362,42 @@ CREATE TABLE memory_opt_outs (
 """Projects whose memory is off (`.onlooker/no-memory`, `memory.enabled: false`), as their
 sessions last saw it: other projects' digests (`projectOnly: false`) leave their memories out."""
 
+M015_MEMORY_FTS_BY_PROJECT = """
+CREATE TABLE memory_projects (
+    key INTEGER PRIMARY KEY,
+    project TEXT NOT NULL UNIQUE
+);
+CREATE TABLE memory_versions (
+    one INTEGER PRIMARY KEY CHECK (one = 1),
+    removed INTEGER NOT NULL
+);
+INSERT INTO memory_versions (one, removed) VALUES (1, 0);
+INSERT INTO memory_projects (project) SELECT DISTINCT project FROM memories ORDER BY project;
+CREATE VIRTUAL TABLE memories_fts_by_project USING fts5(
+    title, content, content='', tokenize='porter unicode61'
+);
+INSERT INTO memories_fts_by_project (rowid, title, content)
+    SELECT (p.key << 40) | m.id, m.title, m.content
+    FROM memories m JOIN memory_projects p ON p.project = m.project;
+CREATE TRIGGER memories_fts_by_project_insert AFTER INSERT ON memories BEGIN
+    INSERT INTO memory_projects (project) VALUES (new.project) ON CONFLICT DO NOTHING;
+    INSERT INTO memories_fts_by_project (rowid, title, content)
+    VALUES (((SELECT key FROM memory_projects WHERE project = new.project) << 40) | new.id,
+            new.title, new.content);
+END;
+CREATE TRIGGER memories_fts_by_project_delete AFTER DELETE ON memories BEGIN
+    INSERT INTO memories_fts_by_project (memories_fts_by_project, rowid, title, content)
+    VALUES ('delete', ((SELECT key FROM memory_projects WHERE project = old.project) << 40)
+            | old.id, old.title, old.content);
+    UPDATE memory_versions SET removed = removed + 1;
+END;
+"""
+"""Full-text search narrowed to one project before it ranks (specs/memory.md, Search): the same
+texts again, in a contentless FTS5 table whose rowid is the project's key shifted left 40 bits
+plus the memory id, so one project's matches are one rowid range that FTS5 seeks to. It holds
+the same rows and tokens as `memories_fts`, so bm25 scores (idf, average length) are the same.
+`memory_versions` counts memories removed, so caches of ids by project know when to reload."""
+
 #: (name, SQL) in the order they apply. Append only.
 MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m001_initial", M001_INITIAL),
@@ -376,4 +412,5 @@ MIGRATIONS: tuple[tuple[str, str], ...] = (
     ("m012_fts_follows_edits", M012_FTS_FOLLOWS_EDITS),
     ("m013_expired", M013_EXPIRED),
     ("m014_memory_opt_outs", M014_MEMORY_OPT_OUTS),
+    ("m015_memory_fts_by_project", M015_MEMORY_FTS_BY_PROJECT),
 )

@@ -318,6 +318,12 @@ CREATE TABLE memory_opt_outs (
 """Projects whose memory is off (`.onlooker/no-memory`, `memory.enabled: false`), as their
 sessions last saw it: other projects' digests (`projectOnly: false`) leave their memories out."""
 
+M015_MEMORY_FTS_BY_PROJECT = """
+CREATE INDEX memories_by_project_id ON memories (project, id);
+"""
+"""SQLite's m015 adds a full-text table narrowed by project; here the `search` tsvector sits on
+the memories row, and this index serves a project's newest matches in id order."""
+
 #: migration name -> its PostgreSQL text; the names and order are those of `MIGRATIONS`.
 POSTGRES_MIGRATIONS: dict[str, str] = {
     "m001_initial": M001_INITIAL,
@@ -332,4 +338,5 @@ POSTGRES_MIGRATIONS: dict[str, str] = {
     "m012_fts_follows_edits": M012_FTS_FOLLOWS_EDITS,
     "m013_expired": M013_EXPIRED,
     "m014_memory_opt_outs": M014_MEMORY_OPT_OUTS,
+    "m015_memory_fts_by_project": M015_MEMORY_FTS_BY_PROJECT,
 }

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import heapq
 import math
+import threading
 from array import array
 from collections.abc import Collection, Sequence
 from typing import Any, Protocol
+
+from . import _int8
 
 Hit = tuple[int, float]
 """(id, cosine similarity), best first in a result list."""
@@ -19,6 +22,12 @@ SPLIT_ROWS = 32_768
 """From this many rows up, half the scoring runs in a second thread (einsum releases the GIL):
 scoring is bound by memory bandwidth, ~11 ms per 100k 384-dimension rows on one core."""
 _HELPER: Any = None
+CODED_FROM = 20_000
+"""From this many rows up, a search over all of them reads int8 codes first (`_int8`: exact, a
+quarter of the bytes) and scores in float32 only the rows that can be in the top k. The codes are
+made at the second such search of a matrix, so a one-shot process never pays for them."""
+PICKED = 16
+"""Row selections of id arrays kept per matrix (a project's rows, picked once per change)."""
 
 
 class Rows(Protocol):
@@ -47,6 +56,10 @@ class NumpyRows:
         self._matrix: Any = matrix
         self._count = 0 if ids is None else len(ids)
         self._sorted: tuple[Any, Any] | None = None
+        self._picked: dict[int, tuple[Any, Any]] = {}
+        self._picking = threading.Lock()
+        self._codes: _int8.Codes | None = None
+        self._scanned = False
 
     def arrays(self) -> tuple[Any, Any]:
         """(ids, matrix) of the rows held."""
@@ -72,6 +85,7 @@ class NumpyRows:
         self._ids[self._count : need] = ids
         self._count = need
         self._sorted = None
+        self._picked = {}
 
     def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]:
         np = self._np
@@ -79,7 +93,11 @@ class NumpyRows:
             return []
         q = np.frombuffer(query, dtype=np.float32)
         ids = self._ids[: self._count]
-        if allowed is None:
+        rows = self._coded_candidates(q, limit) if allowed is None else None
+        if rows is not None:
+            scores = _scores(self._matrix[rows], q)
+            candidates = ids[rows]
+        elif allowed is None:
             scores = _scores(self._matrix[: self._count], q)
             candidates = ids
         else:
@@ -88,23 +106,52 @@ class NumpyRows:
                 return []
             scores = _scores(self._matrix[rows], q)
             candidates = ids[rows]
-        if limit < len(scores):
-            top = np.argpartition(-scores, limit - 1)[:limit]
+        if limit < len(scores):  # every row tied with the k-th, so ties go by id
+            kth = scores[np.argpartition(-scores, limit - 1)[:limit]].min()
+            top = np.flatnonzero(scores >= kth)
         else:
             top = np.arange(len(scores))
-        best = top[np.lexsort((candidates[top], -scores[top]))]
+        best = top[np.lexsort((candidates[top], -scores[top]))][:limit]
         return [(int(candidates[i]), float(scores[i])) for i in best]
 
+    def _coded_candidates(self, q: Any, limit: int) -> Any | None:
+        """The rows that can be among the `limit` best of all (int8 first pass), or None where
+        every row is scored: a small matrix, no simsimd, or the matrix's first such search."""
+        if self._count < CODED_FROM or limit >= self._count or not _int8.available():
+            return None
+        with self._picking:
+            if self._codes is None:
+                if not self._scanned:  # a one-shot process (a CLI search) never makes codes
+                    self._scanned = True
+                    return None
+                self._codes = _int8.Codes()
+            self._codes.cover(self._matrix, self._count)
+            return self._codes.candidates(q, limit)
+
     def _rows_of(self, allowed: Collection[int]) -> Any:
-        """Row numbers of the allowed ids that are here (binary search over the sorted ids)."""
+        """Row numbers of the allowed ids that are here (binary search over the sorted ids). An
+        id array (ids of a project, held by the caller) keeps its rows until rows are added."""
         np = self._np
+        if isinstance(allowed, np.ndarray):
+            picked = self._picked.get(id(allowed))
+            if picked is not None and picked[0] is allowed:
+                return picked[1]
         if self._sorted is None:
             order = np.argsort(self._ids[: self._count], kind="stable")
             self._sorted = (order, self._ids[: self._count][order])
         order, sorted_ids = self._sorted
-        wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
+        if isinstance(allowed, np.ndarray):
+            wanted = allowed.astype(np.int64, copy=False)
+        else:
+            wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
         at = np.searchsorted(sorted_ids, wanted).clip(0, len(sorted_ids) - 1)
-        return np.unique(order[at[sorted_ids[at] == wanted]])
+        rows = np.unique(order[at[sorted_ids[at] == wanted]])
+        if isinstance(allowed, np.ndarray):
+            with self._picking:
+                if len(self._picked) >= PICKED:
+                    self._picked.pop(next(iter(self._picked)))
+                self._picked[id(allowed)] = (allowed, rows)
+        return rows
 
 
 def _scores(matrix: Any, q: Any) -> Any:

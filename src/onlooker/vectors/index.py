@@ -193,7 +193,7 @@ class VectorIndex:
     ) -> list[Hit]:
         """The `limit` ids whose vectors are nearest `query` by cosine, as (id, cosine), best
         first (ties by id). With `ids`, only those are considered (filter first, then rank)."""
-        if limit <= 0 or (ids is not None and not ids):
+        if limit <= 0 or (ids is not None and not len(ids)):
             return []
         blob = _blob(query)
         if self._mirror is not None:
