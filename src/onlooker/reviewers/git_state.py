@@ -1,0 +1,203 @@
+"""The watched files' state in a git work tree, from what git already knows (specs/engine.md).
+
+Two `git ls-files` run at once: one reads the index entries the patterns match (mode, object id,
+path) and marks those whose file git finds modified or deleted (it compares its stat cache, and
+the content where the stat cannot tell); the other lists the untracked files the `.gitignore` files
+do not ignore. Each watched file counts by its content's object id: the index's for a file git
+finds unchanged, its own (hashed here as `git hash-object --no-filters` would) for a modified or
+untracked one. So the state is that of the tree `git add -A` would record for the matched paths:
+it changes when a matched file is added, deleted, renamed or its content changes, and not when a
+file is only touched, staged or committed.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import os
+import re
+import shutil
+import stat
+import subprocess
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..text.ignore import IGNORE_FILE
+from .file_walk import fixed_prefixes, path_matcher, watched_below
+
+HASHED_SIZE = 1 << 20
+"""A modified or untracked file larger than this counts by its mtime and size, not its content."""
+SKIPPED_PARTS = (".hg", ".svn")
+"""Other tools' folders the file walk skips too (git never lists `.git`)."""
+_CHANGED = re.compile(rb"(?:^|(?<=\0))([CR]) [^\t\0]*\t([^\0]*)")
+"""A record of `git ls-files -t --stage` for a modified or deleted file: its tag and path."""
+_LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
+
+
+def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
+    """MD5 of the watched files' entries (mode, object id, path) in path order; None when `root`
+    is not the top of a git work tree or git cannot answer, so the caller walks instead."""
+    git = shutil.which("git")
+    if git is None or not (root / ".git").exists():
+        return None
+    specs = pathspecs(patterns)
+    if not specs:
+        return hashlib.md5(b"", usedforsecurity=False).hexdigest()
+    exclude = f"--exclude-per-directory={IGNORE_FILE}"
+    commands = (
+        ["ls-files", "-z", "-t", "--stage", "--cached", "--modified", "--deleted", "--", *specs],
+        ["ls-files", "-z", "--others", exclude, "--", *untracked_pathspecs(patterns)],
+    )
+    outputs = _run_together(git, root, commands)
+    if outputs is None:
+        return None
+    entries, untracked = outputs
+    changed = _changed(entries)
+    matches = path_matcher(patterns)
+    listed = _records(untracked)
+    added = [path for path in listed if not path.endswith("/") and matches(path)]
+    skipped = [path for path in listed if path.endswith("/")]  # repositories within
+    if not (changed or added or skipped):
+        return hashlib.md5(entries, usedforsecurity=False).hexdigest()  # the common case
+    deleted = {path for tag, path in changed if tag == "R"}
+    modified = {path for tag, path in changed if tag == "C"} - deleted
+    records = _apply(root, _records(entries), deleted, modified, added, skipped, patterns)
+    text = "\0".join(records) + "\0" if records else ""
+    return hashlib.md5(os.fsencode(text), usedforsecurity=False).hexdigest()
+
+
+def _changed(entries: bytes) -> list[tuple[str, str]]:
+    """The (tag, path) of the entries git found modified (`C`) or deleted (`R`)."""
+    if not any(entries.startswith(tag) or b"\0" + tag in entries for tag in (b"C ", b"R ")):
+        return []
+    return [(tag.decode(), os.fsdecode(path)) for tag, path in _CHANGED.findall(entries)]
+
+
+def pathspecs(patterns: Sequence[str]) -> list[str]:
+    """Git pathspecs for the reviewer's globs (normalized as the walk reads them), and ones that
+    leave out other tools' folders; none when no pattern can match a file."""
+    specs = []
+    for pattern in patterns:
+        parts = [p for p in pattern.replace("\\", "/").strip("/").split("/") if p not in ("", ".")]
+        if parts:
+            specs.append(":(glob)" + "/".join(parts))
+    if not specs:
+        return []
+    return [*specs, *_LEFT_OUT]
+
+
+def untracked_pathspecs(patterns: Sequence[str]) -> list[str]:
+    """The patterns' fixed folders, literally: untracked files are matched here, as the walk
+    matches them, and git lists a repository within only when no glob narrows the listing."""
+    prefixes = sorted(set(fixed_prefixes(patterns)))
+    if "" in prefixes:
+        return [".", *_LEFT_OUT]
+    return [*(f":(literal){prefix}" for prefix in prefixes), *_LEFT_OUT]
+
+
+def _run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[bytes] | None:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    env["GIT_OPTIONAL_LOCKS"] = "0"
+    running = []
+    options = {"cwd": root, "env": env, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    try:
+        for command in commands:
+            argv = [git, "-c", "core.quotePath=false", *command]
+            running.append(subprocess.Popen(argv, stdout=subprocess.PIPE, **options))  # type: ignore[call-overload]
+    except OSError:
+        for process in running:
+            process.kill()
+            process.wait()
+        return None
+    outputs = [process.communicate()[0] for process in running]
+    if any(process.returncode != 0 for process in running):
+        return None
+    return outputs
+
+
+def _records(output: bytes) -> list[str]:
+    records = os.fsdecode(output).split("\0")
+    records.pop()  # after the last NUL
+    return records
+
+
+def _path(record: str) -> str:
+    return record.partition("\t")[2]
+
+
+def _apply(
+    root: Path,
+    records: list[str],
+    deleted: set[str],
+    modified: set[str],
+    added: list[str],
+    skipped: list[str],
+    patterns: Sequence[str],
+) -> list[str]:
+    """The index's records with deleted files left out, modified and untracked files at their
+    content, and the files of repositories within (which git lists as one folder) walked."""
+    if skipped:
+        added = [*added, *_walk_within(root, skipped, patterns)]
+    gone = sorted(deleted | modified)
+    new = sorted(
+        (r for r in (_record(root, path) for path in [*modified, *added]) if r is not None),
+        key=_path,
+    )
+    if (len(gone) + len(new)) * 16 > len(records):  # many: one sort is cheaper
+        kept = set(gone)
+        return sorted([*(r for r in records if _path(r) not in kept), *new], key=_path)
+    return _inserted(_without(records, gone), new)
+
+
+def _without(records: list[str], paths: list[str]) -> list[str]:
+    """`records` (sorted by path) without those of `paths` (sorted), by slices."""
+    kept: list[str] = []
+    start = 0
+    for path in paths:
+        lo = bisect.bisect_left(records, path, lo=start, key=_path)
+        hi = bisect.bisect_right(records, path, lo=lo, key=_path)
+        kept.extend(records[start:lo])
+        start = hi
+    kept.extend(records[start:])
+    return kept
+
+
+def _inserted(records: list[str], new: list[str]) -> list[str]:
+    """`records` and `new` (both sorted by path) merged, by slices."""
+    merged: list[str] = []
+    start = 0
+    for record in new:
+        at = bisect.bisect_left(records, _path(record), lo=start, key=_path)
+        merged.extend(records[start:at])
+        merged.append(record)
+        start = at
+    merged.extend(records[start:])
+    return merged
+
+
+def _record(root: Path, path: str) -> str | None:
+    """The index record `git add` would make for the file at `path` (None: it is gone, or it is a
+    folder: a repository within, which the walk covers)."""
+    full = root / path
+    try:
+        info = os.lstat(full)
+        if stat.S_ISLNK(info.st_mode):
+            data = os.fsencode(os.readlink(full))
+            return f"H 120000 {_blob_id(data)} 0\t{path}"
+        if not stat.S_ISREG(info.st_mode):
+            return None
+        mode = "100755" if info.st_mode & stat.S_IXUSR else "100644"
+        if info.st_size > HASHED_SIZE:
+            return f"H {mode} mtime:{info.st_mtime_ns}:size:{info.st_size} 0\t{path}"
+        return f"H {mode} {_blob_id(full.read_bytes())} 0\t{path}"
+    except OSError:
+        return None
+
+
+def _blob_id(data: bytes) -> str:
+    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
+
+
+def _walk_within(root: Path, folders: list[str], patterns: Sequence[str]) -> list[str]:
+    """The matched files in repositories within, which git lists as one untracked folder."""
+    return [f.path for folder in folders for f in watched_below(root, folder, patterns)]
