@@ -20,6 +20,7 @@ import shutil
 import stat
 import subprocess
 from collections.abc import Sequence
+from functools import partial
 from pathlib import Path
 
 from ..text.ignore import IGNORE_FILE
@@ -54,23 +55,23 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     entries, untracked = outputs
     changed = _changed(entries)
     matches = path_matcher(patterns)
-    listed = _records(untracked)
+    listed = [os.fsdecode(path) for path in _records(untracked)]
     added = [path for path in listed if not path.endswith("/") and matches(path)]
     skipped = [path for path in listed if path.endswith("/")]  # repositories within
     if not (changed or added or skipped):
         return hashlib.md5(entries, usedforsecurity=False).hexdigest()  # the common case
-    deleted = {path for tag, path in changed if tag == "R"}
-    modified = {path for tag, path in changed if tag == "C"} - deleted
+    deleted = {path for tag, path in changed if tag == b"R"}
+    modified = {path for tag, path in changed if tag == b"C"} - deleted
     records = _apply(root, _records(entries), deleted, modified, added, skipped, patterns)
-    text = "\0".join(records) + "\0" if records else ""
-    return hashlib.md5(os.fsencode(text), usedforsecurity=False).hexdigest()
+    text = b"\0".join(records) + b"\0" if records else b""
+    return hashlib.md5(text, usedforsecurity=False).hexdigest()
 
 
-def _changed(entries: bytes) -> list[tuple[str, str]]:
+def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
     """The (tag, path) of the entries git found modified (`C`) or deleted (`R`)."""
     if not any(entries.startswith(tag) or b"\0" + tag in entries for tag in (b"C ", b"R ")):
         return []
-    return [(tag.decode(), os.fsdecode(path)) for tag, path in _CHANGED.findall(entries)]
+    return _CHANGED.findall(entries)
 
 
 def pathspecs(patterns: Sequence[str]) -> list[str]:
@@ -115,32 +116,32 @@ def _run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[b
     return outputs
 
 
-def _records(output: bytes) -> list[str]:
-    records = os.fsdecode(output).split("\0")
+def _records(output: bytes) -> list[bytes]:
+    records = output.split(b"\0")
     records.pop()  # after the last NUL
     return records
 
 
-def _path(record: str) -> str:
-    return record.partition("\t")[2]
+def _path(record: bytes) -> bytes:
+    return record.partition(b"\t")[2]
 
 
 def _apply(
     root: Path,
-    records: list[str],
-    deleted: set[str],
-    modified: set[str],
+    records: list[bytes],
+    deleted: set[bytes],
+    modified: set[bytes],
     added: list[str],
     skipped: list[str],
     patterns: Sequence[str],
-) -> list[str]:
+) -> list[bytes]:
     """The index's records with deleted files left out, modified and untracked files at their
     content, and the files of repositories within (which git lists as one folder) walked."""
     if skipped:
         added = [*added, *_walk_within(root, skipped, patterns)]
     gone = sorted(deleted | modified)
     new = sorted(
-        (r for r in (_record(root, path) for path in [*modified, *added]) if r is not None),
+        (r for r in map(partial(_record, root), [*map(os.fsdecode, modified), *added]) if r),
         key=_path,
     )
     if (len(gone) + len(new)) * 16 > len(records):  # many: one sort is cheaper
@@ -149,9 +150,9 @@ def _apply(
     return _inserted(_without(records, gone), new)
 
 
-def _without(records: list[str], paths: list[str]) -> list[str]:
+def _without(records: list[bytes], paths: list[bytes]) -> list[bytes]:
     """`records` (sorted by path) without those of `paths` (sorted), by slices."""
-    kept: list[str] = []
+    kept: list[bytes] = []
     start = 0
     for path in paths:
         lo = bisect.bisect_left(records, path, lo=start, key=_path)
@@ -162,9 +163,9 @@ def _without(records: list[str], paths: list[str]) -> list[str]:
     return kept
 
 
-def _inserted(records: list[str], new: list[str]) -> list[str]:
+def _inserted(records: list[bytes], new: list[bytes]) -> list[bytes]:
     """`records` and `new` (both sorted by path) merged, by slices."""
-    merged: list[str] = []
+    merged: list[bytes] = []
     start = 0
     for record in new:
         at = bisect.bisect_left(records, _path(record), lo=start, key=_path)
@@ -175,7 +176,7 @@ def _inserted(records: list[str], new: list[str]) -> list[str]:
     return merged
 
 
-def _record(root: Path, path: str) -> str | None:
+def _record(root: Path, path: str) -> bytes | None:
     """The index record `git add` would make for the file at `path` (None: it is gone, or it is a
     folder: a repository within, which the walk covers)."""
     full = root / path
@@ -183,13 +184,15 @@ def _record(root: Path, path: str) -> str | None:
         info = os.lstat(full)
         if stat.S_ISLNK(info.st_mode):
             data = os.fsencode(os.readlink(full))
-            return f"H 120000 {_blob_id(data)} 0\t{path}"
+            return os.fsencode(f"H 120000 {_blob_id(data)} 0\t{path}")
         if not stat.S_ISREG(info.st_mode):
             return None
         mode = "100755" if info.st_mode & stat.S_IXUSR else "100644"
         if info.st_size > HASHED_SIZE:
-            return f"H {mode} mtime:{info.st_mtime_ns}:size:{info.st_size} 0\t{path}"
-        return f"H {mode} {_blob_id(full.read_bytes())} 0\t{path}"
+            oid = f"mtime:{info.st_mtime_ns}:size:{info.st_size}"
+        else:
+            oid = _blob_id(full.read_bytes())
+        return os.fsencode(f"H {mode} {oid} 0\t{path}")
     except OSError:
         return None
 
