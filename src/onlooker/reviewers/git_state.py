@@ -15,7 +15,6 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
-import re
 import shutil
 import stat
 import subprocess
@@ -26,12 +25,12 @@ from pathlib import Path
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher, watched_below
 
+GIT_TIMEOUT = 30.0
+"""Seconds git may take before the walk answers instead."""
 HASHED_SIZE = 1 << 20
 """A modified or untracked file larger than this counts by its mtime and size, not its content."""
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
-_CHANGED = re.compile(rb"(?:^|(?<=\0))([CR]) [^\t\0]*\t([^\0]*)")
-"""A record of `git ls-files -t --stage` for a modified or deleted file: its tag and path."""
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
 
 
@@ -69,9 +68,16 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
 
 def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
     """The (tag, path) of the entries git found modified (`C`) or deleted (`R`)."""
-    if not any(entries.startswith(tag) or b"\0" + tag in entries for tag in (b"C ", b"R ")):
-        return []
-    return _CHANGED.findall(entries)
+    found = []
+    data = b"\0" + entries
+    for tag in (b"C", b"R"):
+        needle = b"\0" + tag + b" "  # a record's start: a scan in C, not a regex at every byte
+        at = data.find(needle)
+        while at != -1:
+            end = data.index(b"\0", at + 1)
+            found.append((tag, data[at + 1 : end].partition(b"\t")[2]))
+            at = data.find(needle, end)
+    return found
 
 
 def pathspecs(patterns: Sequence[str]) -> list[str]:
@@ -97,20 +103,22 @@ def untracked_pathspecs(patterns: Sequence[str]) -> list[str]:
 
 
 def _run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[bytes] | None:
+    """The outputs of the git `commands`, run at once in `root`; None when one fails or outlasts
+    `GIT_TIMEOUT` (git's own variables left out, so no hook's GIT_DIR points it elsewhere)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
     env["GIT_OPTIONAL_LOCKS"] = "0"
-    running = []
     options = {"cwd": root, "env": env, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    running: list[subprocess.Popen[bytes]] = []
     try:
         for command in commands:
             argv = [git, "-c", "core.quotePath=false", *command]
             running.append(subprocess.Popen(argv, stdout=subprocess.PIPE, **options))  # type: ignore[call-overload]
-    except OSError:
+        outputs = [process.communicate(timeout=GIT_TIMEOUT)[0] for process in running]
+    except (OSError, subprocess.TimeoutExpired):
         for process in running:
             process.kill()
             process.wait()
         return None
-    outputs = [process.communicate()[0] for process in running]
     if any(process.returncode != 0 for process in running):
         return None
     return outputs
