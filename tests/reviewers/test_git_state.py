@@ -196,3 +196,19 @@ def test_patterns_that_match_nothing_give_one_state(tmp_path: Path) -> None:
     assert files_state(root, [".", ""]) == files_state(root, []) == empty
     write(root, "src/a.py", "a = 9\n")
     assert files_state(root, ["missing/**"]) == empty
+
+
+def test_a_submodule_s_files_are_walked_as_before(tmp_path: Path) -> None:
+    library = repository(tmp_path / "library")
+    root = repository(tmp_path / "project")
+    git(root, "-c", "protocol.file.allow=always", "submodule", "add", "-q", str(library), "lib")
+    git(root, "commit", "-qm", "with a submodule")
+    before_git = files_state(root, ["**/*.py"])
+    before_walk = baseline.files_state(root, ["**/*.py"])
+    write(root, "lib/src/a.py", "a = 5\n")  # inside the submodule, not committed there
+    assert files_state(root, ["**/*.py"]) != before_git
+    assert baseline.files_state(root, ["**/*.py"]) != before_walk
+    edited = files_state(root, ["**/*.py"])
+    write(root, "lib/build/ignored.py", "the submodule's .gitignore\n")
+    write(root, "lib/notes.txt", "not matched\n")
+    assert files_state(root, ["**/*.py"]) == edited

@@ -15,6 +15,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import os
+import re
 import shutil
 import stat
 import subprocess
@@ -31,6 +32,7 @@ HASHED_SIZE = 1 << 20
 """A modified or untracked file larger than this counts by its mtime and size, not its content."""
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
+_SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
 
 
@@ -57,9 +59,11 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     listed = [os.fsdecode(path) for path in _records(untracked)]
     added = [path for path in listed if not path.endswith("/") and matches(path)]
     skipped = [path for path in listed if path.endswith("/")]  # repositories within
-    if not (changed or added or skipped):
+    submodules = _submodules(root)  # walked too, as the walk goes into them
+    if not (changed or added or skipped or submodules):
         return hashlib.md5(entries, usedforsecurity=False).hexdigest()  # the common case
-    deleted = {path for tag, path in changed if tag == b"R"}
+    skipped += [f"{path}/" for path in submodules]
+    deleted = {path for tag, path in changed if tag == b"R"} | set(map(os.fsencode, submodules))
     modified = {path for tag, path in changed if tag == b"C"} - deleted
     records = _apply(root, _records(entries), deleted, modified, added, skipped, patterns)
     text = b"\0".join(records) + b"\0" if records else b""
@@ -78,6 +82,16 @@ def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
             found.append((tag, data[at + 1 : end].partition(b"\t")[2]))
             at = data.find(needle, end)
     return found
+
+
+def _submodules(root: Path) -> list[str]:
+    """The paths of the submodules `.gitmodules` declares that are checked out (folders)."""
+    try:
+        text = (root / ".gitmodules").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    paths = (match.strip().strip('"').strip("/") for match in _SUBMODULE_PATH.findall(text))
+    return [path for path in paths if path and (root / path).is_dir()]
 
 
 def pathspecs(patterns: Sequence[str]) -> list[str]:
