@@ -15,6 +15,7 @@ from types import ModuleType
 
 import pytest
 
+from onlooker.reviewers import git_state
 from onlooker.reviewers.git_state import git_files_state
 from onlooker.reviewers.watch import files_state
 
@@ -212,3 +213,21 @@ def test_a_submodule_s_files_are_walked_as_before(tmp_path: Path) -> None:
     write(root, "lib/build/ignored.py", "the submodule's .gitignore\n")
     write(root, "lib/notes.txt", "not matched\n")
     assert files_state(root, ["**/*.py"]) == edited
+
+
+def test_a_tree_not_yet_added_counts_its_many_files_by_mtime_and_size(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(git_state, "HASHED_FILES", 3)  # more untracked files than this
+    root = tmp_path
+    for name, text in TREE.items():
+        write(root, name, text)
+    git(root, "init", "-q")
+    before_git, before_walk = files_state(root, ["**/*"]), baseline.files_state(root, ["**/*"])
+    for step, act in STEPS[:8]:
+        act(root)
+        now_git, now_walk = files_state(root, ["**/*"]), baseline.files_state(root, ["**/*"])
+        assert (now_git != before_git) == (now_walk != before_walk), step
+        before_git, before_walk = now_git, now_walk
+    later(root / "README.md")  # by mtime now: a touch counts, as in the walk
+    assert files_state(root, ["**/*"]) != before_git

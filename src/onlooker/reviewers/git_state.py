@@ -30,6 +30,9 @@ GIT_TIMEOUT = 30.0
 """Seconds git may take before the walk answers instead."""
 HASHED_SIZE = 1 << 20
 """A modified or untracked file larger than this counts by its mtime and size, not its content."""
+HASHED_FILES = 2_000
+"""With more modified and untracked files than this (a tree not yet added to git), they all count
+by their mtime and size: reading them all would cost more than the walk did."""
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
@@ -162,10 +165,8 @@ def _apply(
     if skipped:
         added = [*added, *_walk_within(root, skipped, patterns)]
     gone = sorted(deleted | modified)
-    new = sorted(
-        (r for r in map(partial(_record, root), [*map(os.fsdecode, modified), *added]) if r),
-        key=_path,
-    )
+    record = partial(_record, root, len(modified) + len(added) > HASHED_FILES)
+    new = sorted(filter(None, map(record, [*map(os.fsdecode, modified), *added])), key=_path)
     if (len(gone) + len(new)) * 16 > len(records):  # many: one sort is cheaper
         kept = set(gone)
         return sorted([*(r for r in records if _path(r) not in kept), *new], key=_path)
@@ -198,7 +199,7 @@ def _inserted(records: list[bytes], new: list[bytes]) -> list[bytes]:
     return merged
 
 
-def _record(root: Path, path: str) -> bytes | None:
+def _record(root: Path, by_stat: bool, path: str) -> bytes | None:
     """The index record `git add` would make for the file at `path` (None: it is gone, or it is a
     folder: a repository within, which the walk covers)."""
     full = root / path
@@ -210,7 +211,7 @@ def _record(root: Path, path: str) -> bytes | None:
         if not stat.S_ISREG(info.st_mode):
             return None
         mode = "100755" if info.st_mode & stat.S_IXUSR else "100644"
-        if info.st_size > HASHED_SIZE:
+        if by_stat or info.st_size > HASHED_SIZE:
             oid = f"mtime:{info.st_mtime_ns}:size:{info.st_size}"
         else:
             oid = _blob_id(full.read_bytes())
