@@ -163,11 +163,13 @@ def test_a_repository_within_is_walked(tmp_path: Path) -> None:
     root = repository(tmp_path)
     inner = root / "vendor/lib"
     write(root, "vendor/lib/mod.py", "m\n")
+    write(root, "vendor/lib/src/deep.py", "d\n")
     write(root, "vendor/lib/skip.log", "ignored by the outer .gitignore\n")
     git(inner, "init", "-q")
-    patterns = ["**/*.py", "vendor/**"]
+    patterns = ["**/*.py", "vendor/**", "vendor/lib/*.py", "vendor/lib/src/*.py"]
     before = {p: files_state(root, [p]) for p in patterns}
     write(root, "vendor/lib/mod.py", "changed\n")
+    write(root, "vendor/lib/src/deep.py", "changed\n")
     assert all(files_state(root, [p]) != before[p] for p in patterns)
     again = {p: files_state(root, [p]) for p in patterns}
     write(root, "vendor/lib/skip.log", "still ignored\n")

@@ -61,14 +61,14 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     matches = path_matcher(patterns)
     listed = [os.fsdecode(path) for path in _records(untracked)]
     added = [path for path in listed if not path.endswith("/") and matches(path)]
-    skipped = [path for path in listed if path.endswith("/")]  # repositories within
+    skipped = {path for path in listed if path.endswith("/")} | _repositories_above(root, patterns)
     submodules = _submodules(root)  # walked too, as the walk goes into them
     if not (changed or added or skipped or submodules):
         return hashlib.md5(entries, usedforsecurity=False).hexdigest()  # the common case
-    skipped += [f"{path}/" for path in submodules]
+    skipped |= {f"{path}/" for path in submodules}
     deleted = {path for tag, path in changed if tag == b"R"} | set(map(os.fsencode, submodules))
     modified = {path for tag, path in changed if tag == b"C"} - deleted
-    records = _apply(root, _records(entries), deleted, modified, added, skipped, patterns)
+    records = _apply(root, _records(entries), deleted, modified, added, sorted(skipped), patterns)
     text = b"\0".join(records) + b"\0" if records else b""
     return hashlib.md5(text, usedforsecurity=False).hexdigest()
 
@@ -84,6 +84,20 @@ def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
             end = data.index(b"\0", at + 1)
             found.append((tag, data[at + 1 : end].partition(b"\t")[2]))
             at = data.find(needle, end)
+    return found
+
+
+def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:
+    """Repositories within that hold a pattern's fixed folder (`vendor/lib` for `vendor/lib/src/*`):
+    git lists nothing past a repository's edge, so the walk covers them."""
+    found = set()
+    for prefix in fixed_prefixes(patterns):
+        parts = prefix.split("/") if prefix else []
+        for depth in range(1, len(parts) + 1):
+            folder = "/".join(parts[:depth])
+            if (root / folder / ".git").exists():
+                found.add(f"{folder}/")
+                break
     return found
 
 
