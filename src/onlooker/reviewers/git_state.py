@@ -177,7 +177,7 @@ def _apply(
     """The index's records with deleted files left out, modified and untracked files at their
     content, and the files of repositories within (which git lists as one folder) walked."""
     if skipped:
-        added = [*added, *_walk_within(root, skipped, patterns)]
+        added = list(dict.fromkeys([*added, *_walk_within(root, skipped, patterns)]))
     gone = sorted(deleted | modified)
     record = partial(_record, root, len(modified) + len(added) > HASHED_FILES)
     new = sorted(filter(None, map(record, [*map(os.fsdecode, modified), *added])), key=_path)
