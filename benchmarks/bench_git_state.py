@@ -24,7 +24,7 @@ from .measure import Result, report
 FILES = 100_000
 CHANGED = 100
 """Files modified, and files added untracked, after the commit (and as many ignored ones)."""
-RUNS = 5
+RUNS = 9
 TARGET = 1.0
 PATTERNS = ["**/*"]
 
