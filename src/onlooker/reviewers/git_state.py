@@ -12,7 +12,6 @@ file is only touched, staged or committed.
 
 from __future__ import annotations
 
-import bisect
 import hashlib
 import os
 import re
@@ -68,9 +67,7 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     skipped |= {f"{path}/" for path in submodules}
     deleted = {path for tag, path in changed if tag == b"R"} | set(map(os.fsencode, submodules))
     modified = {path for tag, path in changed if tag == b"C"} - deleted
-    records = _apply(root, _records(entries), deleted, modified, added, sorted(skipped), patterns)
-    text = b"\0".join(records) + b"\0" if records else b""
-    return hashlib.md5(text, usedforsecurity=False).hexdigest()
+    return _digest(root, entries, deleted, modified, added, sorted(skipped), patterns)
 
 
 def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
@@ -165,52 +162,67 @@ def _path(record: bytes) -> bytes:
     return record.partition(b"\t")[2]
 
 
-def _apply(
+def _digest(
     root: Path,
-    records: list[bytes],
+    entries: bytes,
     deleted: set[bytes],
     modified: set[bytes],
     added: list[str],
     skipped: list[str],
     patterns: Sequence[str],
-) -> list[bytes]:
-    """The index's records with deleted files left out, modified and untracked files at their
-    content, and the files of repositories within (which git lists as one folder) walked."""
+) -> str:
+    """MD5 of the index's records with deleted files left out, modified and untracked files at
+    their content, and the files of repositories within (which git lists as one folder) walked:
+    the bytes `git ls-files` would print once all of them were added."""
     if skipped:
         added = list(dict.fromkeys([*added, *_walk_within(root, skipped, patterns)]))
     gone = sorted(deleted | modified)
     record = partial(_record, root, len(modified) + len(added) > HASHED_FILES)
     new = sorted(filter(None, map(record, [*map(os.fsdecode, modified), *added])), key=_path)
-    if (len(gone) + len(new)) * 16 > len(records):  # many: one sort is cheaper
+    if (len(gone) + len(new)) * 64 > entries.count(b"\0"):  # many: one sort is cheaper
         kept = set(gone)
-        return sorted([*(r for r in records if _path(r) not in kept), *new], key=_path)
-    return _inserted(_without(records, gone), new)
+        records = sorted([*(r for r in _records(entries) if _path(r) not in kept), *new], key=_path)
+        return hashlib.md5(b"".join(r + b"\0" for r in records), usedforsecurity=False).hexdigest()
+    return _spliced(entries, gone, new)
 
 
-def _without(records: list[bytes], paths: list[bytes]) -> list[bytes]:
-    """`records` (sorted by path) without those of `paths` (sorted), by slices."""
-    kept: list[bytes] = []
-    start = 0
-    for path in paths:
-        lo = bisect.bisect_left(records, path, lo=start, key=_path)
-        hi = bisect.bisect_right(records, path, lo=lo, key=_path)
-        kept.extend(records[start:lo])
-        start = hi
-    kept.extend(records[start:])
-    return kept
+def _spliced(entries: bytes, gone: list[bytes], new: list[bytes]) -> str:
+    """MD5 of `entries` without the records of the `gone` paths and with the `new` records at
+    their places, fed in slices: the few changes cost searches, not a pass over every record."""
+    edits: list[tuple[int, int, bytes, int | bytes]] = []
+    for path in gone:
+        start = _offset(entries, path)
+        edits.append((start, 1, path, _offset(entries, path, after=True, lo=start)))
+    edits += [(_offset(entries, _path(r)), 0, _path(r), r + b"\0") for r in new]
+    edits.sort(key=lambda edit: edit[:3])
+    digest = hashlib.md5(usedforsecurity=False)
+    view = memoryview(entries)
+    done = 0
+    for at, _, _, change in edits:
+        digest.update(view[done:at])
+        done = at
+        if isinstance(change, bytes):
+            digest.update(change)
+        else:
+            done = change
+    digest.update(view[done:])
+    return digest.hexdigest()
 
 
-def _inserted(records: list[bytes], new: list[bytes]) -> list[bytes]:
-    """`records` and `new` (both sorted by path) merged, by slices."""
-    merged: list[bytes] = []
-    start = 0
-    for record in new:
-        at = bisect.bisect_left(records, _path(record), lo=start, key=_path)
-        merged.extend(records[start:at])
-        merged.append(record)
-        start = at
-    merged.extend(records[start:])
-    return merged
+def _offset(entries: bytes, path: bytes, *, after: bool = False, lo: int = 0) -> int:
+    """Where the first record whose path sorts after `path` (or is it, unless `after`) starts in
+    `entries` (records sorted by path, each ended by NUL): a binary search over the bytes."""
+    hi = len(entries)
+    while lo < hi:
+        mid = (lo + hi) // 2
+        start = entries.rfind(b"\0", lo, mid) + 1 or lo
+        end = entries.index(b"\0", start)
+        found = entries[entries.index(b"\t", start, end) + 1 : end]
+        if found < path or (after and found == path):
+            lo = end + 1
+        else:
+            hi = start
+    return lo
 
 
 def _record(root: Path, by_stat: bool, path: str) -> bytes | None:
