@@ -18,11 +18,12 @@ from unittest import mock
 
 from onlooker import Session
 from onlooker.core.events import UserPrompt
-from onlooker.reviewers import watch
+from onlooker.reviewers import file_walk
 from onlooker.reviewers._run import ModelCache, run_parallel
 from onlooker.reviewers.config import ReviewerConfig
 from onlooker.reviewers.execution import Execution
-from onlooker.reviewers.watch import ConversationTarget, files_state
+from onlooker.reviewers.file_walk import walk_state
+from onlooker.reviewers.watch import ConversationTarget
 from onlooker.store import Store
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
@@ -162,11 +163,11 @@ def rehash_pair(root: Path, runs: int = 4) -> tuple[float, float]:
     ours, before = [], []
 
     def pathspec() -> None:
-        ours.append(median_seconds(lambda: files_state(root, ["**/*"]), runs=1))
+        ours.append(median_seconds(lambda: walk_state(root, ["**/*"]), runs=1))
 
     def hand_written() -> None:
-        with mock.patch.object(watch, "IgnoreRules", gitignore_baseline.IgnoreRules):
-            before.append(median_seconds(lambda: files_state(root, ["**/*"]), runs=1))
+        with mock.patch.object(file_walk, "IgnoreRules", gitignore_baseline.IgnoreRules):
+            before.append(median_seconds(lambda: walk_state(root, ["**/*"]), runs=1))
 
     for turn in range(runs):
         for measure in (pathspec, hand_written) if turn % 2 == 0 else (hand_written, pathspec):
@@ -206,7 +207,7 @@ def rehash_figures(files: int) -> list[Result]:
         (root / ".gitignore").write_text(TYPICAL_GITIGNORE)
         typical = rehash_pair(root)
     results = [
-        *matcher_figures("", ours, before, f"files_state over {files:,} files, 2 patterns"),
+        *matcher_figures("", ours, before, f"the walk over {files:,} files, 2 patterns"),
         *matcher_figures(", 60 patterns", *typical, "the same with a usual .gitignore"),
     ]
     if theirs is None:

@@ -22,6 +22,7 @@ BENCHMARKS: dict[str, str] = {
     "bench_plugins": "plugins: first config load with and without a plugin observer; cached lookup",
     "bench_store": "store: create_batch throughput; list, search, one create at 100k findings",
     "bench_review": "10 reviewers at latency L: parallel vs serial; 100k-file rehash vs git",
+    "bench_git_state": "reviewers' change detection in a 100k-file git tree vs git status",
     "bench_schema": "schema checks: jsonschema vs the hand-written checks, per check and per call",
     "bench_vectors": "vectors: model load, embeddings/s, top-k search at 100k per backend",
     "bench_search": "memory search p50 at 100k memories: text, vector, hybrid",

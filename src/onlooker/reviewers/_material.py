@@ -13,8 +13,8 @@ from pathlib import Path
 from ..core.session import Session
 from ..text.clipping import head, tail
 from ..text.redact import redact
+from .file_walk import watched_files as find_files
 from .watch import ConversationTarget, FilesTarget, WatchTarget, conversation_messages
-from .watch import watched_files as find_files
 
 MATERIAL_LIMIT = 60_000
 """Characters of material one review reads at most."""

@@ -1,32 +1,44 @@
 """What a reviewer watches (its watch targets), and change detection by hashing it.
 
-Files: MD5 of the sorted (path, mtime, size) of the files the globs match under the project root,
-found by walking only below each glob's fixed prefix, skipping `.git` and what `.gitignore` files
-ignore. Conversation: MD5 of the relevant messages. `WatchState` keeps each reviewer's last hashes
-in the session, so an unchanged target is not reviewed again by the next hook process.
+Files: in a git work tree, the content's object id of each file the globs match, from git's index
+and stat cache (`git_state.py`); elsewhere, MD5 of their sorted (path, mtime, size), found by a walk
+that skips `.git` and what `.gitignore` files ignore (`file_walk.py`). Conversation: MD5 of the
+relevant messages. `WatchState` keeps each reviewer's last hashes in the session, so an unchanged
+target is not reviewed again by the next hook process.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
-import os
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from ..core.events import AssistantMessage, SubagentStopped, ToolCall, TurnEnded, UserPrompt
 from ..core.records import Record, record
-from ..text.globs import glob_regex
-from ..text.ignore import IGNORE_FILE, IgnoreRules
+from .file_walk import SKIPPED_DIRS, WatchedFile, walk_state, watched_files
+from .git_state import git_files_state
 
 if TYPE_CHECKING:
     from ..core.session import Session
 
-SKIPPED_DIRS = frozenset({".git", ".hg", ".svn"})
-_GLOB_CHARS = re.compile(r"[*?\[]")
+__all__ = [
+    "SKIPPED_DIRS",
+    "ConversationTarget",
+    "FilesTarget",
+    "WatchState",
+    "WatchTarget",
+    "WatchedFile",
+    "conversation_messages",
+    "conversation_state",
+    "files_state",
+    "target_state",
+    "walk_state",
+    "watch_state",
+    "watched_files",
+]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,85 +77,13 @@ class WatchState(Record):
 # -- files ----------------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True, slots=True)
-class WatchedFile:
-    path: str
-    """Relative to the project root, `/`-separated."""
-    mtime_ns: int
-    size: int
-
-
-def watched_files(root: Path, patterns: Sequence[str]) -> list[WatchedFile]:
-    """The files under `root` that any pattern matches, sorted by path (ignored files left out)."""
-    found: dict[str, WatchedFile] = {}
-    for prefix, regex, depth in _plans(patterns):
-        for item in _walk(root, prefix, regex, depth):
-            found.setdefault(item.path, item)
-    return [found[path] for path in sorted(found)]
-
-
 def files_state(root: Path, patterns: Sequence[str]) -> str:
-    """MD5 of the sorted (path, mtime, size) of the watched files (the files' state)."""
-    text = "".join(f"{f.path}\0{f.mtime_ns}\0{f.size}\n" for f in watched_files(root, patterns))
-    return hashlib.md5(text.encode("utf-8", "replace"), usedforsecurity=False).hexdigest()
-
-
-def _plans(patterns: Sequence[str]) -> list[tuple[str, re.Pattern[str], int | None]]:
-    """Per pattern: the fixed directory prefix to walk from, the full-path regex, and the depth
-    below the prefix (None when `**` makes it unbounded)."""
-    plans = []
-    for pattern in patterns:
-        parts = [p for p in pattern.replace("\\", "/").strip("/").split("/") if p not in ("", ".")]
-        fixed: list[str] = []
-        for part in parts[:-1]:
-            if _GLOB_CHARS.search(part):
-                break
-            fixed.append(part)
-        rest = parts[len(fixed) :]
-        depth = None if "**" in rest else len(rest)
-        regex = re.compile(glob_regex("/".join(parts)), re.S)
-        plans.append(("/".join(fixed), regex, depth))
-    return plans
-
-
-def _walk(
-    root: Path, prefix: str, regex: re.Pattern[str], depth: int | None
-) -> Iterator[WatchedFile]:
-    rules = IgnoreRules().with_file(root / IGNORE_FILE, "")
-    parts = prefix.split("/") if prefix else []
-    for i, part in enumerate(parts):  # the rules of the directories above the prefix
-        above = "/".join(parts[: i + 1])
-        if part in SKIPPED_DIRS or rules.ignored(above, True):
-            return
-        rules = rules.with_file(root / above / IGNORE_FILE, above)
-    stack: list[tuple[str, IgnoreRules, int]] = [(prefix, rules, 1)]
-    while stack:
-        rel, rules, level = stack.pop()
-        try:
-            entries = os.scandir(root / rel if rel else root)
-        except OSError:
-            continue
-        with entries:
-            for entry in entries:
-                path = f"{rel}/{entry.name}" if rel else entry.name
-                try:
-                    is_dir = entry.is_dir(follow_symlinks=False)
-                except OSError:
-                    continue
-                if is_dir:
-                    if entry.name in SKIPPED_DIRS or (depth is not None and level >= depth):
-                        continue
-                    if not rules.ignored(path, True):
-                        inner = rules.with_file(Path(entry.path) / IGNORE_FILE, path)
-                        stack.append((path, inner, level + 1))
-                elif (depth is None or level == depth) and regex.fullmatch(path):
-                    if rules.ignored(path, False):
-                        continue
-                    try:
-                        stat = entry.stat()
-                    except OSError:
-                        continue
-                    yield WatchedFile(path, stat.st_mtime_ns, stat.st_size)
+    """The watched files' state: in a git work tree, from git's index and stat cache
+    (`git_files_state`: it changes when a matched file is added, deleted, renamed or its content
+    changes); elsewhere, or when git cannot answer, MD5 of their sorted (path, mtime, size) found
+    by the walk."""
+    state = git_files_state(root, patterns)
+    return walk_state(root, patterns) if state is None else state
 
 
 # -- conversation ---------------------------------------------------------------------------------

@@ -1,0 +1,129 @@
+"""Reviewers' change detection in a git work tree of 100,000 files (most committed, some modified,
+some untracked, some ignored): `files_state` over `**/*` ÷ `git status --porcelain
+--untracked-files=all` on the same tree, measured in turns in the same run (medians), and the same
+ratio for the walk it replaced (files_state_baseline.py) for before and after."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from onlooker.reviewers.watch import files_state
+
+from . import files_state_baseline
+from .bench_review import make_tree
+from .measure import Result, report
+
+FILES = 100_000
+CHANGED = 100
+"""Files modified, and files added untracked, after the commit (and as many ignored ones)."""
+RUNS = 9
+TARGET = 1.0
+PATTERNS = ["**/*"]
+
+
+def git(root: Path, *args: str) -> bytes:
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    identity = ["-c", "user.name=bench", "-c", "user.email=bench@example.invalid"]
+    identity += ["-c", "gc.auto=0", "-c", "maintenance.auto=false"]  # no gc left running
+    return subprocess.run(
+        ["git", *identity, *args], cwd=root, env=env, check=True, capture_output=True
+    ).stdout
+
+
+def make_repository(root: Path, files: int, changed: int) -> None:
+    """`files` files committed; then `changed` modified in place (same size), `changed` new
+    untracked files and `changed` ignored ones."""
+    make_tree(root, files)
+    git(root, "init", "-q")
+    git(root, "add", "-A")
+    git(root, "commit", "-qm", "tree")
+    step = max(files // changed, 1)
+    for n in range(0, files, step)[:changed]:
+        folder = root / f"pkg{n // 1000}" / f"mod{(n // 100) % 10}"
+        path = folder / f"f{n}.py"
+        path.write_text(f"y = {n}\n")
+        (folder / f"new{n}.py").write_text("new\n")
+        (folder / f"f{n}.pyc").write_bytes(b"ignored")
+
+
+def timed(work: Callable[[], object]) -> float:
+    began = time.perf_counter()
+    work()
+    return time.perf_counter() - began
+
+
+def ratios(root: Path, runs: int) -> dict[str, float]:
+    """Median seconds of each way, in turns (one of each per round, the order rotating)."""
+    status = ["git", "status", "--porcelain", "--untracked-files=all"]
+    ways: dict[str, Callable[[], object]] = {
+        "git status": lambda: subprocess.run(status, cwd=root, check=True, capture_output=True),
+        "files_state": lambda: files_state(root, PATTERNS),
+        "walk": lambda: files_state_baseline.files_state(root, PATTERNS),
+    }
+    spent: dict[str, list[float]] = {name: [] for name in ways}
+    names = list(ways)
+    for turn in range(runs):
+        for name in names[turn % 3 :] + names[: turn % 3]:
+            spent[name].append(timed(ways[name]))
+    return {name: statistics.median(seconds) for name, seconds in spent.items()}
+
+
+def reacts(root: Path) -> bool:
+    """Whether the state changes when one committed file changes in place, and comes back."""
+    path = next(root.glob("pkg0/mod0/f1.py"))
+    before = files_state(root, PATTERNS)
+    text = path.read_text()
+    path.write_text(text.replace("1", "2"))
+    changed = files_state(root, PATTERNS) != before
+    path.write_text(text)
+    return changed and files_state(root, PATTERNS) == before
+
+
+def run(files: int = FILES, runs: int = RUNS) -> list[Result]:
+    if shutil.which("git") is None:
+        return [Result("files_state ÷ git status", "-", "git is not installed", ok=False)]
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as folder:
+        root = Path(folder)
+        make_repository(root, files, min(CHANGED, files // 10))
+        subprocess.run(["git", "status", "--porcelain"], cwd=root, capture_output=True)  # warm
+        medians = ratios(root, runs)
+        reacting = reacts(root)
+    base = medians["git status"]
+    new, old = medians["files_state"] / base, medians["walk"] / base
+    note = f"{files:,} files, {min(CHANGED, files // 10)} modified, as many untracked and ignored"
+    return [
+        Result("git status --porcelain -uall", f"{base * 1000:.0f} ms", f"{note}; {runs} runs"),
+        Result("files_state (git's index)", f"{medians['files_state'] * 1000:.0f} ms", "same tree"),
+        Result("walk (before)", f"{medians['walk'] * 1000:.0f} ms", "the walk it replaced"),
+        Result(
+            "files_state ÷ git status",
+            f"{new:.2f}x",
+            f"after; target ≤ {TARGET}",
+            ok=new <= TARGET,
+        ),
+        Result("walk ÷ git status", f"{old:.2f}x", "before, same run"),
+        Result(
+            "a modified file changes the state",
+            "yes" if reacting else "no",
+            "and its old content brings the state back",
+            ok=reacting,
+        ),
+    ]
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Print the figures: `python -m benchmarks.bench_git_state [FILES [RUNS]]`."""
+    args = [int(arg) for arg in (sys.argv[1:] if argv is None else argv)]
+    return report(run(*args))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
