@@ -232,3 +232,21 @@ def test_without_the_switches_the_users_servers_and_rules_do_reach_a_run(
         sent = json.dumps(endpoint.requests)
     assert GLOBAL_RULE in sent and NAMED_RULE in sent
     assert (tmp_path / "server-started").exists()
+
+
+def test_a_config_folder_of_the_users_own_is_kept(
+    user: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user whose provider is configured in their own `$OPENCODE_CONFIG_DIR` keeps it: the run
+    replaces that folder only when the user has none."""
+    folder = tmp_path / "their-config"
+    folder.mkdir()
+    monkeypatch.setenv("OPENCODE_CONFIG_DIR", str(folder))
+    with ScriptedEndpoint(reply=ANSWER) as endpoint:
+        configure(user, endpoint)
+        (user / ".config" / "opencode" / "opencode.json").rename(folder / "opencode.json")
+        done = asyncio.run(model_from_string("opencode:default").complete(
+            [Message("user", "What did we keep?")], timeout=120))  # fmt: skip
+    assert json.loads(done.text) == {"memories": [MEMORY]}
+    (request,) = endpoint.requests
+    assert request["model"] == "scripted-model"
