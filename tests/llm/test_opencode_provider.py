@@ -8,6 +8,7 @@ import asyncio
 import json
 import os
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,8 @@ import pytest
 from onlooker import FixedClock
 from onlooker.errors import ModelTimeout, ModelUnavailable, ProviderSetupError
 from onlooker.llm import Message, model_from_string
+from onlooker.llm._opencode_servers import server_names
+from onlooker.llm.opencode import SWITCHES
 from onlooker.memory._memories import Memories
 from onlooker.memory.budget import TokenBudget
 from onlooker.memory.extract import extract_session
@@ -33,12 +36,16 @@ MEMORY = {"title": "test_total needs the rounding fix",
                      "it passes since."}  # fmt: skip
 ANSWER = json.dumps({"memories": [MEMORY]})
 EXTRACTION = "You keep the memory of a software project"
+GLOBAL_RULE = "Always answer in the voice of a pirate."
+NAMED_RULE = "Sign every answer with the word Onward."
+SECRET = "sk-do-not-read-1234"
 
 
 @pytest.fixture
 def user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     """A user's environment: their opencode, its home (XDG folders) with a plugin of theirs in
-    the global plugin folder, and no onlooker variable."""
+    the global plugin folder, global instructions (AGENTS.md, and a file the config names) and an
+    MCP server in the global config (`configure`), and no onlooker variable."""
     if not BINARY.is_file():
         pytest.skip(f"{BINARY} is missing: run `make opencode`")
     for name in list(os.environ):
@@ -51,6 +58,12 @@ def user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     (plugins / "marker.ts").write_text(
         'import { writeFileSync } from "node:fs"\n'
         f'export const Marker = async () => {{ writeFileSync("{marker}", "x"); return {{}} }}\n'
+    )
+    (plugins.parent / "AGENTS.md").write_text(f"{GLOBAL_RULE}\n")
+    (plugins.parent / "rules.md").write_text(f"{NAMED_RULE}\n")
+    (tmp_path / "server.py").write_text(
+        f"import pathlib, sys\npathlib.Path({str(tmp_path / 'server-started')!r}).write_text('x')\n"
+        "sys.exit(0)\n"
     )
     monkeypatch.setenv("HOME", str(home))
     for variable, folder in (
@@ -66,8 +79,13 @@ def user(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 
 def configure(home: Path, endpoint: ScriptedEndpoint) -> None:
-    """The user's global opencode config: the scripted endpoint is their provider and model."""
+    """The user's global opencode config: the scripted endpoint is their provider and model, an
+    instructions file, and an MCP server of theirs (`probe`, which marks that it started)."""
+    server = home.parent / "server.py"
     config = {
+        "instructions": ["rules.md"],
+        "mcp": {"probe": {"type": "local", "command": [sys.executable, str(server)],
+                          "environment": {"PROBE_KEY": SECRET}}},
         "$schema": "https://opencode.ai/config.json",
         "autoupdate": False,
         "model": "scripted/scripted-model",
@@ -123,6 +141,9 @@ def test_extraction_runs_the_users_opencode_with_nothing_but_the_prompt(
     assert shown["calls"] == 1 and shown["input_tokens"] > 0 and shown["output_tokens"] > 0
     assert shown["unpriced_calls"] == 1  # opencode has no price for the scripted model
     assert not (tmp_path / "plugin-ran").exists()  # no plugin of the user's ran in it
+    assert not (tmp_path / "server-started").exists()  # no MCP server of theirs started
+    assert GLOBAL_RULE not in json.dumps(request)  # nor their global instructions reached it
+    assert NAMED_RULE not in json.dumps(request)
     data = user / ".local" / "share" / "opencode"
     assert list(data.glob("opencode*.db*")) == []  # no session kept in the user's history
     assert {p.name for p in data.iterdir()} <= {"log", "repos", "bin", "tool-output"}
@@ -182,3 +203,50 @@ def test_a_wrong_model_string_or_no_opencode_says_what_to_do(
         model_from_string("opencode:haiku")
     with pytest.raises(ProviderSetupError, match="allowed: executable"):
         model_from_string(SPEC, api_key="x")
+
+
+def test_the_mcp_server_names_come_from_opencode_and_nothing_else(user: Path) -> None:
+    """The lookup answers the names of the configured servers only (no value of the config, such
+    as a server's environment, reaches onlooker) and starts none of them."""
+    with ScriptedEndpoint(reply=ANSWER) as endpoint:
+        configure(user, endpoint)
+        names = asyncio.run(server_names(BINARY, SWITCHES))
+    assert names == ("probe",)
+    assert not (user.parent / "server-started").exists()
+    assert endpoint.requests == []
+
+
+def test_without_the_switches_the_users_servers_and_rules_do_reach_a_run(
+    user: Path, tmp_path: Path
+) -> None:
+    """The control: the same config, run as `opencode run` is without onlooker's switches, starts
+    the server and sends both rules, so the extraction test's absences are the switches' doing."""
+    with ScriptedEndpoint(reply="Ahoy") as endpoint:
+        configure(user, endpoint)
+        folder = tmp_path / "elsewhere"
+        folder.mkdir()
+        env = {**os.environ, "OPENCODE_DB": ":memory:", "OPENCODE_DISABLE_PROJECT_CONFIG": "1"}
+        run = subprocess.run([str(BINARY), "run", "--pure", "Hello"], cwd=folder, env=env,
+                             capture_output=True, text=True, timeout=300)  # fmt: skip
+        assert run.returncode == 0, run.stderr[-2000:]
+        sent = json.dumps(endpoint.requests)
+    assert GLOBAL_RULE in sent and NAMED_RULE in sent
+    assert (tmp_path / "server-started").exists()
+
+
+def test_a_config_folder_of_the_users_own_is_kept(
+    user: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A user whose provider is configured in their own `$OPENCODE_CONFIG_DIR` keeps it: the run
+    replaces that folder only when the user has none."""
+    folder = tmp_path / "their-config"
+    folder.mkdir()
+    monkeypatch.setenv("OPENCODE_CONFIG_DIR", str(folder))
+    with ScriptedEndpoint(reply=ANSWER) as endpoint:
+        configure(user, endpoint)
+        (user / ".config" / "opencode" / "opencode.json").rename(folder / "opencode.json")
+        done = asyncio.run(model_from_string("opencode:default").complete(
+            [Message("user", "What did we keep?")], timeout=120))  # fmt: skip
+    assert json.loads(done.text) == {"memories": [MEMORY]}
+    (request,) = endpoint.requests
+    assert request["model"] == "scripted-model"

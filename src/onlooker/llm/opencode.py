@@ -13,14 +13,20 @@ copies or stores a credential. The nested run is hardened (specs/llm.md):
   `ONLOOKER_NESTED=1`, which onlooker's plugin and hooks also check;
 - no project: it runs in a fresh empty folder with `OPENCODE_DISABLE_PROJECT_CONFIG`, and no
   CLAUDE.md or external skills (`OPENCODE_DISABLE_CLAUDE_CODE`, `OPENCODE_DISABLE_EXTERNAL_SKILLS`);
+- no MCP server starts: their names are asked of opencode (`_opencode_servers`, which never lets
+  a config value into onlooker) and each is given `{"enabled": false}`;
+- no global instructions file: `OPENCODE_CONFIG_DIR` names an empty folder, which opencode then
+  takes as the global config folder where it looks for `AGENTS.md` (its global config itself,
+  with the provider, is still read from `~/.config/opencode/`). A user who set
+  `OPENCODE_CONFIG_DIR` keeps theirs (its config may name their provider), and its AGENTS.md;
 - no title call (`--title`), no compaction, no sharing, no update check;
 - no session in the user's history: its database is in memory (`OPENCODE_DB=:memory:`). What it
   leaves is what every opencode start leaves: lines in opencode's log and a lock file in its state
   folder.
 
-Not switched off (opencode has no setting for it): the user's global instructions
-(`~/.config/opencode/AGENTS.md`, the global config's `instructions`) are added to the system
-prompt, and MCP servers of the global config are started, though none of their tools is offered.
+Not switched off (opencode merges every config's `instructions` list, and none can remove an
+entry): files the global config's `instructions` names by absolute or `~/` path, and URLs there,
+are added to the system prompt; relative ones are looked up in the empty folder, so not found.
 
 The executable is `$ONLOOKER_OPENCODE_CLI`, else `opencode` on PATH. Tokens and cost come from the
 run's `step_finish` events (opencode prices them from its model list; 0 there means unpriced).
@@ -31,12 +37,14 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from ..errors import ModelUnavailable, ProviderSetupError
 from ._nested import run_nested
+from ._opencode_servers import server_names
 from .call import ModelBase, Request, read_json, with_json_instruction
 from .model import Completion, Usage
 
@@ -49,6 +57,7 @@ DEFAULT = "default"
 AGENT = "onlooker-extract"
 """The agent the nested run uses: no tools, every permission denied, the caller's prompt."""
 CONFIG_VARIABLE = "OPENCODE_CONFIG_CONTENT"
+CONFIG_DIR_VARIABLE = "OPENCODE_CONFIG_DIR"
 SWITCHES = {
     "OPENCODE_DB": ":memory:",
     "OPENCODE_PURE": "1",
@@ -100,9 +109,9 @@ def opencode_run(executable: Path, model: str) -> list[str]:
     ]  # fmt: skip
 
 
-def run_config(system: str, present: str = "") -> str:
+def run_config(system: str, present: str = "", servers: tuple[str, ...] = ()) -> str:
     """`OPENCODE_CONFIG_CONTENT` of the run: the user's own (`present`, when they set one), with
-    the run's agent added."""
+    the run's agent added and each of the MCP `servers` switched off."""
     try:
         config = json.loads(present) if present.strip() else {}
     except ValueError:
@@ -121,7 +130,16 @@ def run_config(system: str, present: str = "") -> str:
     }
     present_agents = config.get("agent")
     agents = present_agents if isinstance(present_agents, dict) else {}
-    return json.dumps({**config, "share": "disabled", "agent": {**agents, AGENT: agent}})
+    present_servers = config.get("mcp")
+    mcp = present_servers if isinstance(present_servers, dict) else {}
+    off = {name: {**_entry(mcp, name), "enabled": False} for name in servers}
+    extra = {"mcp": {**mcp, **off}} if off else {}
+    return json.dumps({**config, "share": "disabled", "agent": {**agents, AGENT: agent}, **extra})
+
+
+def _entry(mcp: dict[str, Any], name: str) -> dict[str, Any]:
+    entry = mcp.get(name)
+    return entry if isinstance(entry, dict) else {}
 
 
 @dataclass
@@ -144,10 +162,17 @@ class OpencodeModel(ModelBase):
             for m in messages
             if m.role != "system"
         )
-        env = {**SWITCHES, CONFIG_VARIABLE: run_config(system, os.environ.get(CONFIG_VARIABLE, ""))}
-        code, out, err = await run_nested(
-            opencode_run(self.executable, self.model), prompt, prefix="onlooker-opencode-", env=env
-        )
+        present = os.environ.get(CONFIG_VARIABLE, "")
+        run_config(system, present)  # the user's own config content is checked before any run
+        servers = await server_names(self.executable, SWITCHES)
+        env = {**SWITCHES, CONFIG_VARIABLE: run_config(system, present, servers)}
+        with tempfile.TemporaryDirectory(prefix="onlooker-opencode-config-") as empty:
+            if not os.environ.get(CONFIG_DIR_VARIABLE):  # a folder of the user's own is kept
+                env[CONFIG_DIR_VARIABLE] = empty  # no global AGENTS.md (module docstring)
+            code, out, err = await run_nested(
+                opencode_run(self.executable, self.model), prompt, prefix="onlooker-opencode-",
+                env=env,
+            )  # fmt: skip
         events = self._events(code, out, err)
         text = "".join(
             str(e["part"].get("text") or "") for e in events if e.get("type") == "text"
