@@ -208,7 +208,9 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
         rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
     )
     monkeypatch.setattr(literal_starts, "_LAST", ("", {}))
-    monkeypatch.setattr(redact_module, "expect", lambda lowered, present: None)
+    monkeypatch.setattr(redact_module, "expect", lambda lowered, absent: None)
+    monkeypatch.setattr(redact_module, "expect_after_marks", lambda before, lowered: None)
+    monkeypatch.setattr(random_tokens, "_random", random_tokens._random_seen_first)
     monkeypatch.setattr(literal_starts, "_EXPECTED", ("", {}))
     monkeypatch.setattr(literal_starts, "_KNOWN_PREFIXES", collections.defaultdict(lambda: None))
     plain = [redact(text) for text in TEXTS]

@@ -37,13 +37,37 @@ def searched(*words: str) -> tuple[str, ...]:
     return words
 
 
-def expect(lowered: str, present: set[str] | frozenset[str]) -> None:
-    """Tell `positions` that of the words in SEARCHED, those whose stretch is not in `present`
-    (the stretches in `lowered`, all of them) do not occur in `lowered`."""
+def expect(lowered: str, absent: Iterable[str]) -> None:
+    """Tell `positions` that the words `absent` (of SEARCHED) do not occur in `lowered`."""
     global _EXPECTED
     known = _LAST[1] if _LAST[0] is lowered else {}  # what was found in it already
-    known.update((w, ()) for w, stretch in SEARCHED.items() if stretch not in present)
+    known.update((word, ()) for word in absent)
     _EXPECTED = (lowered, known)
+
+
+_MARKS = re.compile(r"\[redacted:[^\]]*\]")
+
+
+def expect_after_marks(before: str, lowered: str) -> None:
+    """Tell `positions` that the words absent from `before` (as it was told by `expect`) are
+    absent from `lowered` too, that text with spans replaced by marks (`[redacted:<kind>]`):
+    each word not in a mark and without `[` or `]` (which would reach across a mark's end)."""
+    global _EXPECTED
+    told, known = _EXPECTED
+    if told is not before:  # told of another text since (another thread)
+        return
+    marks = _MARKS.findall(lowered)
+    _EXPECTED = (
+        lowered,
+        {
+            word: ()
+            for word, found in known.items()
+            if not found
+            and "[" not in word
+            and "]" not in word
+            and not any(word in written for written in marks)
+        },
+    )
 
 
 def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:

@@ -123,6 +123,17 @@ class NeedleGate:
                 opened |= gates[needle]
         return opened, found
 
+    def absent(self, lowered: str, found: set[str], words: dict[str, str]) -> list[str]:
+        """Of `words` (each with its longest word stretch), those surely not in `lowered`, whose
+        word stretches found in its runs are `found` (`opened_and_words`): its stretch not
+        there, or for one given to the gate with other characters, its needs not met."""
+        needs = self._needs
+        return [
+            word
+            for word, stretch in words.items()
+            if stretch not in found or (word in needs and not needs[word].met(lowered, found))
+        ]
+
     def _in_runs(self, lowered: str) -> set[str]:
         """The needles of word characters, and the word stretches of the others (`_Needs`), in
         `lowered`."""
