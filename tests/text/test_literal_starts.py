@@ -180,7 +180,7 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
     def plain_finditer(self: Started, haystack: str) -> Iterator[re.Match[str]]:
         return self.pattern.finditer(haystack)
 
-    def plain_sub(self: Started, replace: object, text: str) -> str:
+    def plain_sub(self: Started, replace: object, text: str, lowered: object = None) -> str:
         return self.pattern.sub(replace, text)  # type: ignore[call-overload, no-any-return]
 
     class PlainKeywords:

@@ -144,8 +144,14 @@ class Started:
                 done = found.end()
                 yield found
 
-    def sub(self, replace: str | Callable[[re.Match[str]], str], text: str) -> str:
-        """`pattern.sub(replace, text)` (a function, or a replacement without group references)."""
+    def sub(
+        self, replace: str | Callable[[re.Match[str]], str], text: str, lowered: str | None = None
+    ) -> str:
+        """`pattern.sub(replace, text)` (a function, or a replacement without group references).
+        `lowered`, when given, is `text.lower()`: none of the words (lowercase, as written in
+        `text`) in it, none in `text` either, and no match; its words' positions are known."""
+        if lowered is not None and not any(positions(lowered, word) for word in self.words):
+            return text
         pieces: list[str] = []
         done = 0
         for found in self.finditer(text):
