@@ -56,16 +56,14 @@ def expect_after_marks(before: str, lowered: str) -> None:
     told, known = _EXPECTED
     if told is not before:  # told of another text since (another thread)
         return
-    marks = _MARKS.findall(lowered)
+    # the marks end to end: a word reaching across two of them would hold `]`
+    marks = "".join(_MARKS.findall(lowered))
     _EXPECTED = (
         lowered,
         {
             word: ()
             for word, found in known.items()
-            if not found
-            and "[" not in word
-            and "]" not in word
-            and not any(word in written for written in marks)
+            if not found and "[" not in word and "]" not in word and word not in marks
         },
     )
 
