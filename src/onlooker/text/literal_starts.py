@@ -82,6 +82,23 @@ def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
             return
 
 
+def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
+    """For each line holding one of `ats` (in order): (where the line starts, its last `at`)."""
+    line_start = line_end = last = -1
+    for at in ats:
+        if at > line_end:
+            if last >= 0:
+                yield line_start, last
+            newline = haystack.rfind("\n", line_end + 1, at)
+            line_start = line_end + 1 if newline == -1 else newline + 1
+            line_end = haystack.find("\n", at)
+            if line_end == -1:
+                line_end = len(haystack)
+        last = at
+    if last >= 0:
+        yield line_start, last
+
+
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     """Every position in `haystack` where one of `words` begins, in order, each once."""
     found: set[int] = set()
@@ -126,21 +143,37 @@ class Started:
 
     pattern: re.Pattern[str]
     words: tuple[str, ...]
+    #: Words one of which every match holds after its first word, on the same line (a match
+    #: never holds a line break): the first words are looked for only on lines holding one,
+    #: before the last one there.
+    then: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if all(word == word.lower() for word in self.words):
-            searched(*self.words)
+        if all(word == word.lower() for word in (*self.words, *self.then)):
+            searched(*self.words, *self.then)
 
     def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
         """`pattern.finditer(haystack)`: its matches never empty, each starting at a word."""
         done = 0
-        for start in word_starts(haystack, self.words):
+        starts = self._starts_before(haystack) if self.then else word_starts(haystack, self.words)
+        for start in starts:
             if start < done:
                 continue
             found = self.pattern.match(haystack, start)
             if found is not None:
                 done = found.end()
                 yield found
+
+    def _starts_before(self, haystack: str) -> list[int]:
+        """Where the words start that end before the last of `then` on their line."""
+        found: set[int] = set()
+        for start, end in _lines_up_to(haystack, word_starts(haystack, self.then)):
+            for word in self.words:
+                at = haystack.find(word, start, end)
+                while at != -1:
+                    found.add(at)
+                    at = haystack.find(word, at + 1, end)
+        return sorted(found)
 
     def sub(
         self, replace: str | Callable[[re.Match[str]], str], text: str, lowered: str | None = None
