@@ -118,6 +118,7 @@ def test_a_pattern_tried_where_its_words_start_finds_what_it_finds_as_written(na
             found += len(expected)
             marked = started.pattern.sub("[X]", haystack)
             assert started.sub("[X]", haystack) == marked
+            assert started.sub("[X]", haystack, haystack.lower()) == marked
             assert started.sub(lambda m: m.group(0).upper(), haystack) == started.pattern.sub(
                 lambda m: m.group(0).upper(), haystack
             )

@@ -180,9 +180,14 @@ class Started:
     ) -> str:
         """`pattern.sub(replace, text)` (a function, or a replacement without group references).
         `lowered`, when given, is `text.lower()`: none of the words (lowercase, as written in
-        `text`) in it, none in `text` either, and no match; its words' positions are known."""
-        if lowered is not None and not any(positions(lowered, word) for word in self.words):
-            return text
+        `text`) in it, none in `text` either, and no match; else, when `lowered_alike`, the
+        words are looked for there, where their positions may be known already."""
+        if lowered is not None:
+            if not any(positions(lowered, word) for word in self.words):
+                return text
+            if lowered_alike(text, lowered) and all(w == w.lower() for w in self.words):
+                function = replace if callable(replace) else (lambda _, mark=replace: mark)
+                return ascii_sub(self.pattern, self.words, function, text, lowered)
         pieces: list[str] = []
         done = 0
         for found in self.finditer(text):
