@@ -14,6 +14,7 @@ import pytest
 
 from onlooker.text import code_literals, random_tokens
 from onlooker.text._shape import alnum_run, keywords_first, mark
+from onlooker.text.literal_starts import SEARCHED
 from onlooker.text.needle_gate import NeedleGate
 from onlooker.text.redact import SHAPES
 from onlooker.text.rule_set import load_rules
@@ -53,6 +54,20 @@ def test_the_shapes_opened_are_those_of_the_needles_present() -> None:
         lowered = text.lower()
         present = {n for n in NEEDLES if n in lowered}
         assert gate.opened(lowered, gates) == frozenset().union(*(gates[n] for n in present))
+
+
+def test_the_words_the_gate_calls_absent_are_not_in_the_text() -> None:
+    words = {w: max(re.findall(r"[a-z0-9_]+", w), key=len) for w in SEARCHED}
+    gate = NeedleGate([*NEEDLES, *words])
+    told = missed = 0
+    for text in CORPUS + _fuzz(7, 2000) + [w.upper() + " x" for w in words]:
+        lowered = text.lower()
+        found = gate.opened_and_words(lowered, {n: frozenset() for n in gate.needles})[1]
+        absent = gate.absent(lowered, found, words)
+        assert not [w for w in absent if w in lowered], text
+        told += len(absent)
+        missed += sum(w not in lowered for w in words) - len(absent)
+    assert told > 20 * missed  # most absent words are told absent
 
 
 def test_a_text_of_new_runs_is_gated_as_one() -> None:

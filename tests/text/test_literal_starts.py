@@ -118,6 +118,7 @@ def test_a_pattern_tried_where_its_words_start_finds_what_it_finds_as_written(na
             found += len(expected)
             marked = started.pattern.sub("[X]", haystack)
             assert started.sub("[X]", haystack) == marked
+            assert started.sub("[X]", haystack, haystack.lower()) == marked
             assert started.sub(lambda m: m.group(0).upper(), haystack) == started.pattern.sub(
                 lambda m: m.group(0).upper(), haystack
             )
@@ -180,7 +181,7 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
     def plain_finditer(self: Started, haystack: str) -> Iterator[re.Match[str]]:
         return self.pattern.finditer(haystack)
 
-    def plain_sub(self: Started, replace: object, text: str) -> str:
+    def plain_sub(self: Started, replace: object, text: str, lowered: object = None) -> str:
         return self.pattern.sub(replace, text)  # type: ignore[call-overload, no-any-return]
 
     class PlainKeywords:
@@ -208,7 +209,9 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
         rule_set, "ascii_sub", lambda p, _w, replace, text, _l: p.sub(replace, text)
     )
     monkeypatch.setattr(literal_starts, "_LAST", ("", {}))
-    monkeypatch.setattr(redact_module, "expect", lambda lowered, present: None)
+    monkeypatch.setattr(redact_module, "expect", lambda lowered, absent: None)
+    monkeypatch.setattr(redact_module, "expect_after_marks", lambda before, lowered: None)
+    monkeypatch.setattr(random_tokens, "_random", random_tokens._random_seen_first)
     monkeypatch.setattr(literal_starts, "_EXPECTED", ("", {}))
     monkeypatch.setattr(literal_starts, "_KNOWN_PREFIXES", collections.defaultdict(lambda: None))
     plain = [redact(text) for text in TEXTS]

@@ -9,6 +9,8 @@ import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .literal_starts import sub_from_starts
+
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 Apply = Callable[[str, str], str]
@@ -62,15 +64,21 @@ def replace_spans(text: str, spans: Iterable[tuple[int, int]], kind: str) -> str
 
 
 def regex_apply(pattern: re.Pattern[str], group: int, kind: str) -> Apply:
-    """A shape's function from its pattern: the whole match (group 0) or one group replaced."""
+    """A shape's function from its pattern: the whole match (group 0) or one group replaced;
+    tried only where the words its matches start with start, when it has such words
+    (`literal_starts.sub_from_starts`)."""
     if group == 0:
         replacement = mark(kind)
-        return lambda text, lowered: pattern.sub(replacement, text)
 
-    def replace(match: re.Match[str]) -> str:
-        return replace_group(match, group, kind)
+        def replace(match: re.Match[str]) -> str:
+            return replacement
 
-    return lambda text, lowered: pattern.sub(replace, text)
+    else:
+
+        def replace(match: re.Match[str]) -> str:
+            return replace_group(match, group, kind)
+
+    return lambda text, lowered: sub_from_starts(pattern, replace, text, lowered)
 
 
 def replace_group(match: re.Match[str], group: int, kind: str) -> str:

@@ -13,7 +13,7 @@ import functools
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started, sub_from_starts
+from .literal_starts import Started, positions, searched, sub_from_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -100,9 +100,13 @@ _ARG = re.compile(
 )
 
 
+#: The needles of the calls, searched for once per text (and known absent from the needle gate).
+_CALL_NEEDLES = searched(*dict.fromkeys(needle for needle, _, _ in POSITIONAL))
+
+
 def redact_positional(text: str, lowered: str) -> str:
     for needle, call, index in _CALLS:
-        if needle in lowered:
+        if positions(lowered, needle):
             replace = functools.partial(_positional, index=index)
             cleaned = sub_from_starts(call, replace, text, lowered)
             if cleaned != text:

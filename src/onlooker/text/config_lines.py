@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started, line_starts, searched, word_starts
+from .literal_starts import Started, line_starts, searched, sub_from_starts, word_starts
 from .secret_names import NAME_WORDS, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -153,9 +153,23 @@ def redact_config_commands(text: str, lowered: str) -> str:
         found = _value(match)
         return _replaced(match, found[0], "cli_secret") if found else match.group(0)
 
-    text = _CONFIG_SET.sub(by_name, text)
-    for pattern in (_HTTP_BASIC, _BUNDLE, _SECRET_STORES, _USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
-        text = pattern.sub(any_value, text)
+    # each pattern tried only where its words start (sub_from_starts), in `lowered` kept equal
+    # to `text.lower()`: words found once for all the patterns starting with them (`config`)
+    for pattern, replace in (
+        (_CONFIG_SET, by_name),
+        (_HTTP_BASIC, any_value),
+        (_BUNDLE, any_value),
+    ):
+        cleaned = sub_from_starts(pattern, replace, text, lowered)
+        if cleaned is not text:
+            text, lowered = cleaned, cleaned.lower()
+    cleaned = _SECRET_STORES.sub(any_value, text, lowered)
+    if cleaned is not text:
+        text, lowered = cleaned, cleaned.lower()
+    for pattern in (_USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
+        cleaned = sub_from_starts(pattern, any_value, text, lowered)
+        if cleaned is not text:
+            text, lowered = cleaned, cleaned.lower()
     return text
 
 
@@ -166,7 +180,7 @@ def redact_piped_passwords(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, found[0], "cli_password")
 
-    return _PIPED.sub(replace, text)
+    return sub_from_starts(_PIPED, replace, text, lowered)
 
 
 def redact_quoted_after_password(text: str, lowered: str) -> str:
@@ -174,7 +188,7 @@ def redact_quoted_after_password(text: str, lowered: str) -> str:
         found = _value(match)
         return _replaced(match, found[0], "assignment") if found else match.group(0)
 
-    return _QUOTED_AFTER.sub(replace, text)
+    return sub_from_starts(_QUOTED_AFTER, replace, text, lowered)
 
 
 CONFIG_SHAPES = (

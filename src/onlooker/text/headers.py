@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, keywords_first, mark
 from .literal_starts import sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -35,7 +35,7 @@ _PAIRED_SCHEMES = frozenset(
 
 def redact_authorization(text: str, lowered: str) -> str:
     """The credentials after any scheme, or the secret pairs of a paired scheme's credentials."""
-    return _AUTHORIZATION.sub(_authorization, text)
+    return sub_from_starts(_AUTHORIZATION, _authorization, text, lowered)
 
 
 def _authorization(match: re.Match[str]) -> str:
@@ -73,8 +73,11 @@ VENDOR_HEADERS = (
     "x-honeycomb-team", "x-clickhouse-key", "x-appwrite-key", "x-api-token", "apikey", "x-apikey",
     "x-parse-rest-api-key", "x-parse-master-key", "x-pm-key", "x-cmc_pro_api_key", "x-hasura-admin-secret",
 )  # fmt: skip
+#: (Each name as written, as `keywords_first` reads them: letters, digits, `_` and `-`.)
 _VENDOR_HEADER = re.compile(
-    rf"(?i)(?<![\w-])(?:{'|'.join(map(re.escape, VENDOR_HEADERS))})[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'`\\,;]{{8,512}})"
+    keywords_first(
+        rf"(?i)(?<![\w-])(?:{'|'.join(VENDOR_HEADERS)})[\"']?[ \t]*:[ \t]*[\"']?(?P<v>[^\s\"'`\\,;]{{8,512}})"
+    )
 )
 
 

@@ -37,13 +37,35 @@ def searched(*words: str) -> tuple[str, ...]:
     return words
 
 
-def expect(lowered: str, present: set[str] | frozenset[str]) -> None:
-    """Tell `positions` that of the words in SEARCHED, those whose stretch is not in `present`
-    (the stretches in `lowered`, all of them) do not occur in `lowered`."""
+def expect(lowered: str, absent: Iterable[str]) -> None:
+    """Tell `positions` that the words `absent` (of SEARCHED) do not occur in `lowered`."""
     global _EXPECTED
     known = _LAST[1] if _LAST[0] is lowered else {}  # what was found in it already
-    known.update((w, ()) for w, stretch in SEARCHED.items() if stretch not in present)
+    known.update((word, ()) for word in absent)
     _EXPECTED = (lowered, known)
+
+
+_MARKS = re.compile(r"\[redacted:[^\]]*\]")
+
+
+def expect_after_marks(before: str, lowered: str) -> None:
+    """Tell `positions` that the words absent from `before` (as it was told by `expect`) are
+    absent from `lowered` too, that text with spans replaced by marks (`[redacted:<kind>]`):
+    each word not in a mark and without `[` or `]` (which would reach across a mark's end)."""
+    global _EXPECTED
+    told, known = _EXPECTED
+    if told is not before:  # told of another text since (another thread)
+        return
+    # the marks end to end: a word reaching across two of them would hold `]`
+    marks = "".join(_MARKS.findall(lowered))
+    _EXPECTED = (
+        lowered,
+        {
+            word: ()
+            for word, found in known.items()
+            if not found and "[" not in word and "]" not in word and word not in marks
+        },
+    )
 
 
 def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
@@ -58,6 +80,23 @@ def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
         line_end = haystack.find("\n", at)
         if line_end == -1:
             return
+
+
+def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
+    """For each line holding one of `ats` (in order): (where the line starts, its last `at`)."""
+    line_start = line_end = last = -1
+    for at in ats:
+        if at > line_end:
+            if last >= 0:
+                yield line_start, last
+            newline = haystack.rfind("\n", line_end + 1, at)
+            line_start = line_end + 1 if newline == -1 else newline + 1
+            line_end = haystack.find("\n", at)
+            if line_end == -1:
+                line_end = len(haystack)
+        last = at
+    if last >= 0:
+        yield line_start, last
 
 
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
@@ -104,15 +143,20 @@ class Started:
 
     pattern: re.Pattern[str]
     words: tuple[str, ...]
+    #: Words one of which every match holds after its first word, on the same line (a match
+    #: never holds a line break): the first words are looked for only on lines holding one,
+    #: before the last one there.
+    then: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
-        if all(word == word.lower() for word in self.words):
-            searched(*self.words)
+        if all(word == word.lower() for word in (*self.words, *self.then)):
+            searched(*self.words, *self.then)
 
     def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
         """`pattern.finditer(haystack)`: its matches never empty, each starting at a word."""
         done = 0
-        for start in word_starts(haystack, self.words):
+        starts = self._starts_before(haystack) if self.then else word_starts(haystack, self.words)
+        for start in starts:
             if start < done:
                 continue
             found = self.pattern.match(haystack, start)
@@ -120,8 +164,30 @@ class Started:
                 done = found.end()
                 yield found
 
-    def sub(self, replace: str | Callable[[re.Match[str]], str], text: str) -> str:
-        """`pattern.sub(replace, text)` (a function, or a replacement without group references)."""
+    def _starts_before(self, haystack: str) -> list[int]:
+        """Where the words start that end before the last of `then` on their line."""
+        found: set[int] = set()
+        for start, end in _lines_up_to(haystack, word_starts(haystack, self.then)):
+            for word in self.words:
+                at = haystack.find(word, start, end)
+                while at != -1:
+                    found.add(at)
+                    at = haystack.find(word, at + 1, end)
+        return sorted(found)
+
+    def sub(
+        self, replace: str | Callable[[re.Match[str]], str], text: str, lowered: str | None = None
+    ) -> str:
+        """`pattern.sub(replace, text)` (a function, or a replacement without group references).
+        `lowered`, when given, is `text.lower()`: none of the words (lowercase, as written in
+        `text`) in it, none in `text` either, and no match; else, when `lowered_alike`, the
+        words are looked for there, where their positions may be known already."""
+        if lowered is not None:
+            if not any(positions(lowered, word) for word in self.words):
+                return text
+            if lowered_alike(text, lowered) and all(w == w.lower() for w in self.words):
+                function = replace if callable(replace) else (lambda _, mark=replace: mark)
+                return ascii_sub(self.pattern, self.words, function, text, lowered)
         pieces: list[str] = []
         done = 0
         for found in self.finditer(text):

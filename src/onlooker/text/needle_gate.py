@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -73,15 +74,23 @@ class NeedleGate:
             self._by_core[core] = (*self._by_core.get(core, ()), needle)
         self._bare = self._by_core.pop("", ())
         self._words = words
-        self._trie = _Trie(words | self._by_core.keys())
+        #: What each of the others needs besides its core (`_Needs`), tested before it is.
+        self._needs = {needle: _Needs.of(needle) for needle in others}
+        stretches = frozenset().union(*(needs.stretches for needs in self._needs.values()))
+        self._trie = _Trie(words | self._by_core.keys() | stretches)
         self._runs: dict[bytes, frozenset[str]] = {}
 
     def present(self, lowered: str) -> frozenset[str]:
         """The needles that occur in `lowered`."""
         found = self._in_runs(lowered)
-        by_core = self._by_core
-        others = [n for core in found & by_core.keys() for n in by_core[core] if n in lowered]
-        others.extend(n for n in self._bare if n in lowered)
+        by_core, needs = self._by_core, self._needs
+        others = [
+            n
+            for core in found & by_core.keys()
+            for n in by_core[core]
+            if needs[n].met(lowered, found) and n in lowered
+        ]
+        others.extend(n for n in self._bare if needs[n].met(lowered, found) and n in lowered)
         return frozenset(found & self._words).union(others)
 
     def opened(self, lowered: str, gates: dict[str, frozenset[int]]) -> frozenset[int]:
@@ -96,17 +105,38 @@ class NeedleGate:
         """`opened`, and the needles of word characters (and the word stretches of the others)
         that are in `lowered`: every other one is not."""
         found = self._in_runs(lowered)
+        needs = self._needs
         opened: frozenset[int] = frozenset().union(*(gates[n] for n in found & self._words))
         for needle in (n for core in found & self._by_core.keys() for n in self._by_core[core]):
-            if not gates[needle] <= opened and needle in lowered:
+            if (
+                not gates[needle] <= opened
+                and needs[needle].met(lowered, found)
+                and needle in lowered
+            ):
                 opened |= gates[needle]
         for needle in self._bare:
-            if not gates[needle] <= opened and needle in lowered:
+            if (
+                not gates[needle] <= opened
+                and needs[needle].met(lowered, found)
+                and needle in lowered
+            ):
                 opened |= gates[needle]
         return opened, found
 
+    def absent(self, lowered: str, found: set[str], words: dict[str, str]) -> list[str]:
+        """Of `words` (each with its longest word stretch), those surely not in `lowered`, whose
+        word stretches found in its runs are `found` (`opened_and_words`): its stretch not
+        there, or for one given to the gate with other characters, its needs not met."""
+        needs = self._needs
+        return [
+            word
+            for word, stretch in words.items()
+            if stretch not in found or (word in needs and not needs[word].met(lowered, found))
+        ]
+
     def _in_runs(self, lowered: str) -> set[str]:
-        """The needles of word characters, and the word stretches of the others, in `lowered`."""
+        """The needles of word characters, and the word stretches of the others (`_Needs`), in
+        `lowered`."""
         runs = self._runs
         # each run once: a text repeats most of its runs (names, keywords)
         words = list(set(lowered.encode("utf-8", "surrogatepass").translate(_WORD_BYTES).split()))
@@ -128,14 +158,51 @@ class NeedleGate:
             if len(run) > _REMEMBERED_LENGTH:
                 rest.append(run)
                 continue
-            found = self._trie.scan(run)
+            found = self._trie.scan(b" " + run + b" ")
             if len(runs) >= _REMEMBERED_RUNS:
                 runs.clear()
             runs[run] = found  # read back by no one here: another thread may clear it
             kept.append(found)
         if rest:
-            kept.append(self._trie.scan(b" ".join(rest)))
+            kept.append(self._trie.scan(b" " + b" ".join(rest) + b" "))
         return kept
+
+
+#: Characters that are not word characters, the commonest in texts last: a needle's rarest
+#: ones are looked for first.
+_COMMON = " \n.-_:=/\"',()"
+
+
+@dataclass(frozen=True, slots=True)
+class _Needs:
+    """What a needle that is not all word characters needs to be in a text, each much cheaper to
+    test than the needle itself (a substring search of a short needle runs through the text at
+    some 1 ns a character; of one character, at memory speed): each of its other characters
+    (`~` of `q~`, the tab of `\\ttrue\\t`), and each of its stretches of word characters in
+    a run, at the run's end when another character follows it in the needle, at its start when
+    one comes before (`sk-` needs a run ending in `sk`; `x-pm-key`, the run `pm`). A stretch is
+    written with a space for each such end (`sk `, ` pm `), as the trie finds it in a run
+    written between spaces."""
+
+    chars: tuple[str, ...]
+    stretches: frozenset[str]
+
+    @classmethod
+    def of(cls, needle: str) -> _Needs:
+        if not needle.isascii():
+            return cls((), frozenset())
+        chars = sorted(
+            {c for c in needle if not _RUN.fullmatch(c)}, key=lambda c: (_COMMON.find(c), c)
+        )
+        stretches = frozenset(
+            " " * (found.start() > 0) + found.group() + " " * (found.end() < len(needle))
+            for found in _RUN.finditer(needle)
+        )
+        return cls(tuple(chars), stretches)
+
+    def met(self, lowered: str, found: set[str]) -> bool:
+        """Whether `lowered`, whose runs hold the stretches `found`, meets these needs."""
+        return all(char in lowered for char in self.chars) and self.stretches <= found
 
 
 class _Trie:

@@ -24,14 +24,15 @@ _WHAT_STARTS = (
     "kennwort", "senha",
 )  # fmt: skip
 #: Each phrasing with the words it starts with: the pattern is tried only where one starts
-#: (literal_starts.py), and not at all when none is in the text.
+#: (literal_starts.py), and not at all when none is in the text; and with the words a match
+#: holds later on its line, where there are such words.
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
     Started(re.compile(
         rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"
     ), _WHAT_STARTS),
     # use X as the password; X is the password; X (the admin password)
-    Started(re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use",)),
+    Started(re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use",), _WHAT_STARTS),
     # login with admin / X; creds are admin:X; log in as root with X
     Started(re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"), ("with", "using")),
     Started(re.compile(
@@ -39,14 +40,14 @@ PHRASINGS = (
     ), ("cred", "login", "user/pass")),
     Started(re.compile(
         rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"
-    ), ("log", "sign", "ssh", "connect")),
+    ), ("log", "sign", "ssh", "connect"), ("with", "using")),
     # password reset done, new one is X
     Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"), ("pass",)),
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
 NAMED_AFTER: tuple[Started | re.Pattern[str], ...] = (
-    Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t")),
+    Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t"), _WHAT_STARTS),
     re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),  # `(` is the engine's to find
 )  # fmt: skip
 _ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")

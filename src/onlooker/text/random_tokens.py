@@ -95,9 +95,28 @@ def _path(token: str) -> bool:
 _DROP_DIGITS = str.maketrans("", "", "0123456789")
 
 
+#: `_random` of tokens seen before, up to this length and this many (then forgotten all at once):
+#: the texts of one session repeat their ids, model names and field names.
+_REMEMBERED_LENGTH = 128
+_REMEMBERED_TOKENS = 20_000
+_SEEN: dict[str, bool] = {}
+
+
 def _random(token: str) -> bool:
     """Upper and lower case letters and digits mixed, not a path, and enough entropy (`token`
-    is ASCII, as both patterns that find one ask: cheapest tests first)."""
+    is ASCII, as both patterns that find one ask); remembered for tokens seen before."""
+    known = _SEEN.get(token)
+    if known is None:
+        known = _random_seen_first(token)
+        if len(token) <= _REMEMBERED_LENGTH:
+            if len(_SEEN) >= _REMEMBERED_TOKENS:
+                _SEEN.clear()
+            _SEEN[token] = known
+    return known
+
+
+def _random_seen_first(token: str) -> bool:
+    """`_random`, cheapest tests first."""
     if len(token) < 20:
         return False
     digits = len(token) - len(token.translate(_DROP_DIGITS))

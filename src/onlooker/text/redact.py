@@ -18,7 +18,7 @@ from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
-from .literal_starts import SEARCHED, expect
+from .literal_starts import SEARCHED, expect, expect_after_marks
 from .needle_gate import NeedleGate
 from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES
@@ -116,9 +116,9 @@ SHAPES: tuple[Shape, ...] = (
 )
 #: The gate finds the shapes' needles, and the words the shapes search for (literal_starts.py),
 #: which open nothing: those not in a text are not searched for in it.
-_GATE = NeedleGate([*(needle for shape in SHAPES for needle in shape.needles), *SEARCHED.values()])
+_GATE = NeedleGate([*(needle for shape in SHAPES for needle in shape.needles), *SEARCHED])
 #: For each needle, the positions in SHAPES of the shapes it lets through.
-_OPENS: dict[str, set[int]] = {stretch: set() for stretch in SEARCHED.values()}
+_OPENS: dict[str, set[int]] = {word: set() for word in SEARCHED}
 for _at, _shape in enumerate(SHAPES):
     for _needle in _shape.needles:
         _OPENS.setdefault(_needle, set()).add(_at)
@@ -131,11 +131,12 @@ def redact(text: str) -> str:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
     opened, present = _GATE.opened_and_words(lowered, _GATED)
-    expect(lowered, present)
+    expect(lowered, _GATE.absent(lowered, present, SEARCHED))
     for at in sorted(opened):
         cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
-            text, lowered = cleaned, cleaned.lower()
+            before, text, lowered = lowered, cleaned, cleaned.lower()
+            expect_after_marks(before, lowered)
     return text
 
 
