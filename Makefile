@@ -99,8 +99,12 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 # pytest exits 5 when it collects no test: make treats that as a failure, as it should.
+# The tests run on one worker per core (pytest-xdist): most of their time is spent waiting on the
+# processes they start (Claude Code, hook services, servers, Chromium). `make test TEST_WORKERS=0`
+# runs them in one process.
+TEST_WORKERS ?= auto
 test: lint typecheck shim-typecheck $(CLAUDE_CODE) $(OPENCODE) chromium
-	ONLOOKER_NO_SKIPS=1 $(BIN)/pytest -W error
+	ONLOOKER_NO_SKIPS=1 $(BIN)/pytest -W error -n $(TEST_WORKERS) --dist loadgroup
 
 bench: $(STAMP) $(CLAUDE_CODE) chromium
 	$(BIN)/python benchmarks/run.py

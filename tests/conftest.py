@@ -82,6 +82,25 @@ def claude_config(onlooker_home: Path) -> Path:
     return onlooker_home.parent / "claude-config"
 
 
+SHARED_SCOPES = {"class", "module", "package"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist turns the groups into work units
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """`make test` spreads the tests over workers (pytest-xdist, `--dist loadgroup`). The tests of
+    a module that share a module-scoped fixture (a model server, a browser, an installed wheel) go
+    to one worker together, so the fixture is built once; every other test goes wherever a worker
+    is free. Session-scoped fixtures (the PostgreSQL server) are built once per worker."""
+    if getattr(config.option, "dist", "no") != "loadgroup":
+        return
+    for item in items:
+        info = getattr(item, "_fixtureinfo", None)
+        if info is None:
+            continue
+        if any(defs[-1].scope in SHARED_SCOPES for defs in info.name2fixturedefs.values()):
+            item.add_marker(pytest.mark.xdist_group(item.nodeid.split("::")[0]))
+
+
 _SKIPPED: list[str] = []
 
 

@@ -25,6 +25,9 @@ CLI = [ONLOOKER, "hook"]
 FUZZ_INPUTS = 300
 SLOW = 3.0
 """Seconds a hook may take here (2 shared cores): a crashed service costs a 15 s restart."""
+TRIES = 3
+"""Times a fuzzed input is sent before it counts as slow: an input that makes the service slow
+is slow each time; a machine busy with other tests or other work stalls one send now and then."""
 
 
 def send(command: list[str], raw: bytes) -> tuple[subprocess.CompletedProcess[bytes], float]:
@@ -150,9 +153,16 @@ def test_fuzzed_inputs_never_restart_the_service(tmp_path: Path, onlooker_home: 
     slowest = (0.0, b"")
     for n in range(FUZZ_INPUTS):
         raw = fuzzed(rng, n, tmp_path)
-        done, seconds = send(CLI if n % 10 == 0 else INSTALLED, raw)
+        command = CLI if n % 10 == 0 else INSTALLED
+        done, seconds = send(command, raw)
         assert done.returncode == 0, (n, done.stderr[-500:])
         assert done.stdout == b"" or json.loads(done.stdout), (n, done.stdout[:200])
+        for _ in range(TRIES - 1):
+            if seconds < SLOW:
+                break
+            again, took = send(command, raw)
+            assert again.returncode == 0, (n, again.stderr[-500:])
+            seconds = min(seconds, took)
         slowest = max(slowest, (seconds, raw[:120]))
     assert running_pid(onlooker_home) == pid
     assert slowest[0] < SLOW, slowest

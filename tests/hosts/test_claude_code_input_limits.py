@@ -46,9 +46,22 @@ HOSTILE = {
 }  # fmt: skip
 
 
+SLOW = 2.0
+"""Seconds the handler may take to refuse an input (the large ones are spooled in the background)."""
+TRIES = 3
+"""Times an input is tried before it counts as slow: an input that makes the handler slow is slow
+each time; a machine busy with other tests or other work stalls one try now and then."""
+
+
 @pytest.fixture
 def handler(tmp_path: Path) -> HookHandler:
     return HookHandler(Store(tmp_path / "home"), wake_worker=lambda home: None)
+
+
+def refusal_seconds(handler: HookHandler, raw: str) -> float:
+    started = time.perf_counter()
+    assert handler.handle(raw.encode()) == b""
+    return time.perf_counter() - started
 
 
 @pytest.mark.parametrize(("raw", "named"), HOSTILE.values(), ids=list(HOSTILE))
@@ -56,9 +69,15 @@ def test_hostile_input_is_refused_logged_and_spooled(
     handler: HookHandler, raw: str, named: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, "onlooker.hook")
-    started = time.perf_counter()
-    assert handler.handle(raw.encode()) == b""
-    assert time.perf_counter() - started < 2.0
+    seconds = refusal_seconds(handler, raw)
+    for n in range(TRIES - 1):  # again with a handler of its own, so this one spools it once
+        if seconds < SLOW:
+            break
+        with Store(handler.store.home.parent / f"again-{n}") as store:
+            seconds = min(
+                seconds, refusal_seconds(HookHandler(store, wake_worker=lambda home: None), raw)
+            )
+    assert seconds < SLOW
     spool = handler.store.home / "spool" / "refused"  # over a limit: it can never go through
     deadline = time.monotonic() + 30  # a large input is spooled in the background
     while not list(spool.glob("*.hook")) and time.monotonic() < deadline:
