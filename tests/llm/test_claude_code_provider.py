@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -94,19 +95,34 @@ def test_an_api_error_is_model_unavailable_with_its_message(
 
 
 def test_a_slow_answer_times_out_and_the_run_is_stopped(
-    user: Path, monkeypatch: pytest.MonkeyPatch
+    user: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     def slow(_: MessagesRequest) -> str:
         time.sleep(20)
         return ANSWER
 
+    runs = tmp_path / "runs"  # the nested run's folder is made here, so its processes are ours
+    runs.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(runs))
     with AnthropicEndpoint(side=slow) as endpoint:
         started = time.monotonic()
         with pytest.raises(ModelTimeout):
             ask(endpoint, monkeypatch, timeout=8.0)
         assert time.monotonic() - started < 12
-        left = subprocess.run(["pgrep", "-f", "onlooker-claude-"], capture_output=True, text=True)
-    assert left.stdout.strip() == ""
+        assert _working_in(runs) == []  # the whole process group was killed
+
+
+def _working_in(folder: Path) -> list[int]:
+    """Pids of the processes whose working directory is under `folder` (gone or not)."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            cwd = os.readlink(proc / "cwd")
+        except OSError:
+            continue
+        if cwd.startswith(str(folder)):
+            found.append(int(proc.name))
+    return found
 
 
 def test_no_claude_code_is_a_setup_error_that_says_what_to_do(
