@@ -82,9 +82,7 @@ def tool_call_seconds() -> float:
 
     async def calls(home: str) -> list[float]:
         env = {**os.environ, "ONLOOKER_HOME": home, "CLAUDE_CONFIG_DIR": f"{home}/claude"}
-        server = StdioServerParameters(
-            command=ONLOOKER, args=["mcp", "--project", "bench"], env=env
-        )
+        server = StdioServerParameters(command=ONLOOKER, args=["mcp"], env=env, cwd=home)
         async with stdio_client(server) as (read, write), ClientSession(read, write) as session:
             await session.initialize()
             spent = []

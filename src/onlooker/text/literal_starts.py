@@ -200,6 +200,7 @@ class Started:
 #: Prefixes are followed this far, and a pattern with more prefixes than this is tried as it is.
 _PREFIX_LENGTH = 8
 _MOST_PREFIXES = 24
+_NOT_WORDS = "the pattern's start is not a handful of words"
 
 
 def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
@@ -213,22 +214,19 @@ def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
         parser: Any = importlib.import_module("re._parser")
         parsed = parser.parse(pattern.pattern, pattern.flags)
         found = _prefixes(list(parsed.data), 0, "", importlib.import_module("re._constants"))
-    except (ImportError, AttributeError, _GiveUp, RecursionError):
+    except (ImportError, AttributeError, ValueError, RecursionError):  # ValueError: gave up
         return None
     if not found or min(map(len, found)) < 2 or len(found) > _MOST_PREFIXES:
         return None
     return tuple(sorted(found))
 
 
-class _GiveUp(Exception):
-    """The pattern's start is not a handful of words."""
-
-
 def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
-    """The words a match of items[at:] starts with, each after `head` (cut at _PREFIX_LENGTH)."""
+    """The words a match of items[at:] starts with, each after `head` (cut at _PREFIX_LENGTH).
+    Raises ValueError when the start is not a handful of words."""
     if len(head) >= _PREFIX_LENGTH or at == len(items):
         if not head:
-            raise _GiveUp
+            raise ValueError(_NOT_WORDS)
         return {head}
     op, value = items[at]
     rest = items[at + 1 :]
@@ -256,10 +254,10 @@ def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
         for branch in value[1]:
             found |= _prefixes([*branch.data, *rest], 0, head, sre)
             if len(found) > _MOST_PREFIXES:
-                raise _GiveUp
+                raise ValueError(_NOT_WORDS)
         return found
     if not head:  # a repeat, a class, anything else: the words end here
-        raise _GiveUp
+        raise ValueError(_NOT_WORDS)
     return {head}
 
 
@@ -272,7 +270,7 @@ def _ascii_lower(code: int) -> str | None:
         return lowered  # the Kelvin sign too, which lowercases to `k`
     if char in "\u0131\u017f\u0130":
         return None
-    raise _GiveUp  # a character that may match another when case is ignored
+    raise ValueError(_NOT_WORDS)  # a character that may match another when case is ignored
 
 
 #: Letters that match `i` and `s` when case is ignored yet stay themselves when lowercased.
