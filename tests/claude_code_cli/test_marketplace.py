@@ -72,7 +72,7 @@ def test_the_marketplace_install_wires_onlooker_into_the_session(agent: Agent) -
     records = agent.journal(run.session_id)
     assert len([r for r in records if r["kind"] == "tool_call"]) == 4
     started = [r.get("host") for r in records if r["kind"] == "session_started"]
-    assert started == ["claude-code"]  # what the viewer shows and filters by
+    assert started and set(started) == {"claude-code"}  # what the viewer shows and filters by
     served = set(re.findall(r"mcp__plugin_onlooker_onlooker__\w+", api.turns[-1].text))
     assert {"observations", "search"} <= {name.rsplit("__", 1)[1] for name in served}
 
