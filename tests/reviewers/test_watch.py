@@ -132,3 +132,31 @@ def test_the_conversation_has_the_turns_last_message_once_and_what_subagents_ans
     assert conversation_state(session, target) != before
     plain = ConversationTarget(include_reasoning=False)
     assert all("reasoning" not in m for m in conversation_messages(session, plain))
+
+
+def test_words_read_after_the_call_they_led_to_come_before_it() -> None:
+    """A transcript line can reach its file after the tool call's hook: the words go back to
+    where they were written, before the calls that started later, and no further."""
+    from datetime import UTC, datetime, timedelta
+
+    from onlooker.reviewers.watch import conversation_messages
+
+    t0 = datetime(2026, 11, 25, 12, 0, tzinfo=UTC)
+    session = Session("s")
+    session.append(UserPrompt(at=t0, text="why is it flaky?"))
+    session.append(AssistantMessage(at=t0 + timedelta(seconds=1), text="First, the port."))
+    call = {"tool": "Bash", "input": {"command": "echo checked"}, "duration_ms": 2000.0}
+    session.append(ToolCall(at=t0 + timedelta(seconds=5), **call))  # began at 0:03
+    late = AssistantMessage(at=t0 + timedelta(seconds=2), text="The fixture reuses port 8731.")
+    session.append(late)  # read at the next hook, though written before the call began
+    session.append(AssistantMessage(at=t0 + timedelta(seconds=4), text="Mid-call words stay."))
+    session.append(AssistantMessage(text="No time: stays where it arrived."))
+    order = [m["content"] for m in conversation_messages(session, ConversationTarget())]
+    assert order == [
+        "why is it flaky?",
+        "First, the port.",
+        "The fixture reuses port 8731.",
+        "",  # the call's output
+        "Mid-call words stay.",
+        "No time: stays where it arrived.",
+    ]

@@ -13,10 +13,11 @@ import hashlib
 import json
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from ..core.events import AssistantMessage, SubagentStopped, ToolCall, TurnEnded, UserPrompt
+from ..core.events import EPOCH, AssistantMessage, SubagentStopped, ToolCall, TurnEnded, UserPrompt
 from ..core.records import Record, record
 from .file_walk import SKIPPED_DIRS, WatchedFile, walk_state, watched_files
 from .git_state import git_files_state
@@ -97,7 +98,9 @@ def conversation_messages(session: Session, target: ConversationTarget) -> list[
     kinds: list[type[Any]] = [UserPrompt, AssistantMessage, TurnEnded, SubagentStopped]
     if target.include_tool_calls:
         kinds.append(ToolCall)
-    events = sorted((e for kind in kinds for e in session[kind].all()), key=lambda e: e.seq)
+    events = _said_in_place(
+        sorted((e for kind in kinds for e in session[kind].all()), key=lambda e: e.seq)
+    )
     said = {e.text.strip() for e in events if isinstance(e, AssistantMessage)}
     messages: list[dict[str, Any]] = []
     for event in events:
@@ -130,6 +133,27 @@ def conversation_messages(session: Session, target: ConversationTarget) -> list[
                 }
             )
     return messages
+
+
+def _said_in_place(events: list[Any]) -> list[Any]:
+    """Events in arrival order, except that what the assistant wrote goes back before the tool
+    calls that started after it was written: a host's transcript can reach its file after the
+    call's hook (Claude Code writes it asynchronously), and the words led to the call."""
+    ordered: list[Any] = []
+    for event in events:
+        place = len(ordered)
+        if isinstance(event, AssistantMessage) and event.at > EPOCH:
+            while place and _started(ordered[place - 1]) > event.at:
+                place -= 1
+        ordered.insert(place, event)
+    return ordered
+
+
+def _started(event: Any) -> datetime:
+    """When a tool call began (its end less its duration); other events are never passed."""
+    if not isinstance(event, ToolCall):
+        return EPOCH
+    return event.at - timedelta(milliseconds=event.duration_ms or 0)
 
 
 def conversation_state(session: Session, target: ConversationTarget) -> str:
