@@ -97,3 +97,35 @@ def test_input_that_does_not_parse_is_decoded_before_the_text_pass() -> None:
     assert b"Zq8v!mR2pLx" not in kept and b"DB_PASS=[REDACTED:" in kept
     cut = client._without_secrets(raw + b"x" * 100, head=90)
     assert b"Zq8v!mR2pLx" not in cut and len(cut) <= 90
+
+
+def test_a_replayed_input_keeps_the_time_it_was_spooled(
+    onlooker_home: Path, tmp_path: Path
+) -> None:
+    """The service replays the spool later; the call happened when the hook spooled it, and its
+    event says so (the order of a conversation and the deadline's clock depend on it)."""
+    from datetime import UTC, datetime, timedelta
+
+    from onlooker.core.clock import FixedClock
+    from onlooker.core.events import ToolCall
+    from onlooker.daemon.spool import replay, spool_entries
+    from onlooker.hosts.claude_code.hook import HookHandler
+    from onlooker.store import Store, project_for
+
+    payload = {
+        **{"session_id": "s-late", "transcript_path": "/t.jsonl", "cwd": str(tmp_path)},
+        "hook_event_name": "PostToolUse", "tool_name": "Bash", "tool_use_id": "toolu_late",
+        "tool_input": {"command": "make"}, "tool_response": {"stdout": "ok", "stderr": ""},
+    }  # fmt: skip
+    before = datetime.now(UTC)
+    spool_through_client(onlooker_home, payload)
+    (entry,) = spool_entries(onlooker_home)
+    assert entry.spooled_at is not None and before <= entry.spooled_at <= datetime.now(UTC)
+    later = FixedClock(entry.spooled_at + timedelta(hours=2))
+    with Store(tmp_path / "home") as store:
+        handler = HookHandler(store, clock=later, wake_worker=lambda home: None)
+        assert replay(handler, onlooker_home) == (1, 0)
+        handler.close()
+        records = store.journal(project_for(tmp_path), "s-late").read().records
+    (call,) = [r for r in records if isinstance(r, ToolCall)]
+    assert call.at == entry.spooled_at

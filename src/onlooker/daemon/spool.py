@@ -1,5 +1,6 @@
 """The spool: hook inputs that could not be handled, kept (redacted) with the reason. The hook
-service replays them once it is healthy; one that fails again is refused, never retried in a loop.
+service replays them once it is healthy, stamped with the time they were spooled; one that fails
+again is refused, never retried in a loop.
 
 `spool/*.hook` wait to be replayed; `spool/refused/*.hook` cannot go through and wait for a person
 (`onlooker doctor` lists them, `--discard-spool` removes them).
@@ -11,6 +12,7 @@ import contextlib
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
 from ..hosts.claude_code.hook import HookHandler
@@ -26,6 +28,12 @@ class SpoolEntry:
     @property
     def payload(self) -> bytes:
         return self.path.read_bytes().partition(b"\n")[2]
+
+    @property
+    def spooled_at(self) -> datetime | None:
+        """When the hook spooled it, from its name (`<time_ns>-<pid>-<random>.hook`)."""
+        stamp = self.path.name.partition("-")[0]
+        return datetime.fromtimestamp(int(stamp) / 1e9, UTC) if stamp.isdigit() else None
 
 
 def spool_entries(home: Path, *, refused: bool = False) -> tuple[SpoolEntry, ...]:
@@ -59,7 +67,7 @@ def replay(
             payload = entry.payload
         except OSError:
             return  # replayed meanwhile
-        failure, _lasting = handler.replay(payload)
+        failure, _lasting = handler.replay(payload, entry.spooled_at)
         if failure:
             handler.spool(payload, f"replayed, and failed again: {failure}", refused=True)
             outcome[1] += 1

@@ -99,27 +99,29 @@ class HookHandler:
             self._spool_quietly(raw, failure, refused=lasting)
         return answer
 
-    def replay(self, raw: bytes) -> tuple[str, bool]:
+    def replay(self, raw: bytes, at: datetime | None = None) -> tuple[str, bool]:
         """Handle a spooled input again, spooling nothing: ('', _) when it went through, else
-        (why not, whether it can never go through)."""
+        (why not, whether it can never go through). `at`: when it was spooled, the time its
+        events are stamped with (the host sent it then, not now)."""
         try:
-            _, failure, lasting = self._answer(raw)
+            _, failure, lasting = self._answer(raw, at)
         except Exception as exc:
             log.error("replayed hook input failed: %s", traceback.format_exc())
             return f"{type(exc).__name__}: {exc}", False
         return failure, lasting
 
-    def _answer(self, raw: bytes) -> tuple[bytes, str, bool]:
+    def _answer(self, raw: bytes, at: datetime | None = None) -> tuple[bytes, str, bool]:
         """(what to print, why it failed or '', whether that failure is for good)."""
+        now = at or self.clock.now()
         try:
             data = read_hook_input(raw)
             host = data.get("host")
             if host is not None:
-                return self._answer_host(host, data)
-            where, event = parse_hook_input(data, self.clock.now())
+                return self._answer_host(host, data, now)
+            where, event = parse_hook_input(data, now)
         except HookInputError as exc:
             return b"", str(exc), True
-        self._assistant_words(where, data)
+        self._assistant_words(where, data, now)
         try:
             delivery = self.runtime.handle(where.arrival(event))
         except Exception as exc:
@@ -131,24 +133,26 @@ class HookHandler:
         )  # fmt: skip
         return (json.dumps(answer, ensure_ascii=False).encode() if answer else b""), "", False
 
-    def _assistant_words(self, where: HookInput, data: Mapping[str, Any]) -> None:
+    def _assistant_words(self, where: HookInput, data: Mapping[str, Any], now: datetime) -> None:
         """Record what the assistant wrote since the last hook, when reviewers read it; a
         failure here is logged, and the hook's own event goes on."""
         try:
             setup = self.runtime.review_setup(where.cwd)
-            for arrival in self.words.before(where, data, setup, self.clock.now()):
+            for arrival in self.words.before(where, data, setup, now):
                 self.runtime.handle(arrival)
         except Exception:
             log.error("reading the assistant's words failed: %s", traceback.format_exc())
 
-    def _answer_host(self, host: Any, data: Mapping[str, Any]) -> tuple[bytes, str, bool]:
+    def _answer_host(
+        self, host: Any, data: Mapping[str, Any], now: datetime
+    ) -> tuple[bytes, str, bool]:
         translate = self.hosts.get(host) if isinstance(host, str) else None
         if translate is None:
             raise HookInputError(
                 f"hook input names host {host!r}, which this service does not take"
             )
         try:
-            answer = translate(data, self.runtime, self.clock.now())
+            answer = translate(data, self.runtime, now)
         except HookInputError:
             raise
         except Exception as exc:
