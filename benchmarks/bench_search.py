@@ -172,13 +172,36 @@ def embedding(queries: int) -> tuple[float, float]:
     return statistics.median(spent), statistics.median(cpu)
 
 
-def measure(count: int, queries: int = QUERIES) -> list[Result]:
-    """Every figure at one size."""
-    with tempfile.TemporaryDirectory() as home, Store(home) as store:
+def built_store(home: str, count: int) -> tuple[float, float]:
+    """Fill the store at `home` with `count` memories and their vectors, unless a run with `--keep`
+    did so before (its `built-COUNT.json`); (seconds it took, journaled memories a second)."""
+    import json
+    from pathlib import Path
+
+    done = Path(home) / f"built-{count}.json"
+    if done.exists():
+        figures = json.loads(done.read_text())
+        return figures["built"], figures["rate"]
+    with Store(home) as store:
         began = time.perf_counter()
         kinds, rate = fill(store, count)
         add_vectors(store, kinds)
         built = time.perf_counter() - began
+    done.write_text(json.dumps({"built": built, "rate": rate}))
+    return built, rate
+
+
+def measure(count: int, queries: int = QUERIES, keep: str | None = None) -> list[Result]:
+    """Every figure at one size; `keep`: a folder that keeps the store between runs."""
+    with tempfile.TemporaryDirectory() as scratch:
+        home = os.path.join(keep, str(count)) if keep else scratch
+        os.makedirs(home, exist_ok=True)
+        built, rate = built_store(home, count)
+        return _measured(home, count, queries, built, rate)
+
+
+def _measured(home: str, count: int, queries: int, built: float, rate: float) -> list[Result]:
+    with Store(home) as store:
         vectors = MemoryVectors(store)
         embeddings.shared_embedder().embed_one("warm up")
         for projects in SCOPES.values():  # loads the matrix and the ids by project once
@@ -210,28 +233,36 @@ def measure(count: int, queries: int = QUERIES) -> list[Result]:
     return results
 
 
-def run(sizes: tuple[int, ...] | None = None, queries: int = QUERIES) -> list[Result]:
+def run(
+    sizes: tuple[int, ...] | None = None, queries: int = QUERIES, keep: str | None = None
+) -> list[Result]:
     if not embeddings.available():
         return [Result("memory search", "skipped", "the embeddings extra is not installed", False)]
     if sizes is None:
         sizes = SIZES + ((LARGE,) if os.environ.get("ONLOOKER_BENCH_SEARCH_1M") == "1" else ())
     results: list[Result] = []
     for count in sizes:
-        results += measure(count, queries)
+        results += measure(count, queries, keep)
     if LARGE not in sizes:
         results.append(Result("1,000,000", "not run", "ONLOOKER_BENCH_SEARCH_1M=1 measures it"))
     return results
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Print the figures: `python -m benchmarks.bench_search [SIZE...] [--queries N]`."""
+    """Print the figures: `python -m benchmarks.bench_search [SIZE...] [--queries N] [--keep DIR]`
+    (`--keep`: build each size's store in DIR once and reuse it in later runs)."""
     args = list(sys.argv[1:] if argv is None else argv)
     queries = QUERIES
     if "--queries" in args:
         at = args.index("--queries")
         queries = int(args[at + 1])
         del args[at : at + 2]
-    results = run(tuple(int(a) for a in args) or None, queries)
+    keep = None
+    if "--keep" in args:
+        at = args.index("--keep")
+        keep = args[at + 1]
+        del args[at : at + 2]
+    results = run(tuple(int(a) for a in args) or None, queries, keep)
     width = max(len(r.name) for r in results)
     for result in results:
         print(f"  {result.name.ljust(width)}  {result.value:>18}  {result.note}")

@@ -87,7 +87,11 @@ class NumpyRows:
         self._sorted = None
         self._picked = {}
 
-    def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]:
+    def search(
+        self, query: bytes, limit: int, allowed: Collection[int] | None, *, remember: bool = True
+    ) -> list[Hit]:
+        """The `limit` best rows (of `allowed` ids, if given). `remember=False`: an id array used
+        once (a graph's candidates), whose rows are not kept for the next search."""
         np = self._np
         if not self._count or limit <= 0:
             return []
@@ -101,7 +105,7 @@ class NumpyRows:
             scores = _scores(self._matrix[: self._count], q)
             candidates = ids
         else:
-            rows = self._rows_of(allowed)
+            rows = self._rows_of(allowed, remember)
             if not len(rows):
                 return []
             scores = _scores(self._matrix[rows], q)
@@ -128,7 +132,7 @@ class NumpyRows:
             self._codes.cover(self._matrix, self._count)
             return self._codes.candidates(q, limit)
 
-    def _rows_of(self, allowed: Collection[int]) -> Any:
+    def _rows_of(self, allowed: Collection[int], remember: bool = True) -> Any:
         """Row numbers of the allowed ids that are here (binary search over the sorted ids). An
         id array (ids of a project, held by the caller) keeps its rows until rows are added."""
         np = self._np
@@ -146,7 +150,7 @@ class NumpyRows:
             wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
         at = np.searchsorted(sorted_ids, wanted).clip(0, len(sorted_ids) - 1)
         rows = np.unique(order[at[sorted_ids[at] == wanted]])
-        if isinstance(allowed, np.ndarray):
+        if isinstance(allowed, np.ndarray) and remember:
             with self._picking:
                 if len(self._picked) >= PICKED:
                     self._picked.pop(next(iter(self._picked)))
