@@ -180,3 +180,16 @@ def test_usearch_and_the_embedding_model_load_in_either_order() -> None:
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == "384"
+
+
+def test_a_search_limited_to_ids_ranks_them_all_exactly(tmp_path: Path) -> None:
+    """A filter narrows before anything is ranked: the graph is for searches over every row."""
+    store, index, _ = filled(tmp_path)
+    assert index.build_graph()
+    allowed = list(range(1, ROWS + 1, 7))
+    plain = VectorIndex(store.index, "memory", model="test", approximate=False)
+    for query in queries(10):
+        want = plain.search(query.tolist(), 10, ids=allowed)
+        assert index.search(query.tolist(), 10, ids=allowed) == want
+        assert {i for i, _ in want} <= set(allowed)
+    store.close()

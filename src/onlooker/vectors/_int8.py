@@ -71,8 +71,9 @@ class Codes:
             self.norm = max(self.norm, float(norms.max()))
         self.count = count
 
-    def candidates(self, query: Any, limit: int) -> Any:
-        """Rows (ascending) that can be among the `limit` best for `query` (float32, unit).
+    def candidates(self, query: Any, limit: int, among: Any = None) -> Any:
+        """Rows (ascending) that can be among the `limit` best for `query` (float32, unit), of
+        every coded row or of the rows `among` (ascending row numbers: a filter's rows).
 
         With B the largest error of a code score, every score is within B of its code score;
         the k-th best code score is at least the k-th largest of the block maxima, so a row of
@@ -82,8 +83,12 @@ class Codes:
 
         np = self._np
         codes, scale, error, _ = _coded(np, query[None, :].astype(np.float32))
-        approx = np.asarray(simsimd.cdist(codes, self.codes[: self.count], metric="dot"))[0]
-        approx *= self.scales[: self.count]
+        if among is None:
+            rows, scales = self.codes[: self.count], self.scales[: self.count]
+        else:
+            rows, scales = self.codes[among], self.scales[among]
+        approx = np.asarray(simsimd.cdist(codes, rows, metric="dot"))[0]
+        approx *= scales
         approx *= float(scale[0])
         bound = self.error + float(error[0]) * self.norm + SLACK
         whole = len(approx) // BLOCK * BLOCK
@@ -94,7 +99,8 @@ class Codes:
             floor = np.partition(approx, len(approx) - limit)[len(approx) - limit]
         else:
             floor = np.partition(maxima, len(maxima) - limit)[len(maxima) - limit]
-        return np.flatnonzero(approx >= floor - 2 * bound)
+        found = np.flatnonzero(approx >= floor - 2 * bound)
+        return found if among is None else among[found]
 
 
 def _coded(np: Any, rows: Any) -> tuple[Any, Any, Any, Any]:

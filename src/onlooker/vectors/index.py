@@ -84,7 +84,12 @@ class VectorIndex:
         self.kind = kind
         self.model = model
         self.backend = _resolved(backend)
-        self.approximate = approximate and self.backend == "numpy" and _ann.available()
+        self.approximate = (
+            approximate
+            and self.backend == "numpy"
+            and database.dialect == "sqlite"  # the graph's file and builder are the SQLite file's
+            and _ann.available()
+        )
         if self.backend == "numpy" and importlib.util.find_spec("numpy") is None:
             raise StoreError("the numpy vector backend needs numpy: pip install numpy")
         self._mirror: SqliteVecMirror | None = None
@@ -225,7 +230,9 @@ class VectorIndex:
         """Make or extend the approximate graph of these vectors (`_ann`), as `onlooker reindex`
         and the background builder do; whether one was written (never below ANN_FROM rows, nor
         without numpy and usearch; with `only_if_due`, only when searches would want one)."""
-        if self.backend != "numpy" or not _ann.available() or self.count() < _ann.ANN_FROM:
+        if self.backend != "numpy" or self.database.dialect != "sqlite" or not _ann.available():
+            return False
+        if self.count() < _ann.ANN_FROM:
             return False
         cached = self._cached()
         with cached.lock:
