@@ -34,9 +34,9 @@ from ._snapshot import _stem
 ANN_FROM = 50_000
 """From this many rows up a search over every row asks the graph (below it the exact scan with
 int8 codes costs ~2 ms)."""
-CANDIDATES = 100
+CANDIDATES = 200
 """Ids asked of the graph (at least; 4 × limit for larger limits), all scored exactly."""
-EXPANSION_SEARCH = 256
+EXPANSION_SEARCH = 1024
 CONNECTIVITY = 16
 EXPANSION_ADD = 128
 TAIL_SHARE = 0.05
