@@ -62,6 +62,7 @@ LAZY_THIRD_PARTY = {
     "vectors._snapshot",
     "vectors._sqlite_vec",
     "vectors._int8",  # simsimd, with the embeddings extra
+    "vectors._ann",  # usearch (and onnxruntime first), with the embeddings extra
     "memory._project_ids",  # numpy, with the embeddings extra (the vector side of search)
 }
 

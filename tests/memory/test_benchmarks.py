@@ -41,7 +41,8 @@ def test_search_benchmark_runs_small() -> None:
     names = [line.split("  ")[1] for line in out.splitlines()]
     scopes = ("all", "project", "small project")
     assert names == [
-        "300: build", "300: remember", "300: embed the query",
+        "300: build", "300: remember", "300: graph", "300: vector recall@10",
+        "300: vector recall@30", "300: embed the query", "300: both, all, exact scan",
         *(f"300: {mode}, {scope}" for mode in ("text", "vector", "both") for scope in scopes),
         "1,000,000",
     ]  # fmt: skip

@@ -172,3 +172,38 @@ def test_selective_words_are_those_full_counts_pick(
             kept = [w for w in words if 0 < counts[w] <= share * total]
             expected = kept or [min(words, key=lambda w: counts[w] or total + 1)]
             assert text_sql._selective(conn, words, "sqlite") == expected
+
+
+def test_words_are_counted_among_the_newest_memories(
+    filled: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From SAMPLE memories up, a word's share is that among the newest SAMPLE (counting costs the
+    same at any size), and a word none of them holds but an older one does is rare."""
+    conn = filled.index._conn
+    total = text_sql.last_memory_id(conn)
+    sample = 400
+    monkeypatch.setattr(text_sql, "SAMPLE", sample)
+    memories = Memories(filled)
+    oldest = memories.get([1])[0]  # outside the sample; the one memory that says fjord
+    memories.edit(oldest, title=oldest.title, content=oldest.content + " fjord")
+
+    def newest(word: str) -> int:
+        return int(
+            conn.execute(
+                "SELECT count(*) FROM memories_fts WHERE memories_fts MATCH ? AND rowid > ?",
+                (f'"{word}"', total - sample),
+            ).fetchone()[0]
+        )
+
+    fjord = conn.execute(
+        "SELECT rowid FROM memories_fts WHERE memories_fts MATCH 'fjord'"
+    ).fetchall()
+    assert fjord == [(1,)]
+    for share in (0.05, 0.2, 0.5):
+        monkeypatch.setattr(text_sql, "COMMON_SHARE", share)
+        for words in (["cache", "token", "absent"], ["cache", "deploy"], ["fjord", "cache"],
+                      ["login", "queue", "retry", "nothing"]):  # fmt: skip
+            counts = {w: newest(w) for w in words}
+            kept = [w for w in words if 0 < counts[w] <= share * sample or w == "fjord"]
+            expected = kept or [min(words, key=lambda w: counts[w] or sample + 1)]
+            assert text_sql._selective(conn, words, "sqlite") == expected

@@ -65,3 +65,31 @@ def test_candidates_are_few_and_hold_the_top(matrix: np.ndarray) -> None:
     best = np.argsort(-(matrix @ query), kind="stable")[:10]
     assert set(best) <= set(found.tolist())
     assert len(found) < ROWS // 50
+
+
+@pytest.mark.parametrize("k", [1, 10, 200])
+def test_a_filter_of_many_rows_reads_codes_and_answers_as_the_full_scan(
+    matrix: np.ndarray, k: int
+) -> None:
+    """A filter's rows (a project of a large store) are coded first too: the same hits."""
+    ids = np.arange(7, 7 + ROWS, dtype=np.int64)
+    allowed = ids[(ids % 3 == 1) | (ids < 200)]  # ~10,000 rows, the forty copies among them
+    query = (matrix[40] + np.random.default_rng(k).normal(0, 0.05, 384)).astype(np.float32)
+    query /= np.linalg.norm(query)
+
+    def found(coded: bool) -> list[tuple[int, float]]:
+        rows = _cosine.NumpyRows(ids, matrix)
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(_cosine, "CODED_FROM", 1_000 if coded else 10**9)
+            first = rows.search(query.tobytes(), k, allowed)
+            second = rows.search(query.tobytes(), k, allowed)
+        assert (rows._codes is not None) == coded  # the second search reads the codes
+        assert first == second
+        return second
+
+    assert found(coded=True) == found(coded=False)
+    codes = _int8.Codes()
+    codes.cover(matrix, ROWS)
+    among = np.flatnonzero((ids % 3 == 1) | (ids < 200))
+    assert len(codes.candidates(query, k, among)) < len(among) // 10
+    assert set(codes.candidates(query, k, among).tolist()) <= set(among.tolist())

@@ -23,11 +23,17 @@ class MemoryVectors:
     """Embeddings of a store's memories; meets `search.VectorSide`."""
 
     def __init__(
-        self, store: Store, *, embedder: Embedder | None = None, backend: Backend = "auto"
+        self,
+        store: Store,
+        *,
+        embedder: Embedder | None = None,
+        backend: Backend = "auto",
+        approximate: bool = True,
     ) -> None:
+        """`approximate=False`: the exact scan even where a graph is there (`vectors/_ann.py`)."""
         self.store = store
         self.embedder = embedder
-        self.index = VectorIndex(store.index, SOURCE.kind, backend=backend)
+        self.index = VectorIndex(store.index, SOURCE.kind, backend=backend, approximate=approximate)
 
     def nearest(self, query: str, where: MemoryFilter, limit: int) -> list[int]:
         """Ids of the memories nearest `query`, best first, among those `where` allows."""

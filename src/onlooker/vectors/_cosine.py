@@ -23,9 +23,10 @@ SPLIT_ROWS = 32_768
 scoring is bound by memory bandwidth, ~11 ms per 100k 384-dimension rows on one core."""
 _HELPER: Any = None
 CODED_FROM = 20_000
-"""From this many rows up, a search over all of them reads int8 codes first (`_int8`: exact, a
-quarter of the bytes) and scores in float32 only the rows that can be in the top k. The codes are
-made at the second such search of a matrix, so a one-shot process never pays for them."""
+"""From this many rows up, a search over all of them, or over that many rows of a filter, reads
+int8 codes first (`_int8`: exact, a quarter of the bytes) and scores in float32 only the rows that
+can be in the top k. The codes are made at the second such search of a matrix, so a one-shot
+process never pays for them."""
 PICKED = 16
 """Row selections of id arrays kept per matrix (a project's rows, picked once per change)."""
 
@@ -87,7 +88,11 @@ class NumpyRows:
         self._sorted = None
         self._picked = {}
 
-    def search(self, query: bytes, limit: int, allowed: Collection[int] | None) -> list[Hit]:
+    def search(
+        self, query: bytes, limit: int, allowed: Collection[int] | None, *, remember: bool = True
+    ) -> list[Hit]:
+        """The `limit` best rows (of `allowed` ids, if given). `remember=False`: an id array used
+        once (a graph's candidates), whose rows are not kept for the next search."""
         np = self._np
         if not self._count or limit <= 0:
             return []
@@ -101,9 +106,11 @@ class NumpyRows:
             scores = _scores(self._matrix[: self._count], q)
             candidates = ids
         else:
-            rows = self._rows_of(allowed)
+            rows = self._rows_of(allowed, remember)
             if not len(rows):
                 return []
+            if len(rows) >= CODED_FROM:
+                rows = self._coded_candidates(q, limit, rows)
             scores = _scores(self._matrix[rows], q)
             candidates = ids[rows]
         if limit < len(scores):  # every row tied with the k-th, so ties go by id
@@ -114,21 +121,23 @@ class NumpyRows:
         best = top[np.lexsort((candidates[top], -scores[top]))][:limit]
         return [(int(candidates[i]), float(scores[i])) for i in best]
 
-    def _coded_candidates(self, q: Any, limit: int) -> Any | None:
-        """The rows that can be among the `limit` best of all (int8 first pass), or None where
-        every row is scored: a small matrix, no simsimd, or the matrix's first such search."""
-        if self._count < CODED_FROM or limit >= self._count or not _int8.available():
-            return None
+    def _coded_candidates(self, q: Any, limit: int, among: Any = None) -> Any:
+        """The rows that can be among the `limit` best of all, or of the rows `among` (int8 first
+        pass); where every row is to be scored (a small matrix, no simsimd, or the matrix's first
+        such search), None or `among` itself."""
+        wanted = self._count if among is None else len(among)
+        if wanted < CODED_FROM or limit >= wanted or not _int8.available():
+            return among
         with self._picking:
             if self._codes is None:
                 if not self._scanned:  # a one-shot process (a CLI search) never makes codes
                     self._scanned = True
-                    return None
+                    return among
                 self._codes = _int8.Codes()
             self._codes.cover(self._matrix, self._count)
-            return self._codes.candidates(q, limit)
+            return self._codes.candidates(q, limit, among)
 
-    def _rows_of(self, allowed: Collection[int]) -> Any:
+    def _rows_of(self, allowed: Collection[int], remember: bool = True) -> Any:
         """Row numbers of the allowed ids that are here (binary search over the sorted ids). An
         id array (ids of a project, held by the caller) keeps its rows until rows are added."""
         np = self._np
@@ -146,7 +155,7 @@ class NumpyRows:
             wanted = np.fromiter(allowed, dtype=np.int64, count=len(allowed))
         at = np.searchsorted(sorted_ids, wanted).clip(0, len(sorted_ids) - 1)
         rows = np.unique(order[at[sorted_ids[at] == wanted]])
-        if isinstance(allowed, np.ndarray):
+        if isinstance(allowed, np.ndarray) and remember:
             with self._picking:
                 if len(self._picked) >= PICKED:
                     self._picked.pop(next(iter(self._picked)))

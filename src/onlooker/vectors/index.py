@@ -4,7 +4,8 @@ Rows live in the index's `vectors` table (migration m006) as unit-length float32
 model that made them and a digest of the text. Search is exact top-k by cosine, by backend:
 `numpy` (default; a matrix cached per process, topped up or reloaded when the table changed),
 `sqlite-vec` (without numpy, when a sqlite3 module that can load extensions loads it; a `vec0`
-table mirroring the rows) and `python` (neither; small sets).
+table mirroring the rows) and `python` (neither; small sets). With numpy, a search over every row of
+a large matrix takes its candidates from an approximate graph when usearch is installed (`_ann`).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from ..errors import StoreError
 from ..store._database import Database
+from . import _ann
 from . import _snapshot as vector_snapshot
 from ._cosine import Hit, NumpyRows, PythonRows, Rows
 from .embeddings import MODEL, Embedder, shared_embedder
@@ -52,6 +54,7 @@ class _Cached:
     state: tuple[Any, ...] = ()
     upto: int = 0
     dimensions: int = 0
+    graphs: _ann.Graphs | None = None
 
 
 _CACHES: dict[tuple[str, str, str, str], _Cached] = {}
@@ -68,7 +71,9 @@ class VectorIndex:
         *,
         model: str = MODEL,
         backend: Backend = "auto",
+        approximate: bool = True,
     ) -> None:
+        """`approximate=False`: never the graph (`_ann`), always the exact scan."""
         if not _KIND.match(kind):
             raise ValueError(f"vector kind must be lowercase letters, digits and _, not {kind!r}")
         if backend not in BACKENDS:
@@ -79,6 +84,12 @@ class VectorIndex:
         self.kind = kind
         self.model = model
         self.backend = _resolved(backend)
+        self.approximate = (
+            approximate
+            and self.backend == "numpy"
+            and database.dialect == "sqlite"  # the graph's file and builder are the SQLite file's
+            and _ann.available()
+        )
         if self.backend == "numpy" and importlib.util.find_spec("numpy") is None:
             raise StoreError("the numpy vector backend needs numpy: pip install numpy")
         self._mirror: SqliteVecMirror | None = None
@@ -205,7 +216,46 @@ class VectorIndex:
                 f"vectors of {self.model} have {cached.dimensions}"
             )
         assert cached.rows is not None
+        graphs = cached.graphs if self.approximate else None
+        if ids is None and graphs is not None and isinstance(cached.rows, NumpyRows):
+            graphs.update(self.database, cached.state, len(cached.rows))
+            import numpy as np
+
+            found = graphs.candidates(np.frombuffer(blob, dtype=np.float32), limit)
+            if found is not None:
+                return cached.rows.search(blob, limit, found, remember=False)
         return cached.rows.search(blob, limit, ids)
+
+    def build_graph(self, *, threads: int = 0, only_if_due: bool = False) -> bool:
+        """Make or extend the approximate graph of these vectors (`_ann`), as `onlooker reindex`
+        and the background builder do; whether one was written (never below ANN_FROM rows, nor
+        without numpy and usearch; with `only_if_due`, only when searches would want one)."""
+        if self.backend != "numpy" or self.database.dialect != "sqlite" or not _ann.available():
+            return False
+        if self.count() < _ann.ANN_FROM:
+            return False
+        cached = self._cached()
+        with cached.lock:
+            rows, state, upto = cached.rows, cached.state, cached.upto
+            assert isinstance(rows, NumpyRows)
+            ids, matrix = rows.arrays()
+        if len(ids) < _ann.ANN_FROM:
+            return False
+        if only_if_due:
+            graphs = _ann.Graphs(self.database.path, self.kind, self.model)
+            graphs.update(self.database, state, len(ids))
+            if not graphs.due(state, len(ids)):
+                return False
+
+        def newer(n: int) -> list[int]:
+            sql = "SELECT id FROM vectors WHERE kind = ? AND model = ? AND n > ? AND n <= ?"
+            found = self.database._read(
+                lambda c: c.execute(sql, (self.kind, self.model, n, upto)).fetchall()
+            )
+            return [int(r[0]) for r in found]
+
+        where = (self.database.path, self.kind, self.model)
+        return _ann.build(*where, state, upto, ids, matrix, newer, threads=threads) is not None
 
     def search_text(
         self,
@@ -223,6 +273,8 @@ class VectorIndex:
         key = (str(self.database.path), self.kind, self.model, self.backend)
         with _CACHES_LOCK:
             cached = _CACHES.setdefault(key, _Cached())
+            if self.approximate and cached.graphs is None:
+                cached.graphs = _ann.Graphs(self.database.path, self.kind, self.model)
         with cached.lock:
             state, reload, snap, new = self.database._read(lambda c: self._changes(c, cached))
             if reload:

@@ -80,11 +80,10 @@ def sync_vectors(
     embedder: Embedder | None = None,
 ) -> list[tuple[str, SyncReport]]:
     """Make each source's vectors follow its texts (new and changed ones embedded, others kept,
-    those of deleted rows removed)."""
-    return [
-        (
-            source.kind,
-            VectorIndex(database, source.kind).sync(source_texts(database, source), embedder),
-        )
-        for source in sources
-    ]
+    those of deleted rows removed), then its approximate graph (`_ann`) where it has enough rows."""
+    reports = []
+    for source in sources:
+        index = VectorIndex(database, source.kind)
+        reports.append((source.kind, index.sync(source_texts(database, source), embedder)))
+        index.build_graph()
+    return reports
