@@ -45,6 +45,13 @@ def expect(lowered: str, absent: Iterable[str]) -> None:
     _EXPECTED = (lowered, known)
 
 
+def expect_positions(lowered: str, known: dict[str, tuple[int, ...]]) -> None:
+    """Tell `positions` where each word of `known` starts in `lowered` (every occurrence, in
+    order; `()` for a word not in it), as the compiled gate found them (compiled_gate.py)."""
+    global _EXPECTED
+    _EXPECTED = (lowered, known)
+
+
 _MARKS = re.compile(r"\[redacted:[^\]]*\]")
 
 
