@@ -16,7 +16,7 @@ from pathlib import Path
 import families_corpus
 import pytest
 from carriers import hook_input
-from test_fast_paths import NEEDLES, _fuzz
+from test_fast_paths import _fuzz
 from test_literal_starts import TEXTS
 
 import onlooker

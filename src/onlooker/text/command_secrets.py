@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark, replace_spans
+from .literal_starts import finditer_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -78,7 +79,9 @@ _COMPILED = tuple(
 )
 
 
-def redact_command(command: re.Pattern[str], flags: re.Pattern[str], text: str) -> str:
+def redact_command(
+    command: re.Pattern[str], flags: re.Pattern[str], text: str, lowered: str | None = None
+) -> str:
     """Each password `flags` finds that follows an occurrence of `command` (by at most REACH
     characters) with no end of a command between them. Flags are rarer than command names, so
     the text is searched for flags first; the stretch before each is searched once for commands
@@ -87,7 +90,11 @@ def redact_command(command: re.Pattern[str], flags: re.Pattern[str], text: str) 
     budget = BUDGET + len(text) // 200
     command_end = stop = -1  # where the last command seen ends; the last end of a command
     scanned = 0
-    for flag in flags.finditer(text):
+    # the flags (`-p`, `--user`) found where their words start in `lowered`, when given
+    found_flags = (
+        flags.finditer(text) if lowered is None else finditer_from_starts(flags, text, lowered)
+    )
+    for flag in found_flags:
         at = flag.start()
         budget -= 1
         if budget < 0:  # a text made of such flags: each in the rest goes whole, in linear time
@@ -118,7 +125,9 @@ def _starts_command(text: str, at: int) -> bool:
 
 
 def _shape(needles: tuple[str, ...], command: re.Pattern[str], flags: re.Pattern[str]) -> Shape:
-    return Shape("cli_password", needles, lambda text, _: redact_command(command, flags, text))
+    return Shape(
+        "cli_password", needles, lambda text, lowered: redact_command(command, flags, text, lowered)
+    )
 
 
 COMMAND_SHAPES = tuple(_shape(*family) for family in _COMPILED)

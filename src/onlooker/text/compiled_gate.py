@@ -57,6 +57,23 @@ class CompiledGate:
     def scan(self, lowered: str) -> Scan | None:
         """What `lowered` opens and where each searched word starts in it; None without the
         package, or for a text it cannot encode (then the pure gate answers)."""
+        starts = self._starts(lowered)
+        if starts is None:
+            return None
+        opens = self._opens
+        opened = _NONE.union(*(opens[index] for index in starts))
+        for char, shapes in self._chars:
+            if not shapes <= opened and char in lowered:
+                opened |= shapes
+        return opened, self._known(starts)
+
+    def words(self, lowered: str) -> dict[str, tuple[int, ...]] | None:
+        """Where each searched word starts in `lowered` (`scan` without the shapes)."""
+        starts = self._starts(lowered)
+        return None if starts is None else self._known(starts)
+
+    def _starts(self, lowered: str) -> dict[int, list[int]] | None:
+        """Where each needle or word found starts, by its index in the automaton."""
         if not self._enabled:
             return None
         automaton = self._build()
@@ -73,18 +90,16 @@ class CompiledGate:
                 starts[index] = [start]
             else:
                 found.append(start)
-        opens = self._opens
-        opened = _NONE.union(*(opens[index] for index in starts))
-        for char, shapes in self._chars:
-            if not shapes <= opened and char in lowered:
-                opened |= shapes
+        return starts
+
+    def _known(self, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:
         known = dict(self._absent)
         words = self._words
         for index, found in starts.items():
             word = words[index]
             if word is not None:
                 known[word] = tuple(found)
-        return opened, known
+        return known
 
     def _build(self) -> Any:
         if self._built:

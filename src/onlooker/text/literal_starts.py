@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -174,12 +175,21 @@ class Started:
     def _starts_before(self, haystack: str) -> list[int]:
         """Where the words start that end before the last of `then` on their line."""
         found: set[int] = set()
-        for start, end in _lines_up_to(haystack, word_starts(haystack, self.then)):
-            for word in self.words:
-                at = haystack.find(word, start, end)
-                while at != -1:
-                    found.add(at)
-                    at = haystack.find(word, at + 1, end)
+        lines = list(_lines_up_to(haystack, word_starts(haystack, self.then)))
+        if not lines:
+            return []
+        for word in self.words:
+            # the word's places in the whole text (known already, or found once), those on each
+            # line: the same as `find` from the line's start to `end`
+            starts = positions(haystack, word)
+            if not starts:
+                continue
+            last = len(word)
+            for start, end in lines:
+                at = bisect_left(starts, start)
+                while at < len(starts) and starts[at] + last <= end:
+                    found.add(starts[at])
+                    at += 1
         return sorted(found)
 
     def sub(
@@ -290,7 +300,18 @@ def lowered_alike(text: str, lowered: str) -> bool:
     pattern's matches start with are found in `lowered` at least wherever they can start."""
     if text.isascii():
         return True
-    return len(lowered) == len(text) and not any(c in text for c in _FOLDS_APART)
+    global _ALIKE
+    told, answer = _ALIKE
+    if told is text:  # the shapes ask of the same text one after another
+        return answer
+    answer = len(lowered) == len(text) and not any(c in text for c in _FOLDS_APART)
+    _ALIKE = (text, answer)
+    return answer
+
+
+#: The last text `lowered_alike` answered for that was not ASCII, and its answer (one tuple,
+#: replaced whole: safe across threads).
+_ALIKE: tuple[str, bool] = ("", True)
 
 
 def ascii_sub(
@@ -316,6 +337,28 @@ def ascii_sub(
 
 
 _KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
+
+
+def finditer_from_starts(
+    pattern: re.Pattern[str], text: str, lowered: str
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern whose matches are never empty, tried only where
+    the words its matches start with start (`literal_prefixes`) when `text` is `lowered_alike`
+    `lowered`."""
+    prefixes = _KNOWN_PREFIXES.get(pattern, ())
+    if prefixes == ():
+        prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
+    if prefixes is None or not lowered_alike(text, lowered):
+        yield from pattern.finditer(text)
+        return
+    done = 0
+    for start in word_starts(lowered, prefixes):
+        if start < done:
+            continue
+        found = pattern.match(text, start)
+        if found is not None:
+            done = found.end()
+            yield found
 
 
 def sub_from_starts(

@@ -145,7 +145,13 @@ def redact(text: str) -> str:
         cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             before, text, lowered = lowered, cleaned, cleaned.lower()
-            expect_after_marks(before, lowered)
+            # the words' places in the text with its marks: found anew in one compiled pass, or
+            # else those absent before known absent still
+            known = COMPILED_GATE.words(lowered) if scanned is not None else None
+            if known is not None:
+                expect_positions(lowered, known)
+            else:
+                expect_after_marks(before, lowered)
     return text
 
 
