@@ -147,9 +147,9 @@ def redact(text: str) -> str:
             before, text, lowered = lowered, cleaned, cleaned.lower()
             # the words' places in the text with its marks: found anew in one compiled pass, or
             # else those absent before known absent still
-            known = COMPILED_GATE.words(lowered) if scanned is not None else None
-            if known is not None:
-                expect_positions(lowered, known)
+            found = COMPILED_GATE.words(lowered) if scanned is not None else None
+            if found is not None:
+                expect_positions(lowered, found)
             else:
                 expect_after_marks(before, lowered)
     return text
