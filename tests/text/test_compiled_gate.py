@@ -20,10 +20,11 @@ from test_fast_paths import _fuzz
 from test_literal_starts import TEXTS
 
 import onlooker
-from onlooker.text import spooled
+from onlooker.text import literal_starts, spooled
 from onlooker.text.literal_starts import SEARCHED
 from onlooker.text.needle_gate import NeedleGate
 from onlooker.text.redact import _GATED, COMPILED_GATE, redact
+from onlooker.text.rule_set import load_rules
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -44,6 +45,7 @@ def _bench_pieces() -> list[str]:
 
 
 PIECES = _bench_pieces()
+RULES = load_rules()
 
 
 @contextmanager
@@ -153,3 +155,39 @@ def test_words_found_after_marks_are_still_found_where_they_are(word: str) -> No
     assert redact(text) == f"[REDACTED:github_token] then {word}=[REDACTED:assignment]"
     with pure_gate():
         assert redact(text) == f"[REDACTED:github_token] then {word}=[REDACTED:assignment]"
+
+
+def _odd_texts() -> list[str]:
+    """Texts whose lowercase is not alike them (`ſ`, `ı`, `İ`), where words are looked for in the
+    text folded: the bench's pieces that are such, and corpus texts with odd letters put in."""
+    odd = [p for p in PIECES if not literal_starts.lowered_alike(p, p.lower())]
+    assert odd  # the redaction spec names them
+    for at, text in enumerate(TEXTS[:1500]):
+        letter = "\u017f\u0131\u0130\u212a"[at % 4]
+        cut = at % max(1, len(text))
+        swapped = text.replace("s", "\u017f", 1) if at % 3 == 0 else text
+        odd.append(f"{swapped[:cut]}{letter}{swapped[cut:]}")
+    return odd
+
+
+def test_patterns_on_a_text_folded_find_what_they_find_as_written() -> None:
+    """Each rule of the rule set and each pattern tried from its words (`sub_from_starts`) on
+    texts not alike their lowercase, against the pattern over the whole text."""
+    texts = _odd_texts()
+    for text in PIECES:  # each pattern's words read from its parse on first use
+        redact(text)
+    patterns = [p for p, words in literal_starts._KNOWN_PREFIXES.items() if words]
+    assert len(patterns) > 20
+    changed = 0
+    for text in texts:
+        lowered = text.lower()
+        for rule in RULES:
+            assert rule.apply(text, lowered) == rule.compiled.sub(rule._replace, text), rule.id
+        for pattern in patterns:
+            replace = lambda m: f"<{m.group(0)}>"  # noqa: E731
+            expected = pattern.sub(replace, text)
+            assert literal_starts.sub_from_starts(pattern, replace, text, lowered) == expected
+            found = list(literal_starts.finditer_from_starts(pattern, text, lowered))
+            assert [m.span() for m in found] == [m.span() for m in pattern.finditer(text)]
+            changed += expected != text
+    assert changed > 100

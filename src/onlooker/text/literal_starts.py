@@ -279,14 +279,14 @@ def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
 
 
 def _ascii_lower(code: int) -> str | None:
-    """The character lowercased, as it is in a text `lowered_alike` its lowercase: None for
-    `ı`, `ſ` and `İ`, which no such text holds."""
+    """The character lowercased, as it is in a text `lowered_alike` its lowercase, or `ı`,
+    `ſ` and `İ` (which no such text holds) as they are in a text folded (`starts_haystack`)."""
     char = chr(code)
     lowered = char.lower()
     if len(lowered) == 1 and lowered.isascii():
         return lowered  # the Kelvin sign too, which lowercases to `k`
     if char in "\u0131\u017f\u0130":
-        return None
+        return char.translate(_FOLD)
     raise ValueError(_NOT_WORDS)  # a character that may match another when case is ignored
 
 
@@ -312,6 +312,27 @@ def lowered_alike(text: str, lowered: str) -> bool:
 #: The last text `lowered_alike` answered for that was not ASCII, and its answer (one tuple,
 #: replaced whole: safe across threads).
 _ALIKE: tuple[str, bool] = ("", True)
+#: ASCII capitals to their lowercase, and the letters that match an ASCII letter when case is
+#: ignored without lowercasing to it (`ſ`, `ı`, `İ`, the Kelvin sign) to that letter.
+_FOLD = str.maketrans(
+    {**{chr(c): chr(c + 32) for c in range(65, 91)}, "ſ": "s", "ı": "i", "İ": "i", "K": "k"}
+)
+_FOLDED: tuple[str, str] = ("", "")
+
+
+def starts_haystack(text: str, lowered: str) -> str:
+    """Where the words a pattern's matches start with (`literal_prefixes`) are looked for:
+    `lowered` when `lowered_alike`; else `text` with each character that matches an ASCII letter
+    (as written or ignoring case) made that letter, each in its place (remembered for the last
+    text): a match starts where one of its words is, in either."""
+    if lowered_alike(text, lowered):
+        return lowered
+    global _FOLDED
+    told, folded = _FOLDED
+    if told is not text:
+        folded = text.translate(_FOLD)
+        _FOLDED = (text, folded)
+    return folded
 
 
 def ascii_sub(
@@ -348,11 +369,11 @@ def finditer_from_starts(
     prefixes = _KNOWN_PREFIXES.get(pattern, ())
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
-    if prefixes is None or not lowered_alike(text, lowered):
+    if prefixes is None:
         yield from pattern.finditer(text)
         return
     done = 0
-    for start in word_starts(lowered, prefixes):
+    for start in word_starts(starts_haystack(text, lowered), prefixes):
         if start < done:
             continue
         found = pattern.match(text, start)
@@ -369,6 +390,6 @@ def sub_from_starts(
     prefixes = _KNOWN_PREFIXES.get(pattern, ())
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
-    if prefixes is None or not lowered_alike(text, lowered):
+    if prefixes is None:
         return pattern.sub(replace, text)
-    return ascii_sub(pattern, prefixes, replace, text, lowered)
+    return ascii_sub(pattern, prefixes, replace, text, starts_haystack(text, lowered))
