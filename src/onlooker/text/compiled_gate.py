@@ -17,7 +17,9 @@ and `redact` uses the pure gate: the same output (tests/text/test_compiled_gate.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import Any, NamedTuple
+
+from .literal_starts import WANTED
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -26,6 +28,23 @@ Scan = tuple[frozenset[int], dict[str, tuple[int, ...]]]
 """(the shapes opened, where each searched word starts: `()` for a word not in the text)."""
 
 _NONE: frozenset[int] = frozenset()
+#: Scans before words the shapes asked for (`literal_starts.WANTED`) are added, at the most
+#: often: a new automaton takes some milliseconds, and the words come in over the first texts.
+_REBUILT_AFTER = 32
+
+
+class _State(NamedTuple):
+    """One automaton and what its pattern indexes mean, replaced whole (other threads scan)."""
+
+    automaton: Any
+    #: pattern index -> the shapes it opens
+    opens: list[frozenset[int]]
+    #: pattern index -> the searched word it is, or None
+    words: list[str | None]
+    #: every searched word, as absent until found
+    absent: dict[str, tuple[int, ...]]
+    #: how many words of WANTED it was built with
+    wanted: int
 
 
 class CompiledGate:
@@ -40,14 +59,15 @@ class CompiledGate:
         self._chars = tuple(
             (needle, opens) for needle, opens in self._gates.items() if len(needle) == 1 and opens
         )
-        self._automaton: Any = None
+        self._state: _State | None = None
         self._enabled = True
-        self._built = False
+        self._tried = False
+        self._scans = 0
 
     @property
     def available(self) -> bool:
         """Whether the compiled automaton can be used (the package is installed)."""
-        return self._enabled and self._build() is not None
+        return self._enabled and self._current() is not None
 
     def enable(self, enabled: bool) -> bool:
         """Use the automaton (when installed) or not; returns whether it was enabled."""
@@ -57,30 +77,34 @@ class CompiledGate:
     def scan(self, lowered: str) -> Scan | None:
         """What `lowered` opens and where each searched word starts in it; None without the
         package, or for a text it cannot encode (then the pure gate answers)."""
-        starts = self._starts(lowered)
-        if starts is None:
+        found = self._starts(lowered)
+        if found is None:
             return None
-        opens = self._opens
+        state, starts = found
+        opens = state.opens
         opened = _NONE.union(*(opens[index] for index in starts))
         for char, shapes in self._chars:
             if not shapes <= opened and char in lowered:
                 opened |= shapes
-        return opened, self._known(starts)
+        return opened, _known(state, starts)
 
     def words(self, lowered: str) -> dict[str, tuple[int, ...]] | None:
         """Where each searched word starts in `lowered` (`scan` without the shapes)."""
-        starts = self._starts(lowered)
-        return None if starts is None else self._known(starts)
+        found = self._starts(lowered)
+        return None if found is None else _known(*found)
 
-    def _starts(self, lowered: str) -> dict[int, list[int]] | None:
+    def _starts(self, lowered: str) -> tuple[_State, dict[int, list[int]]] | None:
         """Where each needle or word found starts, by its index in the automaton."""
         if not self._enabled:
             return None
-        automaton = self._build()
-        if automaton is None:
+        state = self._current()
+        if state is None:
             return None
+        self._scans += 1
+        if len(WANTED) != state.wanted and self._scans >= _REBUILT_AFTER:
+            state = self._compile()  # words the shapes asked for, looked for from now on
         try:
-            matches = automaton.find_matches_as_indexes(lowered, overlapping=True)
+            matches = state.automaton.find_matches_as_indexes(lowered, overlapping=True)
         except UnicodeError:  # lone surrogates: not UTF-8
             return None
         starts: dict[int, list[int]] = {}
@@ -90,35 +114,44 @@ class CompiledGate:
                 starts[index] = [start]
             else:
                 found.append(start)
-        return starts
+        return state, starts
 
-    def _known(self, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:
-        known = dict(self._absent)
-        words = self._words
-        for index, found in starts.items():
-            word = words[index]
-            if word is not None:
-                known[word] = tuple(found)
-        return known
-
-    def _build(self) -> Any:
-        if self._built:
-            return self._automaton
-        self._built = True
+    def _current(self) -> _State | None:
+        if self._state is not None or self._tried:
+            return self._state
+        self._tried = True
         try:
-            import ahocorasick_rs
+            import ahocorasick_rs  # noqa: F401 - whether it is installed
         except ImportError:
             return None
-        patterns = sorted(n for n in (*self._gates, *self._searched) if len(n) > 1)
-        patterns = list(dict.fromkeys(patterns))
-        #: pattern index -> the shapes it opens; -> the searched word it is, or None.
-        self._opens = [self._gates.get(p, _NONE) for p in patterns]
-        self._words = [p if p in self._searched else None for p in patterns]
-        #: every searched word the automaton finds, as absent until found.
-        self._absent: dict[str, tuple[int, ...]] = {
-            word: () for word in self._searched if len(word) > 1
-        }
-        self._automaton = ahocorasick_rs.AhoCorasick(
+        return self._compile()
+
+    def _compile(self) -> _State:
+        """The automaton of every needle, searched word and word the shapes asked for since."""
+        import ahocorasick_rs
+
+        wanted = list(WANTED)  # a copy: other threads may add to it
+        searched = self._searched.union(word for word in wanted if len(word) > 1)
+        patterns = sorted({n for n in (*self._gates, *searched) if len(n) > 1})
+        automaton = ahocorasick_rs.AhoCorasick(
             patterns, implementation=ahocorasick_rs.Implementation.DFA
         )
-        return self._automaton
+        state = _State(
+            automaton,
+            [self._gates.get(p, _NONE) for p in patterns],
+            [p if p in searched else None for p in patterns],
+            {word: () for word in searched},
+            len(wanted),
+        )
+        self._state, self._scans = state, 0
+        return state
+
+
+def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:
+    known = dict(state.absent)
+    words = state.words
+    for index, found in starts.items():
+        word = words[index]
+        if word is not None:
+            known[word] = tuple(found)
+    return known

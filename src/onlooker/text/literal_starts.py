@@ -115,6 +115,9 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     return sorted(found)
 
 
+#: Words searched for in a text `expect_positions` was told of, not known there: the compiled
+#: gate, which tells where words start, looks for these too once it has seen them.
+WANTED: set[str] = set()
 #: The last text searched and, for each word, where it starts in it: the shapes run one after
 #: another on the same lowercased text and look for the same words (`pass`, `token`, `key`), so
 #: each is searched for once per text. One tuple, replaced whole: safe across threads.
@@ -128,13 +131,16 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
     """Where `word` starts in `haystack` (overlapping occurrences included), in order."""
     global _LAST
     last_text, known = _EXPECTED
-    if last_text is not haystack:
+    expected = last_text is haystack
+    if not expected:
         last_text, known = _LAST
         if last_text is not haystack:
             known = {}
             _LAST = (haystack, known)
     found = known.get(word)
     if found is None:
+        if expected:
+            WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
         starts = []
         at = haystack.find(word)
         while at != -1:
