@@ -7,6 +7,7 @@ cannot be imported, redacts exactly as the service does with it."""
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -199,3 +200,31 @@ def test_patterns_on_a_text_folded_find_what_they_find_as_written() -> None:
             assert [m.span() for m in found] == [m.span() for m in pattern.finditer(text)]
             changed += expected != text
     assert changed > 100
+
+
+def _edits(seed: int, texts: list[str]) -> Iterator[tuple[str, str]]:
+    """Each text lowercased, and the same with a few spans replaced by marks, or cut, or grown
+    (what a shape's replacement does), at its start, its end or anywhere."""
+    rnd = random.Random(seed)
+    for text in texts:
+        before = text.lower()
+        after = before
+        for _ in range(rnd.randint(1, 4)):
+            start = rnd.choice((0, len(after), rnd.randint(0, len(after))))
+            end = min(len(after), start + rnd.choice((0, 1, 5, 40, 400)))
+            mark = rnd.choice(("[redacted:assignment]", "", "pass", "x", "token=\u0131k"))
+            after = after[:start] + mark + after[end:]
+        yield before, after
+
+
+def test_words_after_spans_are_replaced_are_where_a_new_scan_finds_them() -> None:
+    """`words_after` (the words' places moved, and the changed stretch scanned) against a scan
+    of the whole new text."""
+    assert COMPILED_GATE.available
+    count = 0
+    for before, after in _edits(5, [*TEXTS[:2000], *PIECES, "ab", ""]):
+        known = COMPILED_GATE.words(before)
+        assert known is not None
+        assert COMPILED_GATE.words_after(before, known, after) == COMPILED_GATE.words(after)
+        count += before != after
+    assert count > 1500

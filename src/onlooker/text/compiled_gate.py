@@ -16,6 +16,7 @@ and `redact` uses the pure gate: the same output (tests/text/test_compiled_gate.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Mapping
 from typing import Any, NamedTuple
 
@@ -45,6 +46,8 @@ class _State(NamedTuple):
     absent: dict[str, tuple[int, ...]]
     #: how many words of WANTED it was built with
     wanted: int
+    #: the longest pattern's length
+    longest: int
 
 
 class CompiledGate:
@@ -92,6 +95,52 @@ class CompiledGate:
         """Where each searched word starts in `lowered` (`scan` without the shapes)."""
         found = self._starts(lowered)
         return None if found is None else _known(*found)
+
+    def words_after(
+        self, before: str, known: dict[str, tuple[int, ...]], lowered: str
+    ) -> dict[str, tuple[int, ...]] | None:
+        """`words(lowered)` for a text `lowered` made from `before`, whose words start at
+        `known` (as `words` told), by replacing spans: the words wholly in the stretch both
+        share at their start, or at their end (shifted), are where they were; the stretch
+        between, widened by the longest word, is scanned."""
+        if not self._enabled or self._state is None or not isinstance(known, dict):
+            return self.words(lowered)
+        state = self._state
+        if not state.absent.keys() <= known.keys():  # told by an automaton of fewer words
+            return self.words(lowered)
+        head = _shared_head(before, lowered)
+        tail = _shared_tail(before, lowered, head)
+        new_tail = len(lowered) - tail  # where the shared end starts in `lowered`
+        shift = len(lowered) - len(before)
+        start = max(0, head - state.longest + 1)
+        try:
+            matches = state.automaton.find_matches_as_indexes(
+                lowered[start : min(len(lowered), new_tail + state.longest - 1)], overlapping=True
+            )
+        except UnicodeError:
+            return None
+        between: dict[str, list[int]] = {}
+        words = state.words
+        for index, at, end in matches:
+            word = words[index]
+            # neither wholly in the shared start nor in the shared end: found here alone
+            if word is not None and start + end > head and start + at < new_tail:
+                found = between.get(word)
+                if found is None:
+                    between[word] = [start + at]
+                else:
+                    found.append(start + at)
+        result = dict(state.absent)
+        old_tail = len(before) - tail
+        for word in result:
+            places = known[word]
+            if not places and word not in between:
+                continue
+            size = len(word)
+            kept = places[: bisect_right(places, head - size)]
+            moved = tuple(at + shift for at in places[bisect_left(places, old_tail) :])
+            result[word] = (*kept, *between.get(word, ()), *moved)
+        return result
 
     def _starts(self, lowered: str) -> tuple[_State, dict[int, list[int]]] | None:
         """Where each needle or word found starts, by its index in the automaton."""
@@ -142,6 +191,7 @@ class CompiledGate:
             [p if p in searched else None for p in patterns],
             {word: () for word in searched},
             len(wanted),
+            max(map(len, patterns)),
         )
         self._state, self._scans = state, 0
         return state
@@ -155,3 +205,27 @@ def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, 
         if word is not None:
             known[word] = tuple(found)
     return known
+
+
+def _shared_head(before: str, after: str) -> int:
+    """How many characters `before` and `after` share at their start (a binary search)."""
+    low, high = 0, min(len(before), len(after))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if before[:middle] == after[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _shared_tail(before: str, after: str, head: int) -> int:
+    """How many characters they share at their end, in what follows the shared start."""
+    low, high = 0, min(len(before), len(after)) - head
+    while low < high:
+        middle = (low + high + 1) // 2
+        if before[len(before) - middle :] == after[len(after) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low

@@ -135,6 +135,7 @@ def redact(text: str) -> str:
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = text.lower()
     scanned = COMPILED_GATE.scan(lowered)
+    known: dict[str, tuple[int, ...]] | None = None
     if scanned is not None:
         opened, known = scanned
         expect_positions(lowered, known)
@@ -145,11 +146,12 @@ def redact(text: str) -> str:
         cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
             before, text, lowered = lowered, cleaned, cleaned.lower()
-            # the words' places in the text with its marks: found anew in one compiled pass, or
-            # else those absent before known absent still
-            found = COMPILED_GATE.words(lowered) if scanned is not None else None
-            if found is not None:
-                expect_positions(lowered, found)
+            # the words' places in the text with its marks: moved, and found anew where it
+            # changed, by the compiled gate; or else those absent before known absent still
+            if known is not None:
+                known = COMPILED_GATE.words_after(before, known, lowered)
+            if known is not None:
+                expect_positions(lowered, known)
             else:
                 expect_after_marks(before, lowered)
     return text
