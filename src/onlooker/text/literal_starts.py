@@ -292,7 +292,7 @@ def _ascii_lower(code: int) -> str | None:
     if len(lowered) == 1 and lowered.isascii():
         return lowered  # the Kelvin sign too, which lowercases to `k`
     if char in "\u0131\u017f\u0130":
-        return char.translate(_FOLD)
+        return _FOLD[char]
     raise ValueError(_NOT_WORDS)  # a character that may match another when case is ignored
 
 
@@ -318,25 +318,35 @@ def lowered_alike(text: str, lowered: str) -> bool:
 #: The last text `lowered_alike` answered for that was not ASCII, and its answer (one tuple,
 #: replaced whole: safe across threads).
 _ALIKE: tuple[str, bool] = ("", True)
-#: ASCII capitals to their lowercase, and the letters that match an ASCII letter when case is
-#: ignored without lowercasing to it (`ſ`, `ı`, `İ`, the Kelvin sign) to that letter.
-_FOLD = str.maketrans(
-    {**{chr(c): chr(c + 32) for c in range(65, 91)}, "ſ": "s", "ı": "i", "İ": "i", "K": "k"}
-)
+#: What `İ` (the one character whose lowercase is two), and `ı` and `ſ` (which lowercase to
+#: themselves) become in a text folded: the ASCII letter each matches when case is ignored.
+_FOLD = {"\u0130": "i", "\u0131": "i", "\u017f": "s"}
 _FOLDED: tuple[str, str] = ("", "")
+
+
+def _folded(text: str) -> str:
+    """`text` lowercased, each character in its place, with `İ`, `ı` and `ſ` made ASCII."""
+    if "\u0130" in text:
+        text = text.replace("\u0130", "i")  # before lowercasing, which would make it two
+    folded = text.lower()
+    for odd in ("\u0131", "\u017f"):
+        if odd in folded:
+            folded = folded.replace(odd, _FOLD[odd])
+    return folded
 
 
 def starts_haystack(text: str, lowered: str) -> str:
     """Where the words a pattern's matches start with (`literal_prefixes`) are looked for:
-    `lowered` when `lowered_alike`; else `text` with each character that matches an ASCII letter
-    (as written or ignoring case) made that letter, each in its place (remembered for the last
-    text): a match starts where one of its words is, in either."""
+    `lowered` when `lowered_alike`; else the text folded (`_folded`, remembered for the last
+    text), where each character that matches an ASCII letter ignoring case is that letter
+    (perhaps more: a start where no match is only costs a try): a match starts where one of its
+    words is, in either."""
     if lowered_alike(text, lowered):
         return lowered
     global _FOLDED
     told, folded = _FOLDED
     if told is not text:
-        folded = text.translate(_FOLD)
+        folded = _folded(text)
         _FOLDED = (text, folded)
     return folded
 
