@@ -19,7 +19,8 @@ from functools import cached_property
 from pathlib import Path
 
 from ._shape import Shape, already_redacted, keywords_first, mark
-from .literal_starts import ascii_sub, literal_prefixes, starts_haystack
+from .folding import starts_haystack
+from .literal_starts import ascii_sub, literal_prefixes
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
