@@ -58,7 +58,7 @@ _NAMES = [
 _FLAGS = ["-p", "-pS3cr", "-P", "-a", "-w", "-u", "--user", "-U", "-passin pass:", "-k", "-N",
           "/p:", "-b", "-s", "password", "AUTH", "add_user", "-storepass", "-bc"]  # fmt: skip
 _BETWEEN = [" ", "  ", "\t", "\n", "\\n", "\\\n", ";", "|", "&&", "&&&", "&", "\\", "-", "x" * 40,
-            " user:", "@db", "/", "'q w'", '"q"', "\\\"v\\\"", "u%", "h1,", "%s"]  # fmt: skip
+            " user:", "@db", "/", "'q w'", '"q"', "\\\"v\\\"", "u%", "h1,", "%s", "\u017f", "\u0130", "\u212a", "é"]  # fmt: skip
 
 
 def _texts(seed: int, count: int) -> list[str]:
@@ -96,4 +96,4 @@ def test_command_passwords_are_found_as_when_every_stretch_is_read() -> None:
             assert redact_command(command, flags, text, text.lower()) == plain, (text, flags)
             assert redact_command(command, flags, text) == plain, (text, flags)
             changed += plain != text
-    assert changed > 1000
+    assert changed > 500
