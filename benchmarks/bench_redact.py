@@ -3,7 +3,9 @@
 `benchmarks/_redact_main/` is onlooker/text/ as it was before (frozen); `onlooker.text.redact`
 is today's. (a) both corpora: secrets leaked per family, controls changed; (b) throughput on
 10 kB pieces (what the hook path redacts), as ms per 10 kB and MB/s, with the ratio; (c) 1 MB
-(an MCP read, a spool); (d) the slowest megabyte built from one repeated piece.
+(an MCP read, a spool); (d) the slowest megabyte built from one repeated piece. The budget of
+1 ms per 10 kB is judged on the redacting thread's CPU time, which other processes on a shared
+machine do not inflate as they do wall time.
 """
 
 from __future__ import annotations
@@ -75,11 +77,13 @@ def _floor(piece: str) -> None:
         pass
 
 
-def _megabyte_seconds(redact: Redact, text: str) -> float:
+def _megabyte_seconds(
+    redact: Redact, text: str, clock: Callable[[], float] = time.perf_counter
+) -> float:
     big = (text * (1 + 1_000_000 // len(text)))[:1_000_000]
-    started = time.perf_counter()
+    started = clock()
     redact(big)
-    return time.perf_counter() - started
+    return clock() - started
 
 
 def _corpus(module: Any, families: ModuleType) -> tuple[Counter[str], int, int, int]:
@@ -136,10 +140,15 @@ def run() -> list[Result]:
             f"10 kB pieces of {name}", f"{old_ms:.2f} -> {new_ms:.2f} ms",
             f"{10 / old_ms:.1f} -> {10 / new_ms:.1f} MB/s; after/before {new_ms / old_ms:.2f}x; "
             f"CPU {old_cpu:.2f} -> {new_cpu:.2f} ms ({new_cpu / old_cpu:.2f}x); "
-            f"budget {BUDGET_MS} ms", new_ms <= BUDGET_MS,
+            f"budget {BUDGET_MS} ms of CPU", new_cpu <= BUDGET_MS,
         ))  # fmt: skip
         old_s, new_s = _megabyte_seconds(before.redact, text), _megabyte_seconds(after.redact, text)
-        results.append(Result(f"1 MB of {name}", f"{old_s * 1000:.0f} -> {new_s * 1000:.0f} ms"))
+        old_c = _megabyte_seconds(before.redact, text, time.thread_time)
+        new_c = _megabyte_seconds(after.redact, text, time.thread_time)
+        results.append(Result(
+            f"1 MB of {name}", f"{old_s * 1000:.0f} -> {new_s * 1000:.0f} ms",
+            f"CPU {old_c * 1000:.0f} -> {new_c * 1000:.0f} ms ({new_c / old_c:.2f}x)",
+        ))  # fmt: skip
         floor_cpu = _ms_per_10k(_floor, text, time.thread_time)
         results.append(Result(
             f"floor for {name}", f"{floor_cpu * 1000:.1f} us",

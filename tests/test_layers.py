@@ -54,6 +54,7 @@ LAYERS: dict[str, int] = {
 #: modules of layers 3-4 that import third-party packages inside functions (never at module level)
 LAZY_THIRD_PARTY = {
     "text.ignore",  # pathspec, a base dependency
+    "text.compiled_gate",  # ahocorasick_rs, a base dependency; without it the pure gate answers
     "store.home",  # platformdirs, a base dependency; PyYAML for the user config
     "store._postgres",  # psycopg and psycopg_pool, the postgres extra
     "vectors.embeddings",

@@ -222,3 +222,21 @@ def test_random_tokens_are_found_as_one_pattern_over_the_text_finds_them() -> No
 )  # fmt: skip
 def test_every_call_with_a_default_passes_the_check_before_its_pattern(call: str) -> None:
     assert code_literals.redact_env_defaults(call, call.lower()) != call
+
+
+def test_digest_words_found_from_where_they_can_start_as_by_the_pattern() -> None:
+    """`_digest_before` tries `_DIGEST_BEFORE` only from where its word can start (before the
+    run of spaces, quotes, `:` and `=` at the end); `_credential_word` reads ASCII lowercased."""
+    rnd = random.Random(9)
+    words = ["sha256:", "SHA1=", "integrity", "Checksum", "digest", "hash", "h1:", "md5", "pub",
+             "fingerprint", "commit", "public", "iVBOR", "base64,", "ſha1-", "K", "pat", "key"]  # fmt: skip
+    tails = [" ", "\t", "\n", "\u00a0", "\u2003", '"', "'", ":", "=", "x", "-", "é", "_"]
+    for _ in range(20_000):
+        before = "".join(
+            rnd.choice(words) if rnd.random() < 0.3 else rnd.choice(tails)
+            for _ in range(rnd.randint(0, 12))
+        )
+        expected = random_tokens._DIGEST_BEFORE.search(before) is not None
+        assert random_tokens._digest_before(before) == expected, before
+        credential = random_tokens._CREDENTIAL_WORDS.search(before) is not None
+        assert random_tokens._credential_word(before) == credential, before

@@ -210,6 +210,7 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
     )
     monkeypatch.setattr(literal_starts, "_LAST", ("", {}))
     monkeypatch.setattr(redact_module, "expect", lambda lowered, absent: None)
+    monkeypatch.setattr(redact_module.COMPILED_GATE, "_enabled", False)  # the pure gate
     monkeypatch.setattr(redact_module, "expect_after_marks", lambda before, lowered: None)
     monkeypatch.setattr(random_tokens, "_random", random_tokens._random_seen_first)
     monkeypatch.setattr(literal_starts, "_EXPECTED", ("", {}))

@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, mark, replace_spans
+from .literal_starts import finditer_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -78,16 +79,25 @@ _COMPILED = tuple(
 )
 
 
-def redact_command(command: re.Pattern[str], flags: re.Pattern[str], text: str) -> str:
+def redact_command(
+    command: re.Pattern[str], flags: re.Pattern[str], text: str, lowered: str | None = None
+) -> str:
     """Each password `flags` finds that follows an occurrence of `command` (by at most REACH
     characters) with no end of a command between them. Flags are rarer than command names, so
-    the text is searched for flags first; the stretch before each is searched once for commands
-    and command ends, so every character is looked at a bounded number of times."""
+    the text is searched for flags first; the stretch before each is searched once for commands,
+    and the stretch after a command's name once for an end of the command, so every character is
+    looked at a bounded number of times."""
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
-    command_end = stop = -1  # where the last command seen ends; the last end of a command
+    command_end = -1  # where the last command seen ends
+    since = clean = -1  # the command end read from, and how far no end of a command was seen
+    ended = False  # whether an end of a command follows `since`
     scanned = 0
-    for flag in flags.finditer(text):
+    # the flags (`-p`, `--user`) found where their words start in `lowered`, when given
+    found_flags = (
+        flags.finditer(text) if lowered is None else finditer_from_starts(flags, text, lowered)
+    )
+    for flag in found_flags:
         at = flag.start()
         budget -= 1
         if budget < 0:  # a text made of such flags: each in the rest goes whole, in linear time
@@ -97,10 +107,18 @@ def redact_command(command: re.Pattern[str], flags: re.Pattern[str], text: str) 
         for found in command.finditer(text, low, at + 1):  # + 1: the space after the name
             if found.end() <= at and _starts_command(text, found.start()):
                 command_end = found.end()
-        for found in _COMMAND_END.finditer(text, low, at):
-            stop = found.start()
         scanned = at
-        if command_end < 0 or stop >= command_end or at - command_end > REACH:
+        if command_end < 0 or at - command_end > REACH:
+            continue
+        # an end of a command after the last command's name, read from there once: what was
+        # read so far reaches back to it unbroken, and no end straddles where a name or a flag
+        # starts, so this finds what reading each stretch before a flag for ends finds
+        if command_end != since:
+            since, clean, ended = command_end, command_end, False
+        if not ended:
+            ended = _COMMAND_END.search(text, clean, at) is not None
+            clean = at
+        if ended:
             continue
         value = flag.group("v")
         if value and not already_redacted(value):
@@ -118,7 +136,9 @@ def _starts_command(text: str, at: int) -> bool:
 
 
 def _shape(needles: tuple[str, ...], command: re.Pattern[str], flags: re.Pattern[str]) -> Shape:
-    return Shape("cli_password", needles, lambda text, _: redact_command(command, flags, text))
+    return Shape(
+        "cli_password", needles, lambda text, lowered: redact_command(command, flags, text, lowered)
+    )
 
 
 COMMAND_SHAPES = tuple(_shape(*family) for family in _COMPILED)

@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import importlib
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
+
+from .folding import FOLD, lowered_alike, starts_haystack
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -42,6 +45,13 @@ def expect(lowered: str, absent: Iterable[str]) -> None:
     global _EXPECTED
     known = _LAST[1] if _LAST[0] is lowered else {}  # what was found in it already
     known.update((word, ()) for word in absent)
+    _EXPECTED = (lowered, known)
+
+
+def expect_positions(lowered: str, known: dict[str, tuple[int, ...]]) -> None:
+    """Tell `positions` where each word of `known` starts in `lowered` (every occurrence, in
+    order; `()` for a word not in it), as the compiled gate found them (compiled_gate.py)."""
+    global _EXPECTED
     _EXPECTED = (lowered, known)
 
 
@@ -107,6 +117,9 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     return sorted(found)
 
 
+#: Words searched for in a text `expect_positions` was told of, not known there: the compiled
+#: gate, which tells where words start, looks for these too once it has seen them.
+WANTED: set[str] = set()
 #: The last text searched and, for each word, where it starts in it: the shapes run one after
 #: another on the same lowercased text and look for the same words (`pass`, `token`, `key`), so
 #: each is searched for once per text. One tuple, replaced whole: safe across threads.
@@ -120,13 +133,16 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
     """Where `word` starts in `haystack` (overlapping occurrences included), in order."""
     global _LAST
     last_text, known = _EXPECTED
-    if last_text is not haystack:
+    expected = last_text is haystack
+    if not expected:
         last_text, known = _LAST
         if last_text is not haystack:
             known = {}
             _LAST = (haystack, known)
     found = known.get(word)
     if found is None:
+        if expected:
+            WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
         starts = []
         at = haystack.find(word)
         while at != -1:
@@ -167,12 +183,21 @@ class Started:
     def _starts_before(self, haystack: str) -> list[int]:
         """Where the words start that end before the last of `then` on their line."""
         found: set[int] = set()
-        for start, end in _lines_up_to(haystack, word_starts(haystack, self.then)):
-            for word in self.words:
-                at = haystack.find(word, start, end)
-                while at != -1:
-                    found.add(at)
-                    at = haystack.find(word, at + 1, end)
+        lines = list(_lines_up_to(haystack, word_starts(haystack, self.then)))
+        if not lines:
+            return []
+        for word in self.words:
+            # the word's places in the whole text (known already, or found once), those on each
+            # line: the same as `find` from the line's start to `end`
+            starts = positions(haystack, word)
+            if not starts:
+                continue
+            last = len(word)
+            for start, end in lines:
+                at = bisect_left(starts, start)
+                while at < len(starts) and starts[at] + last <= end:
+                    found.add(starts[at])
+                    at += 1
         return sorted(found)
 
     def sub(
@@ -262,28 +287,15 @@ def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
 
 
 def _ascii_lower(code: int) -> str | None:
-    """The character lowercased, as it is in a text `lowered_alike` its lowercase: None for
-    `ı`, `ſ` and `İ`, which no such text holds."""
+    """The character lowercased, as it is in a text `lowered_alike` its lowercase, or `ı`,
+    `ſ` and `İ` (which no such text holds) as they are in a text folded (`starts_haystack`)."""
     char = chr(code)
     lowered = char.lower()
     if len(lowered) == 1 and lowered.isascii():
         return lowered  # the Kelvin sign too, which lowercases to `k`
     if char in "\u0131\u017f\u0130":
-        return None
+        return FOLD[char]
     raise ValueError(_NOT_WORDS)  # a character that may match another when case is ignored
-
-
-#: Letters that match `i` and `s` when case is ignored yet stay themselves when lowercased.
-_FOLDS_APART = ("\u0131", "\u017f")
-
-
-def lowered_alike(text: str, lowered: str) -> bool:
-    """Whether `lowered` (`text.lower()`) has each character of `text` at the same place, and
-    an ASCII letter wherever a pattern ignoring case matches one in `text`: so the words a
-    pattern's matches start with are found in `lowered` at least wherever they can start."""
-    if text.isascii():
-        return True
-    return len(lowered) == len(text) and not any(c in text for c in _FOLDS_APART)
 
 
 def ascii_sub(
@@ -311,6 +323,28 @@ def ascii_sub(
 _KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
 
 
+def finditer_from_starts(
+    pattern: re.Pattern[str], text: str, lowered: str
+) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)` for a pattern whose matches are never empty, tried only where
+    the words its matches start with start (`literal_prefixes`) when `text` is `lowered_alike`
+    `lowered`."""
+    prefixes = _KNOWN_PREFIXES.get(pattern, ())
+    if prefixes == ():
+        prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
+    if prefixes is None:
+        yield from pattern.finditer(text)
+        return
+    done = 0
+    for start in word_starts(starts_haystack(text, lowered), prefixes):
+        if start < done:
+            continue
+        found = pattern.match(text, start)
+        if found is not None:
+            done = found.end()
+            yield found
+
+
 def sub_from_starts(
     pattern: re.Pattern[str], replace: Callable[[re.Match[str]], str], text: str, lowered: str
 ) -> str:
@@ -319,6 +353,6 @@ def sub_from_starts(
     prefixes = _KNOWN_PREFIXES.get(pattern, ())
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
-    if prefixes is None or not lowered_alike(text, lowered):
+    if prefixes is None:
         return pattern.sub(replace, text)
-    return ascii_sub(pattern, prefixes, replace, text, lowered)
+    return ascii_sub(pattern, prefixes, replace, text, starts_haystack(text, lowered))

@@ -23,21 +23,37 @@ _CREDENTIAL_WORDS = re.compile(
 _CREDENTIAL_NAMES = tuple(
     _CREDENTIAL_WORDS.pattern.removeprefix("(?i)(?:").removesuffix("|\\bpat\\b)").split("|")
 )
-_PAT = re.compile(r"\bpat\b")
+#: `_CREDENTIAL_WORDS` on lowercased ASCII text: each word as written, no case ignored.
+_CREDENTIAL_LOWER = re.compile("|".join(_CREDENTIAL_NAMES) + r"|\bpat\b")
 
 
 def _credential_word(before: str) -> bool:
-    """`_CREDENTIAL_WORDS.search(before)`; for ASCII text, as substrings of it lowercased (a
-    pattern ignoring case with no first letter to look for is tried at every character)."""
+    """`_CREDENTIAL_WORDS.search(before)`; for ASCII text, the words as written in it lowercased
+    (a pattern ignoring case is tried at every character; one not ignoring it, at the characters
+    its words start with)."""
     if not before.isascii():
         return _CREDENTIAL_WORDS.search(before) is not None
-    lowered = before.lower()
-    return any(word in lowered for word in _CREDENTIAL_NAMES) or _PAT.search(lowered) is not None
+    return _CREDENTIAL_LOWER.search(before.lower()) is not None
 
 
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
 )
+#: The longest word `_DIGEST_BEFORE` looks for (`fingerprint`).
+_DIGEST_WORD = 11
+_TRAILING = frozenset("\"':=")
+
+
+def _digest_before(before: str) -> bool:
+    """`_DIGEST_BEFORE.search(before)`, tried only from where a match can start: its word ends
+    where the run of spaces, quotes, `:` and `=` at the end of `before` starts or later (the
+    pattern ignoring case with no first letter is otherwise tried at every character)."""
+    end = len(before)
+    while end and (before[end - 1] in _TRAILING or before[end - 1].isspace()):
+        end -= 1
+    return _DIGEST_BEFORE.search(before, max(0, end - _DIGEST_WORD)) is not None
+
+
 #: The least entropy (bits per character) of a random token of 20 characters or more.
 LEAST_ENTROPY = 3.6
 REACH = 60
@@ -74,7 +90,7 @@ def redact_random_tokens(text: str, lowered: str) -> str:
         reach = max(0, found.start() - REACH)  # the line's start, looked for no further back
         line_start = max(text.rfind("\n", reach, found.start()) + 1, found.start() - REACH)
         before = text[line_start : found.start()]
-        if not _credential_word(before) or _DIGEST_BEFORE.search(before) or "://" in before[-12:]:
+        if "://" in before[-12:] or not _credential_word(before) or _digest_before(before):
             continue
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)

@@ -19,7 +19,8 @@ from functools import cached_property
 from pathlib import Path
 
 from ._shape import Shape, already_redacted, keywords_first, mark
-from .literal_starts import ascii_sub, literal_prefixes, lowered_alike
+from .folding import starts_haystack
+from .literal_starts import ascii_sub, literal_prefixes
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -147,8 +148,9 @@ class Rule:
 
     def apply(self, text: str, lowered: str) -> str:
         prefixes = self.prefixes
-        if prefixes is not None and lowered_alike(text, lowered):  # only where its words start
-            return ascii_sub(self.compiled, prefixes, self._replace, text, lowered)
+        if prefixes is not None:  # only where its words start
+            haystack = starts_haystack(text, lowered)
+            return ascii_sub(self.compiled, prefixes, self._replace, text, haystack)
         return self.compiled.sub(self._replace, text)
 
     def _replace(self, match: re.Match[str]) -> str:

@@ -6,6 +6,7 @@ key`, `Password`, `SECRET_KEY`), and the value cell of a row whose first cell is
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from ._shape import Shape, already_redacted, mark
 from .literal_starts import line_starts, searched, word_starts
@@ -78,12 +79,19 @@ def redact_tables(text: str, lowered: str) -> str:
     changed = False
     # A header, or a row whose first cell names a secret, holds a secret name, so one of
     # NAME_WORDS: with no header above, a line holding none is passed over unread.
-    naming = _naming_lines(text, lowered)
-    offset = -1
-    for number, line in enumerate(lines):
-        start, offset = offset + 1, offset + 1 + len(line)
-        if not secret_columns and naming is not None and start not in naming:
-            continue
+    found = _naming_lines(text, lowered)
+    naming = sorted(found) if found is not None else None
+    following = 0  # the line read next: its number, and where it starts
+    next_start = 0
+    while following < len(lines):
+        if not secret_columns and naming is not None:  # on to the next line naming a secret
+            at = bisect_left(naming, next_start)
+            if at == len(naming):
+                break
+            following += text.count("\n", next_start, naming[at])
+            next_start = naming[at]
+        number, line = following, lines[following]
+        following, next_start = following + 1, next_start + len(line) + 1
         if not line.strip():
             secret_columns, kind = [], None
             continue

@@ -1,0 +1,231 @@
+"""The needle gate in one pass of a compiled automaton, when `ahocorasick_rs` is installed.
+
+`needle_gate.NeedleGate` finds which needles a lowercased text holds with the standard library
+alone (runs of word characters, a trie pattern, `in` tests), and `literal_starts.positions` then
+finds where each word the shapes search for starts, with `str.find`: together some 0.4–0.6 ms
+per 10 kB. An Aho-Corasick automaton of every needle and searched word finds all of them, every
+occurrence with where it starts, in one pass in compiled code (some 0.05 ms per 10 kB): which
+shapes to try, and every searched word's positions, so no shape searches for one again.
+
+The answer is the pure gate's exactly (each needle opens its shapes when it is in the text; each
+word's positions are every occurrence, overlapping ones included, as `positions` finds them).
+Without the package (the hook client loads this folder by path under `python -I -S`, so with
+the standard library only), or on a text it cannot take (lone surrogates), `scan` answers None
+and `redact` uses the pure gate: the same output (tests/text/test_compiled_gate.py).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from collections.abc import Iterable, Mapping
+from typing import Any, NamedTuple
+
+from .literal_starts import WANTED
+
+# Imports nothing outside text/ and the standard library at import time: the hook client loads
+# this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
+
+Scan = tuple[frozenset[int], dict[str, tuple[int, ...]]]
+"""(the shapes opened, where each searched word starts: `()` for a word not in the text)."""
+
+_NONE: frozenset[int] = frozenset()
+#: Scans before words the shapes asked for (`literal_starts.WANTED`) are added, at the most
+#: often: a new automaton takes some milliseconds, and the words come in over the first texts.
+_REBUILT_AFTER = 32
+
+
+class _State(NamedTuple):
+    """One automaton and what its pattern indexes mean, replaced whole (other threads scan)."""
+
+    automaton: Any
+    #: pattern index -> the shapes it opens
+    opens: list[frozenset[int]]
+    #: pattern index -> the searched word it is, or None
+    words: list[str | None]
+    #: every searched word, as absent until found
+    absent: dict[str, tuple[int, ...]]
+    #: how many words of WANTED it was built with
+    wanted: int
+    #: the longest pattern's length
+    longest: int
+
+
+class CompiledGate:
+    """Which shapes the needles of a lowercased text open, and where the searched words start."""
+
+    def __init__(self, gates: Mapping[str, frozenset[int]], searched: Iterable[str]) -> None:
+        #: needle -> the shapes it opens (searched words open none).
+        self._gates = dict(gates)
+        self._searched = frozenset(searched)
+        #: One-character needles (`:`, `-`): found by `in`, at memory speed; in the automaton
+        #: they would be matches at every other character.
+        self._chars = tuple(
+            (needle, opens) for needle, opens in self._gates.items() if len(needle) == 1 and opens
+        )
+        self._state: _State | None = None
+        self._enabled = True
+        self._tried = False
+        self._scans = 0
+
+    @property
+    def available(self) -> bool:
+        """Whether the compiled automaton can be used (the package is installed)."""
+        return self._enabled and self._current() is not None
+
+    def enable(self, enabled: bool) -> bool:
+        """Use the automaton (when installed) or not; returns whether it was enabled."""
+        was, self._enabled = self._enabled, enabled
+        return was
+
+    def scan(self, lowered: str) -> Scan | None:
+        """What `lowered` opens and where each searched word starts in it; None without the
+        package, or for a text it cannot encode (then the pure gate answers)."""
+        found = self._starts(lowered)
+        if found is None:
+            return None
+        state, starts = found
+        opens = state.opens
+        opened = _NONE.union(*(opens[index] for index in starts))
+        for char, shapes in self._chars:
+            if not shapes <= opened and char in lowered:
+                opened |= shapes
+        return opened, _known(state, starts)
+
+    def words(self, lowered: str) -> dict[str, tuple[int, ...]] | None:
+        """Where each searched word starts in `lowered` (`scan` without the shapes)."""
+        found = self._starts(lowered)
+        return None if found is None else _known(*found)
+
+    def words_after(
+        self, before: str, known: dict[str, tuple[int, ...]], lowered: str
+    ) -> dict[str, tuple[int, ...]] | None:
+        """`words(lowered)` for a text `lowered` made from `before`, whose words start at
+        `known` (as `words` told), by replacing spans: the words wholly in the stretch both
+        share at their start, or at their end (shifted), are where they were; the stretch
+        between, widened by the longest word, is scanned."""
+        if not self._enabled or self._state is None or not isinstance(known, dict):
+            return self.words(lowered)
+        state = self._state
+        if not state.absent.keys() <= known.keys():  # told by an automaton of fewer words
+            return self.words(lowered)
+        head = _shared_head(before, lowered)
+        tail = _shared_tail(before, lowered, head)
+        new_tail = len(lowered) - tail  # where the shared end starts in `lowered`
+        shift = len(lowered) - len(before)
+        start = max(0, head - state.longest + 1)
+        try:
+            matches = state.automaton.find_matches_as_indexes(
+                lowered[start : min(len(lowered), new_tail + state.longest - 1)], overlapping=True
+            )
+        except UnicodeError:
+            return None
+        between: dict[str, list[int]] = {}
+        words = state.words
+        for index, at, end in matches:
+            word = words[index]
+            # neither wholly in the shared start nor in the shared end: found here alone
+            if word is not None and start + end > head and start + at < new_tail:
+                found = between.get(word)
+                if found is None:
+                    between[word] = [start + at]
+                else:
+                    found.append(start + at)
+        result = dict(state.absent)
+        old_tail = len(before) - tail
+        for word in result:
+            places = known[word]
+            if not places and word not in between:
+                continue
+            size = len(word)
+            kept = places[: bisect_right(places, head - size)]
+            moved = tuple(at + shift for at in places[bisect_left(places, old_tail) :])
+            result[word] = (*kept, *between.get(word, ()), *moved)
+        return result
+
+    def _starts(self, lowered: str) -> tuple[_State, dict[int, list[int]]] | None:
+        """Where each needle or word found starts, by its index in the automaton."""
+        if not self._enabled:
+            return None
+        state = self._current()
+        if state is None:
+            return None
+        self._scans += 1
+        if len(WANTED) != state.wanted and self._scans >= _REBUILT_AFTER:
+            state = self._compile()  # words the shapes asked for, looked for from now on
+        try:
+            matches = state.automaton.find_matches_as_indexes(lowered, overlapping=True)
+        except UnicodeError:  # lone surrogates: not UTF-8
+            return None
+        starts: dict[int, list[int]] = {}
+        for index, start, _ in matches:
+            found = starts.get(index)
+            if found is None:
+                starts[index] = [start]
+            else:
+                found.append(start)
+        return state, starts
+
+    def _current(self) -> _State | None:
+        if self._state is not None or self._tried:
+            return self._state
+        self._tried = True
+        try:
+            import ahocorasick_rs  # noqa: F401 - whether it is installed
+        except ImportError:
+            return None
+        return self._compile()
+
+    def _compile(self) -> _State:
+        """The automaton of every needle, searched word and word the shapes asked for since."""
+        import ahocorasick_rs
+
+        wanted = list(WANTED)  # a copy: other threads may add to it
+        searched = self._searched.union(word for word in wanted if len(word) > 1)
+        patterns = sorted({n for n in (*self._gates, *searched) if len(n) > 1})
+        automaton = ahocorasick_rs.AhoCorasick(
+            patterns, implementation=ahocorasick_rs.Implementation.DFA
+        )
+        state = _State(
+            automaton,
+            [self._gates.get(p, _NONE) for p in patterns],
+            [p if p in searched else None for p in patterns],
+            {word: () for word in searched},
+            len(wanted),
+            max(map(len, patterns)),
+        )
+        self._state, self._scans = state, 0
+        return state
+
+
+def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:
+    known = dict(state.absent)
+    words = state.words
+    for index, found in starts.items():
+        word = words[index]
+        if word is not None:
+            known[word] = tuple(found)
+    return known
+
+
+def _shared_head(before: str, after: str) -> int:
+    """How many characters `before` and `after` share at their start (a binary search)."""
+    low, high = 0, min(len(before), len(after))
+    while low < high:
+        middle = (low + high + 1) // 2
+        if before[:middle] == after[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _shared_tail(before: str, after: str, head: int) -> int:
+    """How many characters they share at their end, in what follows the shared start."""
+    low, high = 0, min(len(before), len(after)) - head
+    while low < high:
+        middle = (low + high + 1) // 2
+        if before[len(before) - middle :] == after[len(after) - middle :]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
