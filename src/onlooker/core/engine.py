@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
 from ._observer_thread import Commit, run_jobs
-from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within, unlimited
+from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
@@ -116,12 +116,15 @@ class Engine:
         self._observing = False
         """In an observer's call under the alarm: only then does the alarm time it out."""
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
+        self._named = [(spec, spec.name) for spec in self.specs]
+        """Each spec with its name, asked once (a name is fixed: it is checked unique here)."""
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
         spec = spec_for(observer, self.timeout)
         if any(s.name == spec.name for s in self.specs):
             raise ValueError(f"an observer named {spec.name!r} is already registered")
         self.specs.append(spec)
+        self._named.append((spec, spec.name))
         return spec
 
     def dispatch(self, event: Event) -> Dispatch:
@@ -231,7 +234,9 @@ class Engine:
         event = session.append(event)
         requested = session.take_requests()
         state = session[TriggerState].latest() or TriggerState()
-        named = [(spec, spec.name) for spec in self.specs]  # each name once a dispatch
+        named = self._named
+        if len(named) != len(self.specs):  # specs changed other than through `add`
+            named = self._named = [(spec, spec.name) for spec in self.specs]
         fired = frozenset(name for spec, name in named if spec.trigger.matches(event, requested))
         if fired - state.pending:
             state = state.add(fired)
@@ -283,12 +288,13 @@ class Engine:
     def _start(self, run: _Run, *, limit: bool = True) -> Awaitable[Any] | None:
         """Run should_run and observe (each within the time limit unless `limit` is False: the
         caller keeps it); return the awaitable if observe is async."""
-        call = self._call if limit else unlimited
+        observer, ctx, timeout = run.spec.observer, run.ctx, run.spec.timeout
+        call = self._call if limit else _unlimited
         try:
-            if not call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
+            if not call(observer.should_run, ctx, timeout):
                 run.result = _SKIPPED
                 return None
-            result = call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
+            result = call(observer.observe, ctx, timeout)
         except Exception as exc:
             run.error = exc
             return None
@@ -321,19 +327,22 @@ class Engine:
         signal.signal(signal.SIGALRM, previous)
         self._alarm_installed = False
 
-    def _call(self, call: Callable[[], T], timeout: float | None) -> T:
-        """Call within the time limit, using this dispatch's alarm handler when it has one."""
+    def _call(
+        self, call: Callable[[ObserverContext], T], ctx: ObserverContext, timeout: float | None
+    ) -> T:
+        """`call(ctx)` within the time limit, using this dispatch's alarm handler when it has
+        one."""
         if (
             timeout is None
             or not self._alarm_installed
             or threading.get_ident() != self._alarm_thread  # the main thread, which installed it
         ):
-            return call_within(call, timeout)
+            return call_within(functools.partial(call, ctx), timeout)
         self._alarm_timeout = timeout
         self._observing = True
         signal.setitimer(signal.ITIMER_REAL, timeout)  # the next call re-arms it
         try:
-            return call()
+            return call(ctx)
         finally:
             self._observing = False
 
@@ -397,6 +406,10 @@ class Engine:
 
 
 _SKIPPED: Any = object()
+
+
+def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: float | None) -> T:
+    return call(ctx)
 
 
 def _describe(error: BaseException) -> str:

@@ -20,18 +20,19 @@ ScopeKey = tuple[str, tuple[str, ...], tuple[str, ...], str | None]
 """What the scope and ground are made of: first prompt, first paths, prompts, project root."""
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class _Judged:
-    """What a call's verdicts need, worked out once per task scope."""
+    """What a call's verdicts need, worked out once per task scope (the verdicts when first
+    asked for: a run that finds nothing new away from the task asks for few)."""
 
     call: ToolCall
     """Held, so that the id it is filed under stays this call's."""
-    resolved: tuple[str, ...]
-    """The paths it works on, resolved (those that tell something)."""
-    alone: tuple[str | None, str]
-    """Its verdicts under the scope and the ground, leads aside."""
     leads_to: tuple[str, ...]
     """The paths its output points to, when it leads where the task goes."""
+    resolved: tuple[str, ...] = ()
+    """The paths it works on, resolved (those that tell something)."""
+    alone: tuple[str | None, str] | None = None
+    """Its verdicts under the scope and the ground, leads aside (None: not yet judged)."""
 
 
 @dataclass(slots=True)
@@ -72,16 +73,22 @@ class TaskVerdicts:
         """The call under the task's scope (None: names no telling path; '': related; else the
         unrelated path) and under its ground ('' or an unrelated path)."""
         judged = self._judge(call)
+        alone = judged.alone if judged.alone is not None else self._alone(judged)
         if judged.resolved and self.leads:
             index = call.index
             for path in judged.resolved:
                 if self.leads.get(path, index) < index:
                     return "", ""
-        return judged.alone
+        return alone
 
     def broad(self, call: ToolCall) -> str | None:
         """The call under the task's scope alone (`TaskScope.verdict`), leads aside."""
-        return self._judge(call).alone[0]
+        judged = self._judge(call)
+        return (judged.alone if judged.alone is not None else self._alone(judged))[0]
+
+    def _alone(self, judged: _Judged) -> tuple[str | None, str]:
+        judged.resolved, judged.alone = _verdicts(judged.call, self.scope, self.ground)
+        return judged.alone
 
     def _rebuild(self, calls: Sequence[ToolCall]) -> None:
         judged = [self._judge(call) for call in calls]
@@ -99,27 +106,30 @@ class TaskVerdicts:
         found = self._judged.get(id(call))
         if found is not None and found.call is call:
             return found
-        found = self._judged[id(call)] = _judged(call, self.scope, self.ground)
+        found = self._judged[id(call)] = _Judged(call, _leads_to(call, self.ground))
         return found
 
 
-def _judged(call: ToolCall, scope: TaskScope, ground: TaskScope) -> _Judged:
-    """`_Judged` for a call: its verdicts as Drift gave them, leads aside, and where it leads."""
+def _leads_to(call: ToolCall, ground: TaskScope) -> tuple[str, ...]:
+    """The paths the call's output points to, resolved, when it leads where the task goes."""
+    if not call.output or not leads(call, ground):
+        return ()
+    found = map(ground.resolve, output_paths(call.output))
+    return tuple(path for path in found if path is not None)
+
+
+def _verdicts(
+    call: ToolCall, scope: TaskScope, ground: TaskScope
+) -> tuple[tuple[str, ...], tuple[str | None, str]]:
+    """The call's resolved paths, and its verdicts as Drift gives them with leads aside."""
     paths = activity_paths(call)
-    resolved: tuple[str, ...] = ()
-    alone: tuple[str | None, str] = (None, "")
-    if paths:
-        resolved = tuple(path for path in map(scope.resolve, paths) if path is not None)
-        broad = scope.judge(paths)
-        if broad is None or broad:
-            alone = (broad, broad or "")
-        else:
-            alone = (broad, ground.judge(paths) or "")
-    leads_to: tuple[str, ...] = ()
-    if call.output and leads(call, ground):
-        found = map(ground.resolve, output_paths(call.output))
-        leads_to = tuple(path for path in found if path is not None)
-    return _Judged(call, resolved, alone, leads_to)
+    if not paths:
+        return (), (None, "")
+    resolved = tuple(path for path in map(scope.resolve, paths) if path is not None)
+    broad = scope.judge(paths)
+    if broad is None or broad:
+        return resolved, (broad, broad or "")
+    return resolved, (broad, ground.judge(paths) or "")
 
 
 def _kept_from(before: list[ToolCall], now: Sequence[ToolCall]) -> int | None:
