@@ -10,7 +10,7 @@ import json
 import random
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 import pytest
@@ -20,9 +20,10 @@ from onlooker import Engine, Session, SessionStarted, ToolCall, UserPrompt
 from onlooker.core.assessment import Assessment
 from onlooker.core.clock import ReplayClock
 from onlooker.core.events import AssistantMessage, Event
-from onlooker.core.observer import Observer
+from onlooker.core.observer import Observer, ObserverContext
 from onlooker.observers import builtin_observers
-from onlooker.observers.drift import DriftObserver
+from onlooker.observers.drift import DriftObserver, _judge
+from onlooker.observers.task_scope import task_scopes
 from onlooker.observers.task_verdicts import TaskVerdicts
 
 TESTS = Path(__file__).parents[1]
@@ -180,12 +181,25 @@ def generated(seed: int, calls: int = 260) -> list[Event]:
 SEEDS = range(12)
 
 
-@pytest.mark.parametrize("window", [100, 30])
-def test_generated_sessions_get_the_findings_they_got_before(window: int) -> None:
+def numbered_out_of_order(events: list[Event]) -> list[Event]:
+    """The calls numbered by their host, each ten in reverse: indexes that go back."""
+    calls = [i for i, event in enumerate(events) if isinstance(event, ToolCall)]
+    numbers = list(range(1, len(calls) + 1))
+    numbers = [n for start in range(0, len(numbers), 10) for n in numbers[start : start + 10][::-1]]
+    renumbered = list(events)
+    for position, number in zip(calls, numbers, strict=True):
+        renumbered[position] = dataclasses.replace(events[position], index=number)
+    return renumbered
+
+
+@pytest.mark.parametrize(("window", "reorder"), [(100, False), (30, False), (30, True)])
+def test_generated_sessions_get_the_findings_they_got_before(window: int, reorder: bool) -> None:
     windows = {"tool_call": window}
     told = 0
     for seed in SEEDS:
         events = generated(seed)
+        if reorder:
+            events = numbered_out_of_order(events)
         expected = replay(events, with_drift(ReferenceDriftObserver()), windows=windows)
         assert replay(events, with_drift(DriftObserver()), windows=windows) == expected, seed
         restored = replay(events, with_drift(DriftObserver()), restore_every=9, windows=windows)
@@ -208,3 +222,47 @@ def test_verdicts_are_kept_between_runs_and_follow_the_window() -> None:
     assert set(verdicts._judged) == {id(call) for call in retained}
     for call in retained[:-1]:
         assert verdicts._judged[id(call)] is before[call.index]
+
+
+@pytest.mark.parametrize("reorder", [False, True])
+def test_kept_verdicts_equal_verdicts_worked_out_afresh(reorder: bool) -> None:
+    """After every call, what the kept state says of each retained call, of the leads and of
+    the first call on the task equals what a state made from nothing says."""
+    checked = 0
+    for seed in range(4):
+        events = generated(seed, calls=120)
+        session = Session("s", windows={"tool_call": 30})
+        for event in numbered_out_of_order(events) if reorder else events:
+            session.append(event)
+            kept = _judge(ObserverContext(session, project_root=PurePath("/repo")))
+            if kept is None or kept.key is None:
+                continue
+            calls = session[ToolCall].all()
+            fresh = TaskVerdicts()
+            fresh.update(kept.key, kept.scope, kept.ground, calls)
+            assert kept.first_on_task() == fresh.first_on_task(), (seed, event)
+            assert kept.leads == fresh.leads
+            assert [kept.verdicts(c) for c in calls] == [fresh.verdicts(c) for c in calls]
+            checked += 1
+    assert checked > 400
+
+
+def test_a_lead_numbered_before_a_kept_call_is_followed() -> None:
+    """A host that numbers its calls out of order: a search numbered before a call already
+    judged leads to that call's file, which puts the call back on the task."""
+    key = (PROMPT, ("/repo/src/shop/customers.py",), (PROMPT,), "/repo")
+    scope, ground = task_scopes(*key)
+    away = ToolCall(tool="Read", input={"file_path": "/repo/vendor/acme/client.py"}, index=5)
+    kept = TaskVerdicts()
+    kept.update(key, scope, ground, [away])
+    assert kept.verdicts(away) == ("/repo/vendor/acme/client.py",) * 2
+    assert kept.first_on_task() is None
+    search = ToolCall(
+        tool="Grep",
+        input={"pattern": "get_customer"},
+        output="vendor/acme/client.py:3: return get_customer(x)",
+        index=2,
+    )
+    kept.update(key, scope, ground, [away, search])
+    assert kept.verdicts(away) == ("", "")
+    assert kept.first_on_task() == 5

@@ -61,7 +61,10 @@ class DriftObserver:
         if judge is None or not _away_since_last_run(ctx, judge):
             return None
         ground = judge.ground
-        run, changed, passed = self._ground_run(ctx, judge)
+        run: list[tuple[int, str]] = []
+        changed, passed = False, 0
+        if ground.first_paths:  # no ground, no run away from it
+            run, changed, passed = self._ground_run(ctx, judge)
         if ground.first_paths and self._long_enough(ctx, run, changed):
             away, base, judged, oldest = run, ground, len(run) + passed, run[-1][0]
         else:
@@ -96,15 +99,15 @@ class DriftObserver:
         files is, and so is going back to them for more than half as many calls as went away.
         Calls before the task's files were first touched leave nothing.
         """
-        verdicts = [(call, *judge.verdicts(call)) for call in ctx.session[ToolCall].all()]
-        on_task = [call.index for call, broad, near in verdicts if broad is not None and not near]
+        on_task = judge.first_on_task()
         run: list[tuple[int, str]] = []
         changed = False
         returns: list[int] = []
-        for call, broad, near in reversed(verdicts):
+        for call in ctx.session[ToolCall].newest_first():
+            broad, near = judge.verdicts(call)
             if broad is None:
                 continue
-            if not on_task or call.index < on_task[0]:
+            if on_task is None or call.index < on_task:
                 break  # before the task's files were first touched: no task to leave yet
             changes = call.ok and call.tool in WRITE_TOOLS
             if not near:

@@ -47,6 +47,10 @@ class TaskVerdicts:
     _order: list[ToolCall] = field(default_factory=list)
     """The retained calls as last seen, oldest first."""
     _judged: dict[int, _Judged] = field(default_factory=dict)
+    _on_task: ToolCall | None = None
+    """The oldest retained call on the task's ground, once found (`first_on_task`)."""
+    _scanned: int = 0
+    """How many of the oldest retained calls are known not to be on it, while none is found."""
 
     def update(
         self, key: ScopeKey, scope: TaskScope, ground: TaskScope, calls: Sequence[ToolCall]
@@ -55,6 +59,7 @@ class TaskVerdicts:
         if key != self.key:
             self.key, self.scope, self.ground = key, scope, ground
             self._order, self._judged, self.leads = [], {}, {}
+            self._on_task, self._scanned = None, 0
         kept = _kept_from(self._order, calls)
         if kept is None:
             self._rebuild(calls)
@@ -65,9 +70,34 @@ class TaskVerdicts:
             return
         for call in dropped:
             self._judged.pop(id(call), None)
+        if any(call is self._on_task for call in dropped):
+            self._on_task, self._scanned = None, 0
+        self._scanned = max(0, self._scanned - kept)
+        last = self._order[-1].index if self._order else None
         for call in calls[len(self._order) - kept :]:
+            if last is not None and call.index <= last:  # a lead could change earlier verdicts
+                self._on_task, self._scanned = None, 0
+            last = call.index
             self._add_leads(self._judge(call))
         self._order = list(calls)
+
+    def first_on_task(self) -> int | None:
+        """The index of the oldest retained call on the task's ground (naming a telling path
+        related to the scope and near the ground); None when there is none.
+
+        Kept between runs: new calls come after it, and the verdicts of the calls before them
+        change only when a call that led leaves the window (the verdicts are worked out again).
+        """
+        if self._on_task is not None:
+            return self._on_task.index
+        for position in range(self._scanned, len(self._order)):
+            call = self._order[position]
+            broad, near = self.verdicts(call)
+            if broad is not None and not near:
+                self._on_task = call
+                return call.index
+        self._scanned = len(self._order)
+        return None
 
     def verdicts(self, call: ToolCall) -> tuple[str | None, str]:
         """The call under the task's scope (None: names no telling path; '': related; else the
@@ -97,6 +127,7 @@ class TaskVerdicts:
         for item in judged:
             self._add_leads(item)
         self._order = list(calls)
+        self._on_task, self._scanned = None, 0
 
     def _add_leads(self, judged: _Judged) -> None:
         for path in judged.leads_to:
