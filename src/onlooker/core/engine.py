@@ -116,16 +116,31 @@ class Engine:
         self._observing = False
         """In an observer's call under the alarm: only then does the alarm time it out."""
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
-        self._named = [(spec, spec.name) for spec in self.specs]
-        """Each spec with its name, asked once (a name is fixed: it is checked unique here)."""
+        self._named: list[tuple[ObserverSpec, str]] = []
+        self._listening: list[tuple[ObserverSpec, str]] = []
+        """The specs whose trigger has an event condition: the only ones an event can fire."""
+        self._counting: frozenset[str] = frozenset()
+        """The observers whose trigger counts calls or time: due without an event firing them."""
+        self._name_specs()
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
         spec = spec_for(observer, self.timeout)
         if any(s.name == spec.name for s in self.specs):
             raise ValueError(f"an observer named {spec.name!r} is already registered")
         self.specs.append(spec)
-        self._named.append((spec, spec.name))
+        self._name_specs()
         return spec
+
+    def _name_specs(self) -> None:
+        """Each spec with its name, asked once (a name is fixed: it is checked unique), and who
+        listens for events and who counts."""
+        self._named = [(spec, spec.name) for spec in self.specs]
+        self._listening = [(s, n) for s, n in self._named if s.trigger.has_event_condition]
+        self._counting = frozenset(
+            n
+            for s, n in self._named
+            if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
+        )
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
@@ -234,21 +249,25 @@ class Engine:
         event = session.append(event)
         requested = session.take_requests()
         state = session[TriggerState].latest() or TriggerState()
-        named = self._named
-        if len(named) != len(self.specs):  # specs changed other than through `add`
-            named = self._named = [(spec, spec.name) for spec in self.specs]
-        fired = frozenset(name for spec, name in named if spec.trigger.matches(event, requested))
+        if len(self._named) != len(self.specs):  # specs changed other than through `add`
+            self._name_specs()
+        fired = frozenset(
+            name for spec, name in self._listening if spec.trigger.matches(event, requested)
+        )
         if fired - state.pending:
             state = state.add(fired)
             session[TriggerState].seed(state)
         now = self.clock.now()
         count = session.tool_call_count
-        runs = state.runs
+        runs, pending = state.runs, state.pending
+        counting = self._counting
         due = [
             (spec, name)
-            for spec, name in named
-            if spec.trigger.is_due(
-                runs.get(name), pending=state.has_pending(name), call_count=count, now=now
+            for spec, name in self._named
+            if name in pending  # what `Trigger.is_due` says first, without a call
+            or (
+                name in counting
+                and spec.trigger.is_due(runs.get(name), pending=False, call_count=count, now=now)
             )
         ]
         if not due:
@@ -375,7 +394,7 @@ class Engine:
             if run.result is _SKIPPED:
                 continue
             ran.append(run.ctx.observer_name)
-            if run.error is None and not isinstance(run.result, Assessment | None):
+            if run.error is None and not (run.result is None or isinstance(run.result, Assessment)):
                 run.error = TypeError(
                     f"observe() returned {type(run.result).__name__}, not an Assessment or None"
                 )
@@ -399,7 +418,9 @@ class Engine:
                 session.record(assessment)
                 assessments.append(assessment)
         if runs:
-            session[TriggerState].seed(state.ran_all(ran, ObserverRun(call_index=count, at=now)))
+            session[TriggerState].seed(
+                state.ran_all(ran, ObserverRun(call_index=count, at=now)) if ran else state
+            )
         telling = tell(session, assessments)
         feedback = telling.render(self.feedback_limit)
         return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)

@@ -165,18 +165,17 @@ def _verdicts(
 
 def _kept_from(before: list[ToolCall], now: Sequence[ToolCall]) -> int | None:
     """Where the calls seen before go on in `now`: how many of the oldest left the window since;
-    None when `now` is no such continuation."""
+    None when `now` is no such continuation.
+
+    A slice only appends (dropping its oldest) or is replaced whole: when both ends of what is
+    left of `before` are where they should be in `now`, everything between them is too.
+    """
     if not before:
         return 0
     if not now:
         return len(before)
     first = now[0]
     start = next((i for i, call in enumerate(before) if call is first), None)
-    if start is None:
+    if start is None or len(before) - start > len(now):
         return None
-    if len(before) - start > len(now):
-        return None
-    for offset in range(start, len(before)):
-        if before[offset] is not now[offset - start]:
-            return None
-    return start
+    return start if now[len(before) - start - 1] is before[-1] else None
