@@ -26,10 +26,6 @@ def call_within(call: Callable[[], T], timeout: float | None) -> T:
     return _call_in_thread(call, timeout)
 
 
-def unlimited(call: Callable[[], T], timeout: float | None) -> T:
-    return call()
-
-
 def alarm_available() -> bool:
     return (
         hasattr(signal, "setitimer")

@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
 from ._observer_thread import Commit, run_jobs
-from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within, unlimited
+from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
@@ -116,13 +116,31 @@ class Engine:
         self._observing = False
         """In an observer's call under the alarm: only then does the alarm time it out."""
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
+        self._named: list[tuple[ObserverSpec, str]] = []
+        self._listening: list[tuple[ObserverSpec, str]] = []
+        """The specs whose trigger has an event condition: the only ones an event can fire."""
+        self._counting: frozenset[str] = frozenset()
+        """The observers whose trigger counts calls or time: due without an event firing them."""
+        self._name_specs()
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
         spec = spec_for(observer, self.timeout)
         if any(s.name == spec.name for s in self.specs):
             raise ValueError(f"an observer named {spec.name!r} is already registered")
         self.specs.append(spec)
+        self._name_specs()
         return spec
+
+    def _name_specs(self) -> None:
+        """Each spec with its name, asked once (a name is fixed: it is checked unique), and who
+        listens for events and who counts."""
+        self._named = [(spec, spec.name) for spec in self.specs]
+        self._listening = [(s, n) for s, n in self._named if s.trigger.has_event_condition]
+        self._counting = frozenset(
+            n
+            for s, n in self._named
+            if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
+        )
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
@@ -231,19 +249,25 @@ class Engine:
         event = session.append(event)
         requested = session.take_requests()
         state = session[TriggerState].latest() or TriggerState()
-        named = [(spec, spec.name) for spec in self.specs]  # each name once a dispatch
-        fired = frozenset(name for spec, name in named if spec.trigger.matches(event, requested))
+        if len(self._named) != len(self.specs):  # specs changed other than through `add`
+            self._name_specs()
+        fired = frozenset(
+            name for spec, name in self._listening if spec.trigger.matches(event, requested)
+        )
         if fired - state.pending:
             state = state.add(fired)
             session[TriggerState].seed(state)
         now = self.clock.now()
         count = session.tool_call_count
-        runs = state.runs
+        runs, pending = state.runs, state.pending
+        counting = self._counting
         due = [
             (spec, name)
-            for spec, name in named
-            if spec.trigger.is_due(
-                runs.get(name), pending=state.has_pending(name), call_count=count, now=now
+            for spec, name in self._named
+            if name in pending  # what `Trigger.is_due` says first, without a call
+            or (
+                name in counting
+                and spec.trigger.is_due(runs.get(name), pending=False, call_count=count, now=now)
             )
         ]
         if not due:
@@ -283,12 +307,13 @@ class Engine:
     def _start(self, run: _Run, *, limit: bool = True) -> Awaitable[Any] | None:
         """Run should_run and observe (each within the time limit unless `limit` is False: the
         caller keeps it); return the awaitable if observe is async."""
-        call = self._call if limit else unlimited
+        observer, ctx, timeout = run.spec.observer, run.ctx, run.spec.timeout
+        call = self._call if limit else _unlimited
         try:
-            if not call(lambda: run.spec.observer.should_run(run.ctx), run.spec.timeout):
+            if not call(observer.should_run, ctx, timeout):
                 run.result = _SKIPPED
                 return None
-            result = call(lambda: run.spec.observer.observe(run.ctx), run.spec.timeout)
+            result = call(observer.observe, ctx, timeout)
         except Exception as exc:
             run.error = exc
             return None
@@ -321,19 +346,22 @@ class Engine:
         signal.signal(signal.SIGALRM, previous)
         self._alarm_installed = False
 
-    def _call(self, call: Callable[[], T], timeout: float | None) -> T:
-        """Call within the time limit, using this dispatch's alarm handler when it has one."""
+    def _call(
+        self, call: Callable[[ObserverContext], T], ctx: ObserverContext, timeout: float | None
+    ) -> T:
+        """`call(ctx)` within the time limit, using this dispatch's alarm handler when it has
+        one."""
         if (
             timeout is None
             or not self._alarm_installed
             or threading.get_ident() != self._alarm_thread  # the main thread, which installed it
         ):
-            return call_within(call, timeout)
+            return call_within(functools.partial(call, ctx), timeout)
         self._alarm_timeout = timeout
         self._observing = True
         signal.setitimer(signal.ITIMER_REAL, timeout)  # the next call re-arms it
         try:
-            return call()
+            return call(ctx)
         finally:
             self._observing = False
 
@@ -366,7 +394,7 @@ class Engine:
             if run.result is _SKIPPED:
                 continue
             ran.append(run.ctx.observer_name)
-            if run.error is None and not isinstance(run.result, Assessment | None):
+            if run.error is None and not (run.result is None or isinstance(run.result, Assessment)):
                 run.error = TypeError(
                     f"observe() returned {type(run.result).__name__}, not an Assessment or None"
                 )
@@ -390,13 +418,19 @@ class Engine:
                 session.record(assessment)
                 assessments.append(assessment)
         if runs:
-            session[TriggerState].seed(state.ran_all(ran, ObserverRun(call_index=count, at=now)))
+            session[TriggerState].seed(
+                state.ran_all(ran, ObserverRun(call_index=count, at=now)) if ran else state
+            )
         telling = tell(session, assessments)
         feedback = telling.render(self.feedback_limit)
         return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
 
 
 _SKIPPED: Any = object()
+
+
+def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: float | None) -> T:
+    return call(ctx)
 
 
 def _describe(error: BaseException) -> str:

@@ -7,11 +7,11 @@ window, so a snapshot (and so a hook process resuming the session) costs O(1) in
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import PurePath
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from ..errors import RecordError
 from .events import Event, PlanUpdated, SessionStarted, ToolCall, UserPrompt
@@ -124,6 +124,8 @@ class Session:
         """Restored slices of record kinds this process has not loaded, decoded on first use
         and otherwise written back as they were (a feature's state survives a process without
         that feature)."""
+        self._derived: dict[str, Any] = {}
+        """What observers derive from the slices and keep between runs (`derived`)."""
 
     def __getitem__(self, kind: type[T]) -> Slice[T]:
         found = self._slices.get(kind)
@@ -168,6 +170,18 @@ class Session:
         for kind, reducer in self._reducers.get(type(event), ()):
             self._apply(kind, reducer(self[kind], event))
         return event
+
+    def derived(self, key: str, make: Callable[[], T]) -> T:
+        """The state kept beside this session under `key`, made by `make` on first use.
+
+        For what an observer derives from the slices and would otherwise work out again on every
+        run. It lives with this Session object and never rides in a snapshot: a restored session
+        derives it again from what it retained, so it must be a function of the slices alone.
+        """
+        found = self._derived.get(key)
+        if found is None:
+            found = self._derived[key] = make()
+        return cast(T, found)
 
     def record(self, item: Any) -> None:
         """Append a derived record (an Assessment, an ObserverFailure) to the slice of its type."""

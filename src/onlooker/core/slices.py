@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
@@ -42,7 +43,7 @@ class Slice(Generic[T]):
         items = self._items
         if n >= len(items):
             return tuple(items)
-        return tuple(items[i] for i in range(len(items) - n, len(items)))
+        return tuple(islice(items, len(items) - n, None))
 
     def newest_first(self) -> Iterator[T]:
         return reversed(self._items)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import fnmatch
 from dataclasses import dataclass, field
 from datetime import datetime
+from functools import lru_cache
 
 from .events import Event, Marker, ToolCall
 from .records import Record, record
@@ -51,7 +52,7 @@ class Trigger:
         if isinstance(event, Marker) and event.name in self.on_event:
             return True
         if isinstance(event, ToolCall) and self.tools:
-            return any(fnmatch.fnmatchcase(event.tool, pattern) for pattern in self.tools)
+            return _tool_matches(self.tools, event.tool)
         return event.kind in self.on_event
 
     def is_due(
@@ -70,6 +71,12 @@ class Trigger:
             if (now - last.at).total_seconds() >= self.every_n_seconds:
                 return True
         return False
+
+
+@lru_cache(maxsize=1024)
+def _tool_matches(patterns: tuple[str, ...], tool: str) -> bool:
+    """Does the tool name match one of the patterns (asked on every tool call: kept)?"""
+    return any(fnmatch.fnmatchcase(tool, pattern) for pattern in patterns)
 
 
 @record("observer_run")

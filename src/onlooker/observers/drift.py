@@ -17,8 +17,8 @@ from ..core.observer import ObserverContext
 from ..core.session import TaskContext
 from ..core.triggers import Trigger, TriggerState
 from .episodes import WRITE_TOOLS, cite, require_counts
-from .task_leads import task_leads
-from .task_scope import TaskScope, activity_paths, task_scopes
+from .task_scope import TaskScope, task_scopes
+from .task_verdicts import TaskVerdicts
 
 FILE_TOOLS = ("Read", "Write", "*Edit")
 """Tools that read or change a file (Read, Write, Edit, MultiEdit, NotebookEdit): Drift looks
@@ -61,7 +61,10 @@ class DriftObserver:
         if judge is None or not _away_since_last_run(ctx, judge):
             return None
         ground = judge.ground
-        run, changed, passed = self._ground_run(ctx, judge)
+        run: list[tuple[int, str]] = []
+        changed, passed = False, 0
+        if ground.first_paths:  # no ground, no run away from it
+            run, changed, passed = self._ground_run(ctx, judge)
         if ground.first_paths and self._long_enough(ctx, run, changed):
             away, base, judged, oldest = run, ground, len(run) + passed, run[-1][0]
         else:
@@ -70,7 +73,7 @@ class DriftObserver:
                 return None
             away, judged, oldest = window
             base = judge.scope
-        level = self._level(ctx, oldest, lambda: self._before(judge.scope, ctx, oldest))
+        level = self._level(ctx, oldest, lambda: self._before(judge, ctx, oldest))
         if level is None:
             return None
         return self._assessment(base, judged, sorted(away), level)
@@ -85,7 +88,7 @@ class DriftObserver:
         return spanned >= self.away_run and 10 * len(run) >= 7 * self.away_run
 
     def _ground_run(
-        self, ctx: ObserverContext, judge: _Judge
+        self, ctx: ObserverContext, judge: TaskVerdicts
     ) -> tuple[list[tuple[int, str]], bool, int]:
         """The latest calls away from the task's ground (newest first), back to the last change
         made on it; whether one of them changed a file; how many calls back on the task's files
@@ -96,15 +99,15 @@ class DriftObserver:
         files is, and so is going back to them for more than half as many calls as went away.
         Calls before the task's files were first touched leave nothing.
         """
-        verdicts = [(call, *judge.verdicts(call)) for call in ctx.session[ToolCall].all()]
-        on_task = [call.index for call, broad, near in verdicts if broad is not None and not near]
+        on_task = judge.first_on_task()
         run: list[tuple[int, str]] = []
         changed = False
         returns: list[int] = []
-        for call, broad, near in reversed(verdicts):
+        for call in ctx.session[ToolCall].newest_first():
+            broad, near = judge.verdicts(call)
             if broad is None:
                 continue
-            if not on_task or call.index < on_task[0]:
+            if on_task is None or call.index < on_task:
                 break  # before the task's files were first touched: no task to leave yet
             changes = call.ok and call.tool in WRITE_TOOLS
             if not near:
@@ -120,7 +123,7 @@ class DriftObserver:
         return run, changed, sum(1 for index in returns if index > oldest)
 
     def _share_window(
-        self, ctx: ObserverContext, judge: _Judge
+        self, ctx: ObserverContext, judge: TaskVerdicts
     ) -> tuple[list[tuple[int, str]], int, int] | None:
         """The unrelated calls among the last `window` calls naming files, when they are most;
         how many calls were judged, and the oldest of them."""
@@ -154,12 +157,12 @@ class DriftObserver:
             return "medium" if last.severity == "low" else None
         return "low"
 
-    def _before(self, scope: TaskScope, ctx: ObserverContext, oldest: int) -> int | None:
+    def _before(self, judge: TaskVerdicts, ctx: ObserverContext, oldest: int) -> int | None:
         """The oldest call of the window of calls naming paths just before call `oldest`."""
         found = None
         seen = 0
         for call in ctx.session[ToolCall].newest_first():
-            if call.index >= oldest or scope.verdict(call) is None:
+            if call.index >= oldest or judge.broad(call) is None:
                 continue
             found = call.index
             seen += 1
@@ -201,50 +204,21 @@ class DriftObserver:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class _Judge:
-    """The task's scope, its ground, and the files its own searches and failures led to."""
-
-    scope: TaskScope
-    ground: TaskScope
-    leads: dict[str, int]
-    judged: dict[int, tuple[str | None, str]] = field(default_factory=dict, compare=False)
-    """Verdicts given in this run, by call: one run reads most calls more than once."""
-
-    def verdicts(self, call: ToolCall) -> tuple[str | None, str]:
-        """The call under the task's scope (None: names no telling path; '': related; else the
-        unrelated path) and under its ground ('' or an unrelated path)."""
-        found = self.judged.get(id(call))  # the session holds its calls while this judge lives
-        if found is None:
-            found = self.judged[id(call)] = self._verdicts(call)
-        return found
-
-    def _verdicts(self, call: ToolCall) -> tuple[str | None, str]:
-        paths = activity_paths(call)
-        if not paths:
-            return None, ""
-        for raw in paths:
-            path = self.scope.resolve(raw)
-            if path is not None and self.leads.get(path, call.index) < call.index:
-                return "", ""
-        broad = self.scope.judge(paths)
-        if broad is None or broad:
-            return broad, broad or ""
-        return broad, self.ground.judge(paths) or ""
-
-
-def _judge(ctx: ObserverContext) -> _Judge | None:
-    """The task's scope and ground, once it has touched files, and where it led."""
+def _judge(ctx: ObserverContext) -> TaskVerdicts | None:
+    """The task's scope and ground, once it has touched files, and the verdicts on its calls."""
     task = ctx.session[TaskContext].latest()
     if task is None or not task.first_paths:
         return None
     root = str(ctx.project_root) if ctx.project_root else None
     prompts = tuple([prompt.text for prompt in ctx.session[UserPrompt].all()])
     scope, ground = task_scopes(task.first_prompt, task.first_paths, prompts, root)
-    return _Judge(scope, ground, task_leads(ctx.session[ToolCall].all(), ground))
+    verdicts = ctx.session.derived("drift.verdicts", TaskVerdicts)
+    key = (task.first_prompt, task.first_paths, prompts, root)
+    verdicts.update(key, scope, ground, ctx.session[ToolCall].all())
+    return verdicts
 
 
-def _away_since_last_run(ctx: ObserverContext, judge: _Judge) -> bool:
+def _away_since_last_run(ctx: ObserverContext, judge: TaskVerdicts) -> bool:
     """Did a call since this observer last ran work away from the task's ground?
 
     Only such a call can start or extend a drift (a related call lowers the share, a call naming

@@ -123,7 +123,9 @@ def observers_named(names: Sequence[str] | None = None) -> ObserverFactory:
     """A factory of the named observers, plugins' too (all the built-ins for None); unknown names
     fail now."""
     chosen = list(names) if names else None
-    builtin_observers(chosen)
+    made = builtin_observers(chosen)
+    if chosen is None:  # the built-ins are frozen values, their state is the session's: shared
+        return lambda: list(made)
     return lambda: builtin_observers(chosen)
 
 
