@@ -158,7 +158,9 @@ dying as the hook connected) records it once."""
 
 
 def answer(payload: bytes, home: str) -> bytes:
-    """The service's answer to `payload`, starting the service if it is not running."""
+    """The service's answer to `payload`, starting the service if it is not running. A session's
+    start does not wait for a service to start: it is handed over (`hand_over`) and answered
+    with nothing."""
     run_dir = home + "/" + RUN_DIR
     resets = 0
     try:
@@ -170,6 +172,9 @@ def answer(payload: bytes, home: str) -> bytes:
     import os
 
     os.makedirs(run_dir, mode=0o700, exist_ok=True)
+    if not resets and starts_session(payload) and hand_over(home, payload):
+        start_service(home)
+        return b""
     start_service(home)
     started = time.monotonic()
     deadline = started + START_TIMEOUT
@@ -189,9 +194,43 @@ def answer(payload: bytes, home: str) -> bytes:
         time.sleep(0.01)
 
 
-def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
+HANDED_OVER = "handed over"
+"""Begins the reason of a spooled input that a hook handed over unanswered instead of waiting for
+a service to start: the service takes these first, before any hook, when it starts."""
+UNANSWERED = "onlooker_unanswered"
+"""The field a handed-over input carries: its hook has returned, so what the service has to say
+about it is held for the session's next hook (UserPromptSubmit, before the first request)."""
+
+
+def starts_session(payload: bytes) -> bool:
+    """Whether `payload` is a SessionStart hook input."""
+    import json  # only when no service answered: a cold start costs far more than this
+
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(data, dict) and data.get("hook_event_name") == "SessionStart"
+
+
+def hand_over(home: str, payload: bytes) -> bool:
+    """Spool `payload`, marked unanswered, for the service about to start; whether it was kept.
+    Starting the service takes a second or more (its imports), which a session's start then
+    does not wait for: the service handles the input before any other hook, and what it has to
+    say (memories, open findings) goes out with the session's next hook."""
+    body = payload.lstrip()
+    if body[:1] != b"{":
+        return False
+    marked = _without_secrets(b'{"' + UNANSWERED.encode() + b'":true,' + body[1:])
+    if not marked.startswith(b"{"):  # it could not be redacted: the hook waits for the service
+        return False
+    return spool(home, marked, f"{HANDED_OVER} while the hook service started", redacted=True)
+
+
+def spool(home: str, payload: bytes, reason: str, head: int = 0, *, redacted: bool = False) -> bool:
     """Keep an input the service could not take: in the spool, which the service replays; or,
-    cut to its first `head` bytes, apart in `spool/refused/`, since it can never go through."""
+    cut to its first `head` bytes, apart in `spool/refused/`, since it can never go through.
+    Whether it was kept. `redacted`: `payload` is already without secrets."""
     import os
 
     try:
@@ -201,14 +240,17 @@ def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         name = f"{time.time_ns()}-{os.getpid()}-{os.urandom(3).hex()}.hook"
         note = reason.replace("\n", " ")[:500].encode("utf-8", "replace")
-        kept = _without_secrets(payload, head)
-        fd = os.open(os.path.join(folder, name), os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        kept = payload if redacted else _without_secrets(payload, head)
+        writing = os.path.join(folder, name[: -len(".hook")] + ".writing")
+        fd = os.open(writing, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         try:
             os.write(fd, b"# " + note + b"\n" + kept)
         finally:
             os.close(fd)
+        os.rename(writing, os.path.join(folder, name))  # a reader sees it whole or not at all
     except OSError:
-        pass  # nowhere to keep it: still never block the agent
+        return False  # nowhere to keep it: still never block the agent
+    return True
 
 
 def _without_secrets(payload: bytes, head: int = 0) -> bytes:
