@@ -6,10 +6,9 @@ holds an exclusive lock so it never runs twice for one data home, and exits afte
 `ONLOOKER_HOOKD_IDLE` seconds (900) with no hook and no work.
 
 It takes its lock and listens before it imports what answers hooks (about a second): hooks that
-come meanwhile connect at once and wait in the listen queue, so no hook starts another service.
-Inputs a hook handed over unanswered (a SessionStart that did not wait for the service to start,
-daemon/client.py) are handled first, before any connection is taken, so a session's hooks keep
-their order (specs/hook-service.md, "A cold start").
+come meanwhile connect at once and wait in the listen queue, and are taken in the order they came
+before its threads start, so a session's start handed over unanswered (daemon/client.py) comes
+before the session's next hook (specs/hook-service.md, "A cold start").
 """
 
 from __future__ import annotations
@@ -112,9 +111,9 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     )  # fmt: skip
     threads = int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS))
     lanes = Lanes(threads)
-    _take_handed_over(handler, home)
     last = [time.monotonic()]
     times = HookTimes(home)
+    _take_waiting(listener, handler, lanes, times)
     for n in range(threads):
         threading.Thread(
             target=_accept, args=(listener, handler, lanes, last, times), name=f"onlooker-hook-{n}",
@@ -193,14 +192,23 @@ def _answer(
         times.record(time.perf_counter() - began, answered)
 
 
-def _take_handed_over(handler: HookHandler, home: Path) -> None:
-    """Handle the inputs hooks handed over unanswered while no service ran, oldest first, before
-    any connection is taken: what they have to say is held for their sessions' next hooks."""
-    from .spool import replay
-
-    done, refused = replay(handler, home, handed_over=True)
-    if done or refused:
-        log.info("took %d handed-over input(s), %d refused", done, refused)
+def _take_waiting(
+    listener: socket.socket, handler: HookHandler, lanes: Lanes, times: HookTimes
+) -> None:
+    """Take the hooks that connected while the service started, one by one in the order they
+    came, each answered here or queued in its session's lane: so a session's start comes before
+    its prompt however the threads are scheduled after."""
+    listener.setblocking(False)
+    try:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # none waiting (or the service is stopping)
+                return
+            conn.setblocking(True)
+            _take(conn, handler, lanes, times)
+    finally:
+        listener.setblocking(True)
 
 
 def _drain_spool(handler: HookHandler, home: Path, lanes: Lanes) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..hosts.claude_code.hook import HookHandler
-from .client import HANDED_OVER, REFUSED_DIR, SPOOL_DIR
+from .client import REFUSED_DIR, SPOOL_DIR
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,14 +47,11 @@ def replay(
     handler: HookHandler,
     home: Path,
     run: Callable[[bytes, Callable[[], None]], None] | None = None,
-    *,
-    handed_over: bool = False,
 ) -> tuple[int, int]:
     """Hand each waiting input to `handler` once more: (went through, refused). One that fails
     again is moved to the refused inputs with its new reason. `run(payload, work)` runs each
     replay where the caller wants it (the service: in its session's lane; the counts are then
-    those of the replays done by the time it returns); default: at once. `handed_over`: only
-    the inputs hooks handed over unanswered while the service started (daemon/client.py)."""
+    those of the replays done by the time it returns); default: at once."""
     outcome = [0, 0]
 
     def one(entry: SpoolEntry) -> None:
@@ -72,8 +69,6 @@ def replay(
             entry.path.unlink()
 
     for entry in spool_entries(home):
-        if handed_over and not entry.reason.startswith(HANDED_OVER):
-            continue
         if run is None:
             one(entry)
         else:
