@@ -111,6 +111,7 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
     )  # fmt: skip
     threads = int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS))
     lanes = Lanes(threads)
+    log.info("hook service %d ready", os.getpid())
     last = [time.monotonic()]
     times = HookTimes(home)
     _take_waiting(listener, handler, lanes, times)
