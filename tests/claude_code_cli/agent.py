@@ -18,6 +18,7 @@ from onlooker.daemon.hookd import running_pid
 from onlooker.daemon.worker import worker_pid
 from onlooker.store.home import journal_path, project_for
 from onlooker.testing import AnthropicEndpoint, ClaudeCode, HeadlessRun
+from onlooker.testing.messages_request import MessagesRequest
 
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 
@@ -82,6 +83,13 @@ class Agent:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text)
         return path
+
+
+def start_context(request: MessagesRequest) -> list[str]:
+    """What a session's start told the model in its first request: its SessionStart hook's
+    context, or, when the start found no hook service running and did not wait for one to start,
+    the first prompt's hook's, which carries it (specs/hook-service.md, "A cold start")."""
+    return request.hook_context("SessionStart") or request.hook_context("UserPromptSubmit")
 
 
 def _agent_env(home: Path) -> dict[str, str]:

@@ -32,5 +32,13 @@ def test_the_claude_code_benchmark_reports_first_request_session_and_tool_call_c
         "as the README installs it: first request",
         "as the README installs it: session",
         "as the README installs it: one tool call",
+        "floor: `true` hooks: first request",
+        "floor: `true` hooks: session",
+        "floor: `true` hooks: one tool call",
+        "floor: bare Python hooks: first request",
+        "floor: bare Python hooks: session",
+        "floor: bare Python hooks: one tool call",
+        "as the README installs it ÷ floor: bare Python hooks: first request",
+        "as the README installs it ÷ floor: bare Python hooks: session",
     ]
     assert "s plain; each round" in run.stdout and "ms vs" in run.stdout

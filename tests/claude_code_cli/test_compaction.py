@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from agent import Agent
+from agent import Agent, start_context
 
 from onlooker.memory import Extracted, Memories
 from onlooker.store import Store
@@ -28,7 +28,7 @@ def test_after_compact_only_memories_not_shown_yet_are_injected(agent: Agent) ->
     remember(agent, "Tests need the fixture server", "Start it with `make fixtures` first.")
     with AnthropicEndpoint([ToolUse("Bash", {"command": "ls", "description": "List"})]) as api:
         first = agent.run(api, "Look around.")
-    (started,) = api.turns[0].hook_context("SessionStart")
+    (started,) = start_context(api.turns[0])  # the service was not running yet
     assert started.startswith(HEADER) and "Tests need the fixture server" in started
 
     remember(agent, "Deploys go through staging", "Never push to production directly.")

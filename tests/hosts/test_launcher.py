@@ -27,12 +27,23 @@ def session_start(cwd: Path) -> str:
                        "source": "startup", "transcript_path": str(cwd / "t.jsonl")})  # fmt: skip
 
 
+def recorded(home: Path) -> bool:
+    """Whether the hook's session got recorded, waiting for it: a session's start that found no
+    service running returns before the service it started records it (specs/hook-service.md)."""
+    deadline = time.monotonic() + 30
+    while not list(home.rglob("*.jsonl")):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def test_the_launcher_runs_the_hook_and_the_cli(tmp_path: Path, onlooker_home: Path) -> None:
     launcher = write_launcher(onlooker_home)
     assert launcher == launcher_path(onlooker_home) and os.access(launcher, os.X_OK)
     done = run([str(launcher), "hook"], session_start(tmp_path), ONLOOKER_HOOKD_IDLE="2")
     assert (done.returncode, done.stderr) == (0, "")
-    assert list(onlooker_home.rglob("*.jsonl")), "the hook recorded nothing"
+    assert recorded(onlooker_home), "the hook recorded nothing"
     version = run([str(launcher), "--version"], PATH=BARE_PATH)
     assert version.returncode == 0 and version.stdout.startswith("onlooker, version ")
 
@@ -62,7 +73,7 @@ def test_when_its_python_is_gone_an_onlooker_on_path_takes_over(
     assert done.returncode == 0 and done.stdout.startswith("onlooker, version ")
     hook = run([str(launcher), "hook"], session_start(tmp_path), PATH=path, ONLOOKER_HOOKD_IDLE="2")
     assert (hook.returncode, hook.stdout) == (0, "")
-    assert list(onlooker_home.rglob("*.jsonl"))
+    assert recorded(onlooker_home)
 
 
 def test_the_plugin_finder_names_no_machine_and_finds_onlooker(
@@ -83,4 +94,4 @@ def test_the_plugin_finder_names_no_machine_and_finds_onlooker(
     found = run([str(finder), "hook"], session_start(tmp_path), PATH=BARE_PATH,
                 ONLOOKER_HOOKD_IDLE="2")  # fmt: skip
     assert (found.returncode, found.stdout) == (0, "")
-    assert list(onlooker_home.rglob("*.jsonl"))
+    assert recorded(onlooker_home)

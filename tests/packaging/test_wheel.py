@@ -12,6 +12,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 import tomllib
 import zipfile
 from collections.abc import Iterator
@@ -157,8 +158,10 @@ def test_the_hook_answers(installed: Installed, tmp_path: Path) -> None:
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
-    journals = list((tmp_path / "onlooker").rglob("*.jsonl"))
-    assert journals, "the hook recorded nothing"
+    deadline = time.monotonic() + 30  # a session's start returns before a cold service records it
+    while not list((tmp_path / "onlooker").rglob("*.jsonl")):
+        assert time.monotonic() < deadline, "the hook recorded nothing"
+        time.sleep(0.05)
 
 
 def test_mcp_server_lists_its_tools(installed: Installed, tmp_path: Path) -> None:

@@ -18,6 +18,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from onlooker.daemon.client import start_service
+from onlooker.daemon.hookd import running_pid
+
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
 
 
@@ -134,8 +137,26 @@ class EventStream:
         self.connection.close()
 
 
+def warm_service(home: Path) -> None:
+    """Start the hook service for `home` (if none runs) and wait until it answers hooks."""
+    if running_pid(home) is None:
+        start_service(str(home))
+    log = home / "logs" / "hookd.log"
+    deadline = time.monotonic() + 60
+    while True:
+        pid = running_pid(home)
+        if pid and pid > 0 and log.exists() and f"hook service {pid} ready" in log.read_text():
+            return
+        assert time.monotonic() < deadline, "the hook service did not start"
+        time.sleep(0.02)
+
+
 def hook(payload: dict[str, Any]) -> dict[str, Any]:
-    """Run the real `onlooker hook` command; its parsed answer ({} when it printed nothing)."""
+    """Run the real `onlooker hook` command; its parsed answer ({} when it printed nothing). A
+    SessionStart goes to a warm service: a cold start hands its input over and answers nothing,
+    its context coming with the prompt (specs/hook-service.md, "A cold start")."""
+    if payload.get("hook_event_name") == "SessionStart":
+        warm_service(Path(os.environ["ONLOOKER_HOME"]))
     done = subprocess.run([ONLOOKER, "hook"], input=json.dumps(payload).encode(),
                           capture_output=True, timeout=60)  # fmt: skip
     assert done.returncode == 0, done.stderr

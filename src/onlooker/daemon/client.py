@@ -157,10 +157,11 @@ time the input goes again, with its id, so a service that journaled it before dy
 dying as the hook connected) records it once."""
 
 
-def answer(payload: bytes, home: str) -> bytes:
-    """The service's answer to `payload`, starting the service if it is not running."""
+def answer(payload: bytes, home: str, resets: int = 0) -> bytes:
+    """The service's answer to `payload`, starting the service if it is not running. A session's
+    start does not wait for a service it started: once the service listens, the input is sent
+    and handed over (`hand_over`), and the hook answers nothing."""
     run_dir = home + "/" + RUN_DIR
-    resets = 0
     try:
         return ask(run_dir, payload, ANSWER_TIMEOUT)
     except (FileNotFoundError, ConnectionRefusedError):
@@ -171,10 +172,13 @@ def answer(payload: bytes, home: str) -> bytes:
 
     os.makedirs(run_dir, mode=0o700, exist_ok=True)
     start_service(home)
+    marked = None if resets else unanswered(payload)
     started = time.monotonic()
     deadline = started + START_TIMEOUT
     while True:
         try:
+            if marked is not None:
+                return hand_over(run_dir, marked, home)
             return ask(run_dir, payload, ANSWER_TIMEOUT)
         except (FileNotFoundError, ConnectionRefusedError):
             if time.monotonic() > deadline:
@@ -183,10 +187,103 @@ def answer(payload: bytes, home: str) -> bytes:
             resets += 1
             if resets > RESETS:
                 raise
+            payload = marked or payload  # (once sent, the same bytes go again)
+            marked = None
         if time.monotonic() - started > 1.0:  # the one started may have met a dying one's lock
             start_service(home)  # (a second start exits at once while one runs)
             started = time.monotonic()
         time.sleep(0.01)
+
+
+UNANSWERED = "onlooker_unanswered"
+"""The field a handed-over input carries: its hook has returned, so what the service has to say
+about it is held for the session's next hook (UserPromptSubmit, before the first request)."""
+HAND_OVER_FLAG = "--answer-handed-over"
+"""Runs this file as the process that waits for a handed-over input's answer (`hand_over`)."""
+HANDED_OVER_SOCKET = 3
+"""The handed-over connection's file descriptor in that process."""
+
+
+def unanswered(payload: bytes) -> bytes | None:
+    """A SessionStart input marked UNANSWERED, or None for any other input (or one too large to
+    hand over through a pipe at once)."""
+    if len(payload) > 32 * 1024 or b"SessionStart" not in payload:
+        return None
+    import json  # only when no service answered: starting one costs far more than this
+
+    try:
+        data = json.loads(payload)
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(data, dict) or data.get("hook_event_name") != "SessionStart":
+        return None
+    return b'{"' + UNANSWERED.encode() + b'":true,' + payload.lstrip()[1:]
+
+
+def hand_over(run_dir: str, payload: bytes, home: str) -> bytes:
+    """Send `payload` to the service that is starting (it listens before it imports what answers
+    hooks, about a second), then leave the wait for its answer to a detached process of this
+    file (HAND_OVER_FLAG), which sends it again or spools it as any hook does: so the session
+    starts at once, and the input, sent before this hook returns, comes before the session's
+    next hook. Answers nothing; the service holds what it has to say for that next hook."""
+    import _socket
+    import os
+
+    sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
+    try:
+        sock.settimeout(ANSWER_TIMEOUT)
+        cwd = posix.getcwd()
+        posix.chdir(run_dir)
+        try:
+            sock.connect(SOCKET_NAME)
+        finally:
+            posix.chdir(cwd)
+        sock.sendall(frame(payload))
+        try:
+            read_end, write_end = os.pipe()
+            os.write(write_end, payload)  # well within a pipe's buffer (see `unanswered`)
+            os.close(write_end)
+            argv = [sys.executable, "-I", "-S", os.path.abspath(__file__), HAND_OVER_FLAG]
+            actions = [
+                (os.POSIX_SPAWN_DUP2, read_end, 0),
+                (os.POSIX_SPAWN_DUP2, sock.fileno(), HANDED_OVER_SOCKET),
+                (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+                (os.POSIX_SPAWN_OPEN, 2, os.devnull, os.O_WRONLY, 0),
+            ]
+            env = dict(os.environ)
+            env[HOME_VARIABLE] = home
+            os.posix_spawn(sys.executable, argv, env, file_actions=actions, setsid=True)
+            os.close(read_end)
+        except OSError:  # no process to leave it to: wait here, as for any hook
+            read_frame(sock)
+        return b""
+    finally:
+        sock.close()
+
+
+def answer_handed_over(home: str) -> int:
+    """The detached process of `hand_over`: wait for the answer on the connection it was given;
+    when the service ends it without one, send the input again (it carries its id: recorded
+    once), and spool it when that fails too. What the service answers is dropped: it holds it
+    for the session's next hook."""
+    import _socket
+
+    payload = read_stdin()
+    try:
+        sock = _socket.socket(fileno=HANDED_OVER_SOCKET)
+        try:
+            sock.settimeout(ANSWER_TIMEOUT)
+            read_frame(sock)
+        finally:
+            sock.close()
+    except ConnectionError:
+        try:
+            answer(payload, home, resets=1)
+        except Exception as exc:
+            spool(home, payload, f"{type(exc).__name__}: {exc}")
+    except Exception as exc:  # a timeout: the input waits in the spool, as any hook's
+        spool(home, payload, f"{type(exc).__name__}: {exc}")
+    return 0
 
 
 def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
@@ -276,6 +373,8 @@ def main() -> int:
     if _env(NESTED_VARIABLE):
         return 0
     home = data_home()
+    if sys.argv[1:] == [HAND_OVER_FLAG]:
+        return answer_handed_over(home)
     try:
         payload = read_stdin()
     except OSError:

@@ -4,6 +4,11 @@ It listens on `<home>/run/hookd.sock` and answers hooks with a warm HookHandler:
 each session's hooks in order (daemon/_lanes.py), each hook on the thread that accepted it. It
 holds an exclusive lock so it never runs twice for one data home, and exits after
 `ONLOOKER_HOOKD_IDLE` seconds (900) with no hook and no work.
+
+It takes its lock and listens before it imports what answers hooks (about a second): hooks that
+come meanwhile connect at once and wait in the listen queue, and are taken in the order they came
+before its threads start, so a session's start handed over unanswered (daemon/client.py) comes
+before the session's next hook (specs/hook-service.md, "A cold start").
 """
 
 from __future__ import annotations
@@ -21,18 +26,16 @@ import time
 import traceback
 from pathlib import Path
 from types import FrameType
+from typing import TYPE_CHECKING
 
 from ..errors import AlreadyRunning
-from ..hosts.claude_code.hook import HookHandler, HostAnswer
-from ..hosts.opencode.hook_input import HOST as OPENCODE
-from ..hosts.opencode.hook_input import answer as opencode_answer
-from ..store import Store
-from ..store.home import data_home
 from ._lanes import Lanes
 from ._lock import holder, single_instance
-from .client import ANSWER_TIMEOUT, RUN_DIR, SOCKET_NAME, frame, read_frame
+from .client import ANSWER_TIMEOUT, HOME_VARIABLE, RUN_DIR, SOCKET_NAME, frame, read_frame
 from .hook_times import HookTimes
-from .spool import replay, spool_entries
+
+if TYPE_CHECKING:  # imported once the service listens (_serve_locked): they take about a second
+    from ..hosts.claude_code.hook import HookHandler, HostAnswer
 
 log = logging.getLogger("onlooker.hook")
 
@@ -49,8 +52,12 @@ HOOK_MARGIN = 3.0
 """Seconds of a hook's wait kept for the rest of its work (storing, answering) after reviewers."""
 
 
-HOSTS: dict[str, HostAnswer] = {OPENCODE: opencode_answer}
-"""Plugins of other hosts that forward their hooks here (`{"host": ...}` inputs)."""
+def other_hosts() -> dict[str, HostAnswer]:
+    """Plugins of other hosts that forward their hooks here (`{"host": ...}` inputs)."""
+    from ..hosts.opencode.hook_input import HOST as OPENCODE
+    from ..hosts.opencode.hook_input import answer as opencode_answer
+
+    return {OPENCODE: opencode_answer}
 
 
 def parallel_budget() -> float:
@@ -93,16 +100,21 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
 
     signal.signal(signal.SIGTERM, stop)
     log.info("hook service %d listening for %s", os.getpid(), home)
-    store = Store(home)
+    from ..hosts.claude_code.hook import HookHandler
     from ..reviewers.handoff import configured_reviewers
+    from ..store import Store
 
+    store = Store(home)
     handler = HookHandler(
-        store, reviewers=configured_reviewers(), review_budget=parallel_budget(), hosts=HOSTS
-    )
+        store, reviewers=configured_reviewers(), review_budget=parallel_budget(),
+        hosts=other_hosts(),
+    )  # fmt: skip
     threads = int(os.environ.get("ONLOOKER_HOOKD_THREADS", THREADS))
     lanes = Lanes(threads)
+    log.info("hook service %d ready", os.getpid())
     last = [time.monotonic()]
     times = HookTimes(home)
+    _take_waiting(listener, handler, lanes, times)
     for n in range(threads):
         threading.Thread(
             target=_accept, args=(listener, handler, lanes, last, times), name=f"onlooker-hook-{n}",
@@ -181,8 +193,29 @@ def _answer(
         times.record(time.perf_counter() - began, answered)
 
 
+def _take_waiting(
+    listener: socket.socket, handler: HookHandler, lanes: Lanes, times: HookTimes
+) -> None:
+    """Take the hooks that connected while the service started, one by one in the order they
+    came, each answered here or queued in its session's lane: so a session's start comes before
+    its prompt however the threads are scheduled after."""
+    listener.setblocking(False)
+    try:
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:  # none waiting (or the service is stopping)
+                return
+            conn.setblocking(True)
+            _take(conn, handler, lanes, times)
+    finally:
+        listener.setblocking(True)
+
+
 def _drain_spool(handler: HookHandler, home: Path, lanes: Lanes) -> None:
     """Replay the spooled inputs, each in its session's lane (so in order with live hooks)."""
+    from .spool import replay, spool_entries
+
     waiting = len(spool_entries(home))
     if waiting:
         log.info("replaying the spool: %d input(s)", waiting)
@@ -204,7 +237,14 @@ def main() -> int:
         level=logging.INFO, format="%(asctime)s %(process)d %(levelname)s %(message)s"
     )
     idle = float(os.environ.get("ONLOOKER_HOOKD_IDLE", IDLE_SECONDS))
-    return serve(data_home(), idle_seconds=idle)
+    chosen = os.environ.get(HOME_VARIABLE, "")  # what a hook that starts the service sets
+    if chosen.startswith("/"):
+        home = Path(chosen)
+    else:
+        from ..store.home import data_home
+
+        home = data_home()
+    return serve(home, idle_seconds=idle)
 
 
 if __name__ == "__main__":

@@ -71,7 +71,9 @@ exit 1
 
 
 def launcher_text(python: str | None = None, entry: Path | None = None) -> str:
-    """The launcher: `hook` runs the hook client (always exit 0), anything else `onlooker ...`."""
+    """The launcher: `hook` runs the hook client, anything else `onlooker ...`. The client is
+    exec'd (one process less on every hook): it exits 0 whatever happens, and the commands that
+    run the launcher make sure of it (`|| true` in settings, `; exit 0` in the plugin's finder)."""
     python = python or sys.executable
     entry = entry or entry_file()
     message = missing_notice(f"{python} is gone (onlooker was upgraded, moved or removed)")
@@ -80,7 +82,7 @@ def launcher_text(python: str | None = None, entry: Path | None = None) -> str:
         f"python={shlex.quote(python)}\nentry={shlex.quote(str(entry))}\n"
         f"MESSAGE={shlex.quote(message)}\n"
         'if [ -x "$python" ] && [ -f "$entry" ]; then\n'
-        '  if [ "$1" = hook ]; then "$python" -I -S "$entry"; exit 0; fi\n'
+        '  if [ "$1" = hook ]; then exec "$python" -I -S "$entry"; fi\n'
         '  exec "$python" -I -m onlooker "$@"\n'
         "fi\n" + _FALLBACK.lstrip("\n")
     )

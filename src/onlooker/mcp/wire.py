@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+import _thread  # its lock is threading.Lock; `threading` is not imported before it is needed
 import os
 import sys
-import threading
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,7 +19,7 @@ class Wire:
     def __init__(self, reader: BinaryIO, out: int) -> None:
         self.reader = reader
         self._out = out
-        self._lock = threading.Lock()
+        self._lock = _thread.allocate_lock()
 
     @classmethod
     def claim(cls) -> Wire:

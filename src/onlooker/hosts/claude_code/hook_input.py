@@ -27,7 +27,7 @@ from ...core.events import (
     UserPrompt,
 )
 from ...core.feedback import FEEDBACK_LIMIT
-from ...daemon.client import INPUT_ID
+from ...daemon.client import INPUT_ID, UNANSWERED
 from ...errors import HookInputError as HookInputError
 from ...errors import HookInputOverLimit
 from ...runtime import Arrival, subagent_session_id
@@ -76,12 +76,16 @@ class HookInput:
     agent_id: str = ""
     """Set when the hook fires inside a subagent (tool hooks) or for SubagentStart/Stop."""
     agent_type: str = ""
+    answered: bool = True
+    """False for an input its hook handed over unanswered (a session's start that did not wait
+    for the service to start, daemon/client.py): what it has to say waits for the next hook."""
 
     def arrival(self, event: Event) -> Arrival:
         """The event as the Runtime takes it; context is delivered where Claude Code reads it."""
+        deliverable = self.answered and self.event_name in CONTEXT_EVENTS
         return Arrival(
             event, self.session_id, cwd=self.cwd, agent_id=self.agent_id,
-            agent_type=self.agent_type, deliverable=self.event_name in CONTEXT_EVENTS,
+            agent_type=self.agent_type, deliverable=deliverable,
         )  # fmt: skip
 
     @property
@@ -129,6 +133,7 @@ def parse_hook_input(data: Mapping[str, Any], now: datetime) -> tuple[HookInput,
         transcript_path=_text(data, "transcript_path"),
         agent_id=_text(data, "agent_id"),
         agent_type=_text(data, "agent_type"),
+        answered=data.get(UNANSWERED) is not True,
     )
     event = parser(data, where, now)
     input_id = _text(data, INPUT_ID)[:64]
