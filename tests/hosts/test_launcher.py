@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from onlooker.hosts.launcher import FINDER_TEXT, launcher_path, write_launcher
