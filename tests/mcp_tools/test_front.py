@@ -207,3 +207,30 @@ def test_a_listing_of_another_mcp_version_is_not_used(tmp_path: Path) -> None:
     other = tmp_path / "listing.json"
     other.write_text(json.dumps({**listing, "mcp_version": "2.999.0"}), encoding="utf-8")
     assert load_listing(str(other)) is None  # the SDK answers from the first line
+
+
+@pytest.mark.parametrize("before", ["front", "sdk"])
+def test_the_sigint_of_a_client_leaving_ends_the_server_quietly(
+    before: str, tmp_path: Path
+) -> None:
+    """Claude Code sends SIGINT to its MCP servers when it exits: no traceback on stderr, whether
+    the front or the SDK server was serving."""
+    import signal
+
+    env = {**os.environ, "ONLOOKER_HOME": str(tmp_path / "home")}
+    process = subprocess.Popen(
+        FRONT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
+        cwd=tmp_path,
+    )  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    messages = [initialize(0, "2025-06-18"), INITIALIZED, request(1, "tools/list", {})]
+    if before == "sdk":
+        messages.append(request(2, "tools/call", LIST_CALL))
+    for message in messages:
+        process.stdin.write(json.dumps(message).encode() + b"\n")
+        process.stdin.flush()
+        if "id" in message:
+            assert json.loads(process.stdout.readline())["id"] == message["id"]
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    assert "Traceback" not in stderr.decode() and "KeyboardInterrupt" not in stderr.decode()

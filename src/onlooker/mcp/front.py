@@ -171,7 +171,15 @@ def sdk_is(version: object) -> bool:
 
 def serve(project: str | None, session_id: str = "", text_only: bool = False) -> None:
     """Serve over stdin/stdout until the client closes the connection: the front first, then
-    the SDK server for the tools (`project` None: the project of the current directory)."""
+    the SDK server for the tools (`project` None: the project of the current directory). The
+    SIGINT a client sends when it exits ends the server quietly."""
+    try:
+        _serve(project, session_id, text_only)
+    except KeyboardInterrupt:
+        return
+
+
+def _serve(project: str | None, session_id: str, text_only: bool) -> None:
     wire = Wire.claim()
     listing = load_listing()
     front = Front(listing) if listing is not None else None
