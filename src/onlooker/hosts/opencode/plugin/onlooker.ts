@@ -26,7 +26,7 @@ const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
 const WORDS_MS = 1_000 // how long a hook waits for the session's words still being written
-const REMEMBERED = 512 // message and part ids kept to tell the assistant's and what was sent
+const REMEMBERED = 4096 // message, part and session ids kept to tell the assistant's and what was sent
 
 type Answer = { append?: string; context?: string[]; output?: string; prompt?: string; notice?: string }
 type JsonProperty = { [key: string]: unknown; type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number }
@@ -134,6 +134,8 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
   if (process.env.ONLOOKER_NESTED) return {}
   let warned = false
   const command = hookCommand()
+  const loaded = Date.now()
+  const begun = new Set<string>() // sessions whose start was sent (or that began before `loaded`)
 
   async function warnOnce(message: string): Promise<void> {
     if (warned) return
@@ -164,8 +166,39 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       await warnOnce("onlooker is not installed on this machine, so its plugin does nothing: pipx install onlooker (or uv tool install onlooker), then onlooker install opencode")
       return {}
     }
+    if (hook === "event" && (data as { type?: string }).type === "session.created") {
+      if (begun.has(sessionID)) return {} // its start went already, read from opencode
+      remember(begun, sessionID)
+    } else if (!begun.has(sessionID)) {
+      remember(begun, sessionID)
+      void inTurn(sessionID, () => begin(command, sessionID))
+    }
+    return await inTurn(sessionID, () => send(command, payloadOf(hook, sessionID, data, out)))
+  }
+
+  function payloadOf(hook: string, sessionID: string, data: object, out: object): Buffer {
     const body = { host: "opencode", hook, session_id: sessionID, cwd: input.directory, input: data, output: out }
-    const payload = Buffer.from(JSON.stringify(body), "utf8")
+    return Buffer.from(JSON.stringify(body), "utf8")
+  }
+
+  /** A session's start, before its first hook when its creation has not come yet: opencode does
+   * not await its bus events, so a subagent's first prompt can come before its `session.created`
+   * (the service would then take the session as resumed, and record a second start when the event
+   * comes). Its info is asked of opencode; a session created before this plugin was loaded sends
+   * none (it is resumed here, and no event of its creation will come). */
+  async function begin(command: string[], sessionID: string): Promise<Answer> {
+    let info: { time?: { created?: number } } | undefined
+    try {
+      info = (await input.client.session.get({ path: { id: sessionID } })).data
+    } catch {
+      return {} // the service takes the session as resumed
+    }
+    if (info === undefined || (info.time?.created ?? 0) < loaded) return {}
+    const created = { type: "session.created", properties: { info } }
+    return await send(command, payloadOf("event", sessionID, created, {}))
+  }
+
+  async function send(command: string[], payload: Buffer): Promise<Answer> {
     const socketPath = join(dataHome(), "run", "hookd.sock")
     try {
       if (socketPath.length <= MAX_SOCKET_PATH && existsSync(socketPath)) {
@@ -180,6 +213,22 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       await warnOnce(`onlooker did not answer: ${String(error)}`)
       return {}
     }
+  }
+
+  const sending = new Map<string, Promise<unknown>>() // each session's last hook on its way
+
+  /** A session's hooks reach the service one at a time, in the order opencode raised them here:
+   * opencode does not await its bus events, and two hook clients waiting for a service to start
+   * connect in any order, so its creation could otherwise come after its first prompt (and the
+   * session would be recorded as started twice: once resumed, once created). */
+  function inTurn(sessionID: string, work: () => Promise<Answer>): Promise<Answer> {
+    const mine = (sending.get(sessionID) ?? Promise.resolve()).then(work)
+    const settled = mine.catch(() => undefined)
+    sending.set(sessionID, settled)
+    void settled.then(() => {
+      if (sending.get(sessionID) === settled) sending.delete(sessionID)
+    })
+    return mine
   }
 
   const assistant = new Set<string>() // ids of the assistant's messages
