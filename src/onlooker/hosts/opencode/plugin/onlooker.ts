@@ -35,7 +35,7 @@ type Schema = InstanceType<Zod["ZodType"]>
 type Shape = Record<string, Schema | ReturnType<Schema["optional"]>>
 type BusEvent = Parameters<NonNullable<Hooks["event"]>>[0]["event"]
 type Part = Extract<BusEvent, { type: "message.part.updated" }>["properties"]["part"]
-type Open = { sessionID: string; done: Promise<void>; finish: () => void }
+type Open = { sessionID: string; start?: number; done: Promise<void>; finish: () => void }
 type ObserverTool = { name: string; description: string; schema: { [key: string]: unknown; properties?: Record<string, JsonProperty>; required?: string[] } }
 
 const COMMAND = "observer"
@@ -252,19 +252,22 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
     if (part.type !== "text" && part.type !== "reasoning") return
     if (!assistant.has(part.messageID) || sent.has(part.id)) return
     if (part.type === "text" && (part.synthetic || part.ignored)) return
-    if (part.time?.end) return await said(part.sessionID, part.messageID, part.id, part.type, part.text)
+    const start = part.time?.start
+    if (part.time?.end) return await said(part.sessionID, part.messageID, part.id, part.type, part.text, start)
     if (!open.has(part.id)) {
       let finish = () => undefined as void
       const done = new Promise<void>((resolve) => (finish = resolve))
-      open.set(part.id, { sessionID: part.sessionID, done, finish })
+      open.set(part.id, { sessionID: part.sessionID, start, done, finish })
     }
   }
 
-  async function said(sessionID: string, messageID: string, id: string, type: string, text: string): Promise<void> {
+  /** A part sent with when it began (`time.start`, when known): the service puts the words
+   * before the tool calls that began after them, should they come after the call's hook. */
+  async function said(sessionID: string, messageID: string, id: string, type: string, text: string, start?: number): Promise<void> {
     if (sent.has(id)) return
     remember(sent, id)
     try {
-      const part = { id, sessionID, messageID, type, text }
+      const part = { id, sessionID, messageID, type, text, ...(start ? { time: { start } } : {}) }
       if (text.trim()) await forward("event", sessionID, { type: "message.part.updated", properties: { part } })
     } finally {
       finished(id)
@@ -336,7 +339,8 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       if (answer.append) output.output = output.output ? `${output.output}\n\n${answer.append}` : answer.append
     },
     "experimental.text.complete": async (hookInput, output) => {
-      await said(hookInput.sessionID, hookInput.messageID, hookInput.partID, "text", output.text)
+      const start = open.get(hookInput.partID)?.start
+      await said(hookInput.sessionID, hookInput.messageID, hookInput.partID, "text", output.text, start)
     },
     "experimental.session.compacting": async (hookInput, output) => {
       const answer = await forward("experimental.session.compacting", hookInput.sessionID, hookInput)
