@@ -26,6 +26,7 @@ const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
 const WORDS_MS = 1_000 // how long a hook waits for the session's words still being written
+const INFO_MS = 2_000 // how long a session's first hook waits for opencode to say what it is
 const REMEMBERED = 4096 // message, part and session ids kept to tell the assistant's and what was sent
 
 type Answer = { append?: string; context?: string[]; output?: string; prompt?: string; notice?: string }
@@ -188,12 +189,20 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
    * none (it is resumed here, and no event of its creation will come). */
   async function begin(command: string[], sessionID: string): Promise<Answer> {
     let info: { time?: { created?: number } } | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
     try {
-      info = (await input.client.session.get({ path: { id: sessionID } })).data
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, INFO_MS)))
+      info = (await Promise.race([input.client.session.get({ path: { id: sessionID } }), late]))?.data ?? undefined
     } catch {
-      return {} // the service takes the session as resumed
+      info = undefined
+    } finally {
+      clearTimeout(timer)
     }
-    if (info === undefined || (info.time?.created ?? 0) < loaded) return {}
+    if (info === undefined) {
+      begun.delete(sessionID) // not known here: its creation, should it come, is sent
+      return {}
+    }
+    if ((info.time?.created ?? 0) < loaded) return {} // resumed: the service says so
     const created = { type: "session.created", properties: { info } }
     return await send(command, payloadOf("event", sessionID, created, {}))
   }
