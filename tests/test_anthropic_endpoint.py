@@ -14,23 +14,26 @@ TOOLS: list[Any] = [{"name": "Bash", "description": "Run", "input_schema": {"typ
 
 
 def client(api: AnthropicEndpoint) -> anthropic.Anthropic:
+    """A client to close when done (`with`): one left to the garbage collector keeps its pooled
+    connection open, and its socket is reported unclosed in whichever test collects it."""
     return anthropic.Anthropic(base_url=api.url, api_key="sk-test", max_retries=0)
 
 
 def ask(api: AnthropicEndpoint, text: str, *, tools: bool = True, **kw: Any) -> Any:
-    return client(api).messages.create(
-        model="claude-test",
-        max_tokens=100,
-        messages=[{"role": "user", "content": text}],
-        **({"tools": TOOLS} if tools else {}),
-        **kw,
-    )
+    with client(api) as sdk:
+        return sdk.messages.create(
+            model="claude-test",
+            max_tokens=100,
+            messages=[{"role": "user", "content": text}],
+            **({"tools": TOOLS} if tools else {}),
+            **kw,
+        )
 
 
 def test_a_streamed_turn_gives_text_and_tool_calls_with_their_input() -> None:
     script = [Blocks((Text("Looking."), ToolUse("Bash", {"command": "ls -la"})))]
-    with AnthropicEndpoint(script) as api:
-        stream = client(api).messages.stream(
+    with AnthropicEndpoint(script) as api, client(api) as sdk:
+        stream = sdk.messages.stream(
             model="claude-test",
             max_tokens=100,
             tools=TOOLS,
@@ -73,9 +76,10 @@ def test_a_reply_can_be_a_function_of_the_request_and_subagents_have_their_own_s
 
 def test_count_tokens_other_posts_and_failures() -> None:
     with AnthropicEndpoint([Failure(529, "overloaded_error", "busy")], input_tokens=42) as api:
-        counted = client(api).messages.count_tokens(
-            model="claude-test", messages=[{"role": "user", "content": "hi"}]
-        )
+        with client(api) as sdk:
+            counted = sdk.messages.count_tokens(
+                model="claude-test", messages=[{"role": "user", "content": "hi"}]
+            )
         with pytest.raises(anthropic.APIStatusError) as failed:
             ask(api, "hi")
     assert counted.input_tokens == 42

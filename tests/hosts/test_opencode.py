@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sys
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,27 @@ def test_the_assistants_parts_are_kept_only_for_a_conversation_reviewer(
     assert said == [("The token is [REDACTED:github_token].", "", "part:prt_2")]
     child = journal_path(onlooker_home, key, "ses_child").read_text()
     assert "A subagent's finding." in child
+
+
+def test_a_part_that_comes_after_its_tool_call_keeps_when_it_began(
+    tmp_path: Path, onlooker_home: Path, clock: FixedClock
+) -> None:
+    project = tmp_path / "shop"
+    (project / ".onlooker").mkdir(parents=True)
+    (project / ".onlooker" / "no-memory").touch()
+    (project / ".onlooker" / "config.yaml").write_text(READER)
+    began = clock.now() - timedelta(seconds=3)
+    call = {"tool": "bash", "sessionID": "ses_1", "callID": "c1", "args": {"command": "ls"}}
+    late = part("prt_1", "text", "Listing first.")
+    late["properties"]["part"]["time"] = {"start": int(began.timestamp() * 1000)}
+    with Store(onlooker_home) as store:
+        handler = HookHandler(store, clock=clock, hosts={HOST: answer}, wake_worker=lambda _: None)
+        handler.handle(forwarded("tool.execute.after", "ses_1", project, call, {"output": ""}))
+        handler.handle(forwarded("event", "ses_1", project, late))
+        handler.handle(forwarded("event", "ses_1", project, part("prt_2", "text", "Done.")))
+        handler.close()
+    records = [json.loads(line) for line in
+               journal_path(onlooker_home, project_for(project), "ses_1").read_text().splitlines()]  # fmt: skip
+    at = {r["text"]: r["at"] for r in records if r["kind"] == "assistant_message"}
+    # stamped with when it began (the reviewer puts it back before the call), else on arrival
+    assert at == {"Listing first.": began.isoformat(), "Done.": clock.now().isoformat()}

@@ -117,8 +117,8 @@ def facts(session_id: str, events: Sequence[Event]) -> SessionFacts:
         agent_name=name,
         agent_type="subagent" if subagent else "primary",
         parent_session_id=parent,
-        # opencode may forward a session's first prompt before its creation: any fresh start
-        # counts (a session running before onlooker came is first seen resumed, never fresh).
+        # any fresh start counts: older opencode journals may hold a resumed start before the
+        # created one (a session running before onlooker came is first seen resumed, never fresh)
         seen_start=any(
             isinstance(e, SessionStarted) and (subagent or e.source in FRESH_SOURCES)
             for e in events

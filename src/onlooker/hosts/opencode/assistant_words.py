@@ -5,16 +5,17 @@ opencode's hooks carry the prompt and the tool calls; the assistant's text and r
 message parts. The plugin forwards each completed one once (a `message.part.updated` bus event
 whose part has `time.end`, of an assistant message), never a streamed delta:
 `{"type": "message.part.updated", "properties": {"part": {"id", "sessionID", "messageID",
-"type": "text" | "reasoning", "text"}}}`. It becomes an AssistantMessage of the part's session
-(a subagent's own session for a task's child session), kept only for a project with an enabled
-conversation reviewer, a reasoning part only when one of them takes `include_reasoning`, as in
-Claude Code. The part's id is the event's input id, so a part sent twice is recorded once.
+"type": "text" | "reasoning", "text", "time": {"start"}}}}` (`time` when the plugin knows it:
+the message is stamped with when the part began). It becomes an AssistantMessage of the part's
+session (a subagent's own session for a task's child session), kept only for a project with an
+enabled conversation reviewer, a reasoning part only when one of them takes `include_reasoning`,
+as in Claude Code. The part's id is the event's input id, so a part sent twice is recorded once.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from ...core.events import AssistantMessage
@@ -47,11 +48,27 @@ def said(
         return None
     kept = clip(text, MESSAGE_LIMIT)
     input_id = f"part:{part_id}"[:64] if part_id else ""
+    at = _began(part, now)
     if kind == "text":
-        return AssistantMessage(at=now, text=kept, input_id=input_id)
+        return AssistantMessage(at=at, text=kept, input_id=input_id)
     if kind == "reasoning" and watch.include_reasoning:
-        return AssistantMessage(at=now, reasoning=kept, input_id=input_id)
+        return AssistantMessage(at=at, reasoning=kept, input_id=input_id)
     return None
+
+
+def _began(part: Mapping[str, Any], now: datetime) -> datetime:
+    """When the part began (`time.start`, ms since the epoch), else `now`: a part can reach the
+    service after the hook of the tool call it led to, and a conversation reviewer puts words
+    back before the calls that began after them (reviewers/watch.py)."""
+    time = part.get("time")
+    start = time.get("start") if isinstance(time, Mapping) else None
+    if isinstance(start, bool) or not isinstance(start, int | float) or start <= 0:
+        return now
+    try:
+        began = datetime.fromtimestamp(start / 1000, tz=UTC)
+    except (OverflowError, OSError, ValueError):
+        return now
+    return min(began, now)
 
 
 def _text(data: Mapping[str, Any], field: str) -> str:

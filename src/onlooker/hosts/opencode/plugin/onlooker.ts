@@ -26,7 +26,8 @@ const CLIENT_MS = 45_000
 const MAX_SOCKET_PATH = 100
 const EVENTS = new Set(["session.created", "session.idle", "session.compacted", "session.deleted"])
 const WORDS_MS = 1_000 // how long a hook waits for the session's words still being written
-const REMEMBERED = 512 // message and part ids kept to tell the assistant's and what was sent
+const INFO_MS = 2_000 // how long a session's first hook waits for opencode to say what it is
+const REMEMBERED = 4096 // message, part and session ids kept to tell the assistant's and what was sent
 
 type Answer = { append?: string; context?: string[]; output?: string; prompt?: string; notice?: string }
 type JsonProperty = { [key: string]: unknown; type?: string; enum?: string[]; description?: string; minimum?: number; maximum?: number; minLength?: number; maxLength?: number }
@@ -35,7 +36,7 @@ type Schema = InstanceType<Zod["ZodType"]>
 type Shape = Record<string, Schema | ReturnType<Schema["optional"]>>
 type BusEvent = Parameters<NonNullable<Hooks["event"]>>[0]["event"]
 type Part = Extract<BusEvent, { type: "message.part.updated" }>["properties"]["part"]
-type Open = { sessionID: string; done: Promise<void>; finish: () => void }
+type Open = { sessionID: string; start?: number; done: Promise<void>; finish: () => void }
 type ObserverTool = { name: string; description: string; schema: { [key: string]: unknown; properties?: Record<string, JsonProperty>; required?: string[] } }
 
 const COMMAND = "observer"
@@ -134,6 +135,8 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
   if (process.env.ONLOOKER_NESTED) return {}
   let warned = false
   const command = hookCommand()
+  const loaded = Date.now()
+  const begun = new Set<string>() // sessions whose start was sent (or that began before `loaded`)
 
   async function warnOnce(message: string): Promise<void> {
     if (warned) return
@@ -164,8 +167,47 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       await warnOnce("onlooker is not installed on this machine, so its plugin does nothing: pipx install onlooker (or uv tool install onlooker), then onlooker install opencode")
       return {}
     }
+    if (hook === "event" && (data as { type?: string }).type === "session.created") {
+      if (begun.has(sessionID)) return {} // its start went already, read from opencode
+      remember(begun, sessionID)
+    } else if (!begun.has(sessionID)) {
+      remember(begun, sessionID)
+      void inTurn(sessionID, () => begin(command, sessionID))
+    }
+    return await inTurn(sessionID, () => send(command, payloadOf(hook, sessionID, data, out)))
+  }
+
+  function payloadOf(hook: string, sessionID: string, data: object, out: object): Buffer {
     const body = { host: "opencode", hook, session_id: sessionID, cwd: input.directory, input: data, output: out }
-    const payload = Buffer.from(JSON.stringify(body), "utf8")
+    return Buffer.from(JSON.stringify(body), "utf8")
+  }
+
+  /** A session's start, before its first hook when its creation has not come yet: opencode does
+   * not await its bus events, so a subagent's first prompt can come before its `session.created`
+   * (the service would then take the session as resumed, and record a second start when the event
+   * comes). Its info is asked of opencode; a session created before this plugin was loaded sends
+   * none (it is resumed here, and no event of its creation will come). */
+  async function begin(command: string[], sessionID: string): Promise<Answer> {
+    let info: { time?: { created?: number } } | undefined
+    let timer: ReturnType<typeof setTimeout> | undefined
+    try {
+      const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, INFO_MS)))
+      info = (await Promise.race([input.client.session.get({ path: { id: sessionID } }), late]))?.data ?? undefined
+    } catch {
+      info = undefined
+    } finally {
+      clearTimeout(timer)
+    }
+    if (info === undefined) {
+      begun.delete(sessionID) // not known here: its creation, should it come, is sent
+      return {}
+    }
+    if ((info.time?.created ?? 0) < loaded) return {} // resumed: the service says so
+    const created = { type: "session.created", properties: { info } }
+    return await send(command, payloadOf("event", sessionID, created, {}))
+  }
+
+  async function send(command: string[], payload: Buffer): Promise<Answer> {
     const socketPath = join(dataHome(), "run", "hookd.sock")
     try {
       if (socketPath.length <= MAX_SOCKET_PATH && existsSync(socketPath)) {
@@ -180,6 +222,22 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       await warnOnce(`onlooker did not answer: ${String(error)}`)
       return {}
     }
+  }
+
+  const sending = new Map<string, Promise<unknown>>() // each session's last hook on its way
+
+  /** A session's hooks reach the service one at a time, in the order opencode raised them here:
+   * opencode does not await its bus events, and two hook clients waiting for a service to start
+   * connect in any order, so its creation could otherwise come after its first prompt (and the
+   * session would be recorded as started twice: once resumed, once created). */
+  function inTurn(sessionID: string, work: () => Promise<Answer>): Promise<Answer> {
+    const mine = (sending.get(sessionID) ?? Promise.resolve()).then(work)
+    const settled = mine.catch(() => undefined)
+    sending.set(sessionID, settled)
+    void settled.then(() => {
+      if (sending.get(sessionID) === settled) sending.delete(sessionID)
+    })
+    return mine
   }
 
   const assistant = new Set<string>() // ids of the assistant's messages
@@ -203,19 +261,22 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
     if (part.type !== "text" && part.type !== "reasoning") return
     if (!assistant.has(part.messageID) || sent.has(part.id)) return
     if (part.type === "text" && (part.synthetic || part.ignored)) return
-    if (part.time?.end) return await said(part.sessionID, part.messageID, part.id, part.type, part.text)
+    const start = part.time?.start
+    if (part.time?.end) return await said(part.sessionID, part.messageID, part.id, part.type, part.text, start)
     if (!open.has(part.id)) {
       let finish = () => undefined as void
       const done = new Promise<void>((resolve) => (finish = resolve))
-      open.set(part.id, { sessionID: part.sessionID, done, finish })
+      open.set(part.id, { sessionID: part.sessionID, start, done, finish })
     }
   }
 
-  async function said(sessionID: string, messageID: string, id: string, type: string, text: string): Promise<void> {
+  /** A part sent with when it began (`time.start`, when known): the service puts the words
+   * before the tool calls that began after them, should they come after the call's hook. */
+  async function said(sessionID: string, messageID: string, id: string, type: string, text: string, start?: number): Promise<void> {
     if (sent.has(id)) return
     remember(sent, id)
     try {
-      const part = { id, sessionID, messageID, type, text }
+      const part = { id, sessionID, messageID, type, text, ...(start ? { time: { start } } : {}) }
       if (text.trim()) await forward("event", sessionID, { type: "message.part.updated", properties: { part } })
     } finally {
       finished(id)
@@ -287,7 +348,8 @@ export const OnlookerPlugin: Plugin = async (input: PluginInput): Promise<Hooks>
       if (answer.append) output.output = output.output ? `${output.output}\n\n${answer.append}` : answer.append
     },
     "experimental.text.complete": async (hookInput, output) => {
-      await said(hookInput.sessionID, hookInput.messageID, hookInput.partID, "text", output.text)
+      const start = open.get(hookInput.partID)?.start
+      await said(hookInput.sessionID, hookInput.messageID, hookInput.partID, "text", output.text, start)
     },
     "experimental.session.compacting": async (hookInput, output) => {
       const answer = await forward("experimental.session.compacting", hookInput.sessionID, hookInput)
