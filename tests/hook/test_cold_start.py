@@ -100,6 +100,43 @@ def test_a_handed_over_start_is_recorded_once_when_the_service_dies_before_answe
     assert not list((onlooker_home / "spool").rglob("*.hook"))
 
 
+def test_the_next_hook_waits_for_a_start_that_a_dying_service_took(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    """The process left waiting for the start's answer is held (SIGSTOP) while the service dies
+    and the prompt's hook starts another: the prompt waits for that process to send the start
+    again, so the session starts once, before its prompt."""
+    import threading
+
+    from onlooker.daemon.client import RUN_DIR, WAITING
+
+    shop = shop_with_a_memory(tmp_path, onlooker_home)
+    assert run_entry(hook(shop, "s1", "SessionStart", source="startup"), onlooker_home) == (0, b"")
+    run = onlooker_home / RUN_DIR
+    (mark,) = run.glob(f"{WAITING}*")
+    waiter = int(mark.name.removeprefix(WAITING))
+    os.kill(waiter, signal.SIGSTOP)
+    try:
+        wait_for(lambda: (running_pid(onlooker_home) or 0) > 0, "the starting service's pid")
+        pid = running_pid(onlooker_home)
+        assert pid is not None
+        os.kill(pid, signal.SIGKILL)
+        wait_for(lambda: running_pid(onlooker_home) != pid, "the killed service to let go")
+        prompt = threading.Thread(
+            target=run_entry,
+            args=(hook(shop, "s1", "UserPromptSubmit", prompt="go"), onlooker_home),
+        )
+        prompt.start()
+        time.sleep(1.0)
+        assert journaled(onlooker_home, "s1") == []  # the prompt waits for the start
+    finally:
+        os.kill(waiter, signal.SIGCONT)
+    prompt.join(timeout=60)
+    wait_for(lambda: "user_prompt" in journaled(onlooker_home, "s1"), "the prompt")
+    assert journaled(onlooker_home, "s1") == ["session_started", "user_prompt"]
+    assert not list(run.glob(f"{WAITING}*"))
+
+
 @pytest.mark.parametrize(
     "payload",
     [

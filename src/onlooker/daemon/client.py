@@ -171,6 +171,7 @@ def answer(payload: bytes, home: str, resets: int = 0) -> bytes:
     import os
 
     os.makedirs(run_dir, mode=0o700, exist_ok=True)
+    wait_for_handed_over(run_dir)
     start_service(home)
     marked = None if resets else unanswered(payload)
     started = time.monotonic()
@@ -252,10 +253,15 @@ def hand_over(run_dir: str, payload: bytes, home: str) -> bytes:
             ]
             env = dict(os.environ)
             env[HOME_VARIABLE] = home
-            os.posix_spawn(sys.executable, argv, env, file_actions=actions, setsid=True)
+            pid = os.posix_spawn(sys.executable, argv, env, file_actions=actions, setsid=True)
             os.close(read_end)
         except OSError:  # no process to leave it to: wait here, as for any hook
             read_frame(sock)
+            return b""
+        try:  # noqa: SIM105 - its mark, which a hook that finds no service waits on
+            os.close(os.open(f"{run_dir}/{WAITING}{pid}", os.O_WRONLY | os.O_CREAT, 0o600))
+        except OSError:
+            pass
         return b""
     finally:
         sock.close()
@@ -283,7 +289,49 @@ def answer_handed_over(home: str) -> int:
             spool(home, payload, f"{type(exc).__name__}: {exc}")
     except Exception as exc:  # a timeout: the input waits in the spool, as any hook's
         spool(home, payload, f"{type(exc).__name__}: {exc}")
+    finally:
+        try:  # noqa: SIM105 - contextlib is one import too many on this path
+            posix.unlink(f"{home}/{RUN_DIR}/{WAITING}{posix.getpid()}")
+        except OSError:
+            pass
     return 0
+
+
+WAITING = "handed-over-"
+"""`run/handed-over-<pid>`: a process of `hand_over` still waits for its session start's answer."""
+
+
+def wait_for_handed_over(run_dir: str) -> None:
+    """Wait (at most START_TIMEOUT) for the processes of `hand_over` still waiting: a hook that
+    finds no service answering may follow a session start that a dying service took, which such
+    a process sends again; the start then comes before the session's next hook, as it was sent."""
+    import os
+
+    deadline = time.monotonic() + START_TIMEOUT
+    while time.monotonic() < deadline:
+        try:
+            names = [n for n in os.listdir(run_dir) if n.startswith(WAITING)]
+        except OSError:
+            return
+        waiting = False
+        for name in names:
+            pid = name[len(WAITING) :]
+            if not pid.isdigit() or int(pid) == os.getpid():
+                continue
+            try:
+                os.kill(int(pid), 0)
+            except ProcessLookupError:  # it ended without its mark (or before it was made)
+                try:  # noqa: SIM105
+                    os.unlink(f"{run_dir}/{name}")
+                except OSError:
+                    pass
+                continue
+            except OSError:
+                pass  # alive, another user's
+            waiting = True
+        if not waiting:
+            return
+        time.sleep(0.01)
 
 
 def spool(home: str, payload: bytes, reason: str, head: int = 0) -> None:
