@@ -9,9 +9,11 @@ downloads nothing. The protocol runs over one WebSocket (`websockets`, a dev dep
 from __future__ import annotations
 
 import base64
+import contextlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 import time
@@ -76,7 +78,9 @@ class HeadlessChromium:
         ]  # fmt: skip
         if os.geteuid() == 0:
             args.insert(1, "--no-sandbox")  # Chromium refuses to run its sandbox as root
-        self._process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._process = subprocess.Popen(
+            args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True
+        )  # its own process group: its helpers are ended with it
         try:
             self._connect(self._port())
         except BaseException:
@@ -94,7 +98,19 @@ class HeadlessChromium:
             except subprocess.TimeoutExpired:
                 self._process.kill()
                 self._process.wait()
-        self._profile.cleanup()
+            with contextlib.suppress(OSError):  # none left
+                os.killpg(self._process.pid, signal.SIGKILL)  # helpers outliving the browser
+        self._remove_profile()
+
+    def _remove_profile(self) -> None:
+        """Remove the profile folder, again while a helper that was ending still wrote to it."""
+        for _ in range(50):
+            try:
+                self._profile.cleanup()
+                return
+            except OSError:
+                time.sleep(0.1)
+        shutil.rmtree(self._profile.name, ignore_errors=True)
 
     def _port(self, timeout: float = 60.0) -> int:
         marker = Path(self._profile.name) / "DevToolsActivePort"
