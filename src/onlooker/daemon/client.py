@@ -445,5 +445,19 @@ def main() -> int:
     return 0
 
 
+def leave(code: int) -> None:
+    """End the hook process with `code` at once, skipping the interpreter's teardown (freeing
+    every module and object: about 1.4 ms of CPU, a sixth of a bare start). Nothing is left to
+    finish by then: the answer went out with `posix.write`, the connection and any spool file
+    are closed, and the service a hook starts is a process of its own; what Python itself may
+    still buffer is flushed first."""
+    for stream in (sys.stdout, sys.stderr):
+        try:  # noqa: SIM105 - contextlib is one import too many on this path
+            stream.flush()
+        except (OSError, ValueError, AttributeError):
+            pass
+    posix._exit(code)
+
+
 if __name__ == "__main__":
     sys.exit(main())

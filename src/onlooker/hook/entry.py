@@ -3,6 +3,6 @@
 import sys
 
 sys.path.insert(0, __file__.rpartition("/")[0].rpartition("/")[0] + "/daemon")
-from client import main  # type: ignore[import-not-found]  # onlooker/daemon, added above
+from client import leave, main  # type: ignore[import-not-found]  # onlooker/daemon, added above
 
-sys.exit(main())
+leave(main())
