@@ -72,23 +72,48 @@ def record_kinds() -> dict[str, type[Record]]:
     return dict(_KINDS)
 
 
+_PLAIN = frozenset({str, int, float, bool, type(None)})
+_Plan = tuple[str | None, tuple[tuple[str, bool], ...]]
+_PLANS: dict[type, _Plan] = {}
+"""Dataclass -> its kind (None: not a record) and the fields it writes, each with whether it is
+left out when empty: worked out once per class, since every hook encodes records (its journal
+line, the session's snapshot)."""
+
+
+def _plan(cls: type) -> _Plan:
+    fields = tuple(
+        (f.name, bool(f.metadata.get("omit_empty")))
+        for f in dataclasses.fields(cls)
+        if not f.metadata.get("transient")
+    )
+    plan = (cls.kind if issubclass(cls, Record) else None, fields)
+    _PLANS[cls] = plan
+    return plan
+
+
 def encode(value: Any) -> Any:
     """Turn a record (or any value made of records, tuples, dicts, datetimes) into JSON data."""
-    if isinstance(value, str | int | float | bool) or value is None:
+    cls = type(value)
+    if cls in _PLAIN:
         return value
-    if isinstance(value, datetime):
-        return value.isoformat()
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        out: dict[str, Any] = {}
-        if isinstance(value, Record):
-            out["kind"] = value.kind
-        for f in dataclasses.fields(value):
-            if f.metadata.get("transient"):
-                continue
-            item = getattr(value, f.name)
-            if f.metadata.get("omit_empty") and not item:
+    if cls is tuple or cls is list:
+        return [encode(v) for v in value]
+    plan = _PLANS.get(cls)
+    if plan is None:
+        if isinstance(value, str | int | float | bool):
+            return value
+        if isinstance(value, datetime):
+            return value.isoformat()
+        if dataclasses.is_dataclass(value) and not isinstance(value, type):
+            plan = _plan(cls)
+    if plan is not None:
+        kind, fields = plan
+        out: dict[str, Any] = {} if kind is None else {"kind": kind}
+        for name, omit_empty in fields:
+            item = getattr(value, name)
+            if omit_empty and not item:
                 continue  # a field added later: records without it read and write as before
-            out[f.name] = encode(item)
+            out[name] = encode(item)
         return out
     if isinstance(value, frozenset | set):
         return sorted((encode(v) for v in value), key=repr)
