@@ -40,13 +40,15 @@ def seen(warm: Warm, event: Event) -> bool:
     the connection reset, or a spooled input replayed. Told by the input's id (any event), or
     a tool call's id. It is recorded once, and answered with nothing."""
     session = warm.engine.session
-    if event.input_id and any(
-        held.input_id == event.input_id for held in session[type(event)].all()
-    ):
+    input_id = event.input_id
+    call_id = event.call_id if isinstance(event, ToolCall) else ""
+    if input_id and call_id and type(event) is ToolCall:  # both ids: one pass over the calls
+        return any(
+            call.input_id == input_id or call.call_id == call_id for call in session[ToolCall].all()
+        )
+    if input_id and any(held.input_id == input_id for held in session[type(event)].all()):
         return True
-    if not isinstance(event, ToolCall) or not event.call_id:
-        return False
-    return any(call.call_id == event.call_id for call in session[ToolCall].all())
+    return bool(call_id) and any(call.call_id == call_id for call in session[ToolCall].all())
 
 
 def project_name(loaded: Loaded, arrival: Arrival, shared: bool) -> str:
