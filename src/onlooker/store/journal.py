@@ -89,8 +89,11 @@ class Journal:
             size = self.size()
             return size, size
         try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, _APPEND_FLAGS, 0o600)
+            try:
+                fd = os.open(self.path, _APPEND_FLAGS, 0o600)
+            except FileNotFoundError:  # a session's first line: its folder is made first
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(self.path, _APPEND_FLAGS, 0o600)
         except OSError as exc:
             raise StoreError(f"{self.path}: cannot open the journal ({exc.strerror})") from exc
         try:
