@@ -60,10 +60,12 @@ def replay_json(*extra: str, env: dict[str, str] | None = None) -> str:
     return numbered_ids(run.stdout)
 
 
+@pytest.mark.parametrize("jobs", ["1", "3"])
 @pytest.mark.parametrize("name", sorted(RUNS))
-def test_replay_json_is_what_the_golden_file_says(name: str) -> None:
+def test_replay_json_is_what_the_golden_file_says(name: str, jobs: str) -> None:
+    """In this process alone, and spread over three worker processes."""
     expected = (GOLDEN / name).read_text(encoding="utf-8")
-    assert replay_json(*RUNS[name]) == expected, (
+    assert replay_json(*RUNS[name], "--jobs", jobs) == expected, (
         f"replay output differs from tests/fixtures/replay/{name}; if on purpose, regenerate "
         "with `.venv/bin/python -m tests.cli.test_replay_golden`"
     )

@@ -17,13 +17,8 @@ import click
 
 from ..display import SEVERITY_STYLE
 from ..errors import ConfigError, TranscriptError
-from ..hosts.recorded.replay import (
-    Injection,
-    ObserverFactory,
-    SessionReplay,
-    observers_named,
-    replay_paths,
-)
+from ..hosts.recorded.replay import Injection, ObserverFactory, SessionReplay, observers_named
+from ..hosts.recorded.replay_pool import replaying
 
 #: Above this many bytes in all, a single input shows a progress bar too.
 BIG_INPUT = 4_000_000
@@ -61,6 +56,14 @@ _EVENT_LABELS = {
     "(--observer and --deadline still narrow or override it).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only the summaries, not the injected texts.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Replay N session files at a time, each in a process of its own (default: one a core "
+    "when several files hold 8 MB or more; 1: this process alone). The output is the same.",
+)
 def command(
     paths: Sequence[str],
     as_json: bool,
@@ -68,6 +71,7 @@ def command(
     deadline: float | None,
     config_path: Path | None,
     quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Run observers over recorded sessions as if live.
 
@@ -89,14 +93,18 @@ def command(
     out = None if as_json else _console()
     results: list[SessionReplay] = []
     try:
-        with _progress(files) as advance:
-            for result in replay_paths(
-                _advancing(files, advance), observers, deadline_minutes=deadline
-            ):
-                if as_json:
-                    results.append(result)
-                else:
-                    show_session(out, result, quiet=quiet)
+        # The workers fork before the progress bar starts its thread.
+        with (
+            replaying(files, observers, deadline_minutes=deadline, workers=jobs) as replayed,
+            _progress(files) as advance,
+        ):
+            for file, sessions in replayed:
+                for result in sessions:
+                    if as_json:
+                        results.append(result)
+                    else:
+                        show_session(out, result, quiet=quiet)
+                advance(file)
     except TranscriptError as exc:
         _fail(str(exc))
     if as_json:
@@ -128,12 +136,6 @@ def configured_observers(path: Path, names: Sequence[str]) -> tuple[ObserverFact
 def _fail(message: str) -> None:
     click.echo(f"onlooker replay: {message}", err=True)
     raise SystemExit(2)
-
-
-def _advancing(files: list[Path], advance: Any) -> Iterator[Path]:
-    for file in files:
-        yield file
-        advance(file)
 
 
 @contextmanager

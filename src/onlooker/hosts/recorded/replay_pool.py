@@ -1,0 +1,113 @@
+"""Replay spread over processes: whole session files to forked workers, results in file order.
+
+The workers are forked, so they inherit the observers and their factory and import nothing again;
+they are used only where fork is safe (Linux) and when several files hold bytes enough to pay for
+them. What comes out, and in which order, is what replaying the files one by one gives.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+from .replay import ObserverFactory, SessionReplay, replay_transcript
+from .transcripts import read_transcript, subagent_dir
+
+PARALLEL_BYTES = 8_000_000
+"""Below this many bytes of transcripts in all, starting workers costs more than it saves."""
+
+Replayed = Iterator[tuple[Path, list[SessionReplay]]]
+"""Each file with its sessions (the session, then its subagents), in the files' order."""
+
+_work: tuple[ObserverFactory | None, float | None] = (None, None)
+"""The observers and the deadline of the replay under way, set before the workers fork."""
+
+
+def fork_available() -> bool:
+    """Fork is a start method here and a safe one (macOS's system libraries are not)."""
+    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def workers_for(files: Sequence[Path], requested: int | None = None) -> int:
+    """How many processes replay `files`: `requested` (at most one a file), else one a core when
+    there are several files and PARALLEL_BYTES of transcripts; 1 means this process alone."""
+    if not fork_available() or len(files) < 2:
+        return 1
+    if requested is not None:
+        return max(1, min(requested, len(files)))
+    if cores() < 2 or transcript_bytes(files) < PARALLEL_BYTES:
+        return 1
+    return min(cores(), len(files))
+
+
+def transcript_bytes(files: Sequence[Path]) -> int:
+    """The size of the session files with their subagents' (0 for what cannot be read)."""
+    total = 0
+    for file in files:
+        try:
+            total += file.stat().st_size
+            if file.suffix == ".jsonl" and subagent_dir(file).is_dir():
+                total += sum(agent.stat().st_size for agent in subagent_dir(file).iterdir())
+        except OSError:
+            continue
+    return total
+
+
+@contextmanager
+def replaying(
+    files: Sequence[Path],
+    observers: ObserverFactory | None = None,
+    *,
+    deadline_minutes: float | None = None,
+    workers: int | None = None,
+) -> Iterator[Replayed]:
+    """Replay `files` on `workers_for(files, workers)` processes; the workers are forked on
+    entering, before the caller starts any thread (a progress bar's).
+
+    A file that cannot be read raises its TranscriptError where the files' order reaches it, after
+    the sessions of the files before it, as replaying them one by one does.
+    """
+    count = workers_for(files, workers)
+    if count == 1:
+        yield _one_by_one(files, observers, deadline_minutes)
+        return
+    global _work
+    _work = (observers, deadline_minutes)
+    pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"))
+    try:
+        # Every file is handed over now, which forks every worker (fork: all at the first).
+        yield zip(files, pool.map(_replay_file, files), strict=True)
+    finally:
+        _work = (None, None)
+        pool.shutdown(cancel_futures=True)
+
+
+def _one_by_one(
+    files: Sequence[Path], observers: ObserverFactory | None, deadline_minutes: float | None
+) -> Replayed:
+    for file in files:
+        yield file, _replay(file, observers, deadline_minutes)
+
+
+def _replay_file(file: Path) -> list[SessionReplay]:
+    """In a worker: one file with the replay's observers and deadline."""
+    return _replay(file, *_work)
+
+
+def _replay(
+    file: Path, observers: ObserverFactory | None, deadline_minutes: float | None
+) -> list[SessionReplay]:
+    return replay_transcript(read_transcript(file), observers, deadline_minutes=deadline_minutes)
