@@ -7,11 +7,9 @@ them. What comes out, and in which order, is what replaying the files one by one
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -30,7 +28,7 @@ _work: tuple[ObserverFactory | None, float | None] = (None, None)
 
 def fork_available() -> bool:
     """Fork is a start method here and a safe one (macOS's system libraries are not)."""
-    return sys.platform.startswith("linux") and "fork" in multiprocessing.get_all_start_methods()
+    return sys.platform.startswith("linux") and hasattr(os, "fork")
 
 
 def cores() -> int:
@@ -84,6 +82,9 @@ def replaying(
     if count == 1:
         yield _one_by_one(files, observers, deadline_minutes)
         return
+    import multiprocessing  # only here: importing the pool costs tens of milliseconds
+    from concurrent.futures import ProcessPoolExecutor
+
     global _work
     _work = (observers, deadline_minutes)
     pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"))
