@@ -19,6 +19,10 @@ from .transcripts import read_transcript, subagent_dir
 PARALLEL_BYTES = 8_000_000
 """Below this many bytes of transcripts in all, starting workers costs more than it saves."""
 
+CHUNKS_A_WORKER = 8
+"""Files go to the workers in runs, about this many a worker: each hand-over costs the parent
+time, and runs this short still even out files of different sizes."""
+
 Replayed = Iterator[tuple[Path, list[SessionReplay]]]
 """Each file with its sessions (the session, then its subagents), in the files' order."""
 
@@ -90,7 +94,8 @@ def replaying(
     pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"))
     try:
         # Every file is handed over now, which forks every worker (fork: all at the first).
-        yield zip(files, pool.map(_replay_file, files), strict=True)
+        chunk = max(1, len(files) // (count * CHUNKS_A_WORKER))
+        yield zip(files, pool.map(_replay_file, files, chunksize=chunk), strict=True)
     finally:
         _work = (None, None)
         pool.shutdown(cancel_futures=True)
