@@ -5,6 +5,7 @@ Per tool call, the text that would have been injected, then a summary per sessio
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections import Counter
@@ -92,6 +93,9 @@ def command(
         _fail(str(exc))
     out = None if as_json else _console()
     results: list[SessionReplay] = []
+    # What is loaded by now lives as long as the process: the collector need not go over it
+    # again and again, and workers forked from here do not copy its pages by touching it.
+    gc.freeze()
     try:
         # The workers fork before the progress bar starts its thread.
         with (
