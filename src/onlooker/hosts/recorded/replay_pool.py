@@ -2,7 +2,8 @@
 
 The workers are forked, so they inherit the observers and their factory and import nothing again;
 they are used only where fork is safe (Linux) and when several files hold bytes enough to pay for
-them. What comes out, and in which order, is what replaying the files one by one gives.
+them. What comes out, and in which order, is what replaying the files one by one gives
+(specs/replay.md).
 """
 
 from __future__ import annotations
