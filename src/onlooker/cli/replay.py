@@ -92,7 +92,7 @@ def command(
     except (ConfigError, TranscriptError) as exc:
         _fail(str(exc))
     out = None if as_json else _console()
-    results: list[SessionReplay] = []
+    encoded: list[str] = []  # each session as it comes (while workers go on), printed at the end
     # What is loaded by now lives as long as the process: the collector need not go over it
     # again and again, and workers forked from here do not copy its pages by touching it.
     gc.freeze()
@@ -105,15 +105,21 @@ def command(
             for file, sessions in replayed:
                 for result in sessions:
                     if as_json:
-                        results.append(result)
+                        encoded.append(json_item(result))
                     else:
                         show_session(out, result, quiet=quiet)
                 advance(file)
     except TranscriptError as exc:
         _fail(str(exc))
     if as_json:
-        sys.stdout.write(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
-        sys.stdout.write("\n")
+        sys.stdout.write("[\n" + ",\n".join(encoded) + "\n]\n" if encoded else "[]\n")
+
+
+def json_item(result: SessionReplay) -> str:
+    """One session as an item of the `--json` array: what `json.dumps(array, indent=2)` prints
+    for it (JSON text has no raw newline inside a string, so indenting lines is exact)."""
+    text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+    return "  " + text.replace("\n", "\n  ")
 
 
 def _console() -> Any:
