@@ -151,8 +151,11 @@ def _fail(message: str) -> None:
 @contextmanager
 def _progress(files: list[Path]) -> Iterator[Any]:
     """A progress bar on stderr for long inputs, when stderr is a terminal; else a no-op."""
+    if not sys.stderr.isatty():
+        yield lambda file: None
+        return
     sizes = {file: file.stat().st_size for file in files}
-    if not sys.stderr.isatty() or (len(files) < 2 and sum(sizes.values()) < BIG_INPUT):
+    if len(files) < 2 and sum(sizes.values()) < BIG_INPUT:
         yield lambda file: None
         return
     from rich.console import Console

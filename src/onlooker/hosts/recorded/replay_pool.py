@@ -51,15 +51,18 @@ def workers_for(files: Sequence[Path], requested: int | None = None) -> int:
         return 1
     if requested is not None:
         return max(1, min(requested, len(files)))
-    if cores() < 2 or transcript_bytes(files) < PARALLEL_BYTES:
+    if cores() < 2 or transcript_bytes(files, enough=PARALLEL_BYTES) < PARALLEL_BYTES:
         return 1
     return min(cores(), len(files))
 
 
-def transcript_bytes(files: Sequence[Path]) -> int:
-    """The size of the session files with their subagents' (0 for what cannot be read)."""
+def transcript_bytes(files: Sequence[Path], *, enough: int | None = None) -> int:
+    """The size of the session files with their subagents' (0 for what cannot be read); once
+    past `enough`, the rest is not looked at."""
     total = 0
     for file in files:
+        if enough is not None and total >= enough:
+            break
         try:
             total += file.stat().st_size
             if file.suffix == ".jsonl" and subagent_dir(file).is_dir():
