@@ -101,7 +101,7 @@ CONTEXT_FIELDS = (
     "session", "observer_name", "clock", "deadline", "project_root", "event", "open_findings",
     "model",
 )  # fmt: skip
-"""The fields `dispatch_context` sets: all of ObserverContext's (tests/core/test_observer.py checks)."""
+"""The fields `dispatch_context` sets: all of ObserverContext's (tests/core/test_observer.py)."""
 _new = object.__new__
 _session, _name, _clock, _deadline, _root, _event, _findings, _model = (
     getattr(ObserverContext, name).__set__ for name in CONTEXT_FIELDS
