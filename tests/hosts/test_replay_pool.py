@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 from pathlib import Path
 
 import pytest
 
+from onlooker.core.observer import ObserverContext, observer
 from onlooker.errors import TranscriptError
 from onlooker.hosts.recorded.replay import SessionReplay, observers_named, replay_paths
 from onlooker.hosts.recorded.replay_pool import (
@@ -79,3 +82,19 @@ def test_a_bad_file_fails_where_its_turn_comes(fixtures: Path, tmp_path: Path) -
         for file, _ in replayed:
             seen.append(file)
     assert seen == good
+
+
+def test_a_worker_that_dies_is_a_clear_error_naming_the_file(fixtures: Path) -> None:
+    parent = os.getpid()
+
+    @observer(name="Killer")
+    def killer(ctx: ObserverContext) -> None:
+        if os.getpid() != parent:  # in a worker: end it as the kernel's OOM killer would
+            os.kill(os.getpid(), signal.SIGKILL)
+
+    files = transcript_paths(fixtures / "labeled")[:4]
+    with (
+        pytest.raises(TranscriptError, match=r"the worker process replaying it ended"),
+        replaying(files, lambda: [killer], workers=2) as replayed,
+    ):
+        list(replayed)

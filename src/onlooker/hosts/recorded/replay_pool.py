@@ -14,6 +14,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 
+from ...errors import TranscriptError
 from .replay import ObserverFactory, SessionReplay, replay_transcript
 from .transcripts import read_transcript, subagent_dir
 
@@ -99,10 +100,26 @@ def replaying(
     try:
         # Every file is handed over now, which forks every worker (fork: all at the first).
         chunk = max(1, len(files) // (count * CHUNKS_A_WORKER))
-        yield zip(files, pool.map(_replay_file, files, chunksize=chunk), strict=True)
+        yield _in_order(files, pool.map(_replay_file, files, chunksize=chunk))
     finally:
         _work = (None, None)
         pool.shutdown(cancel_futures=True)
+
+
+def _in_order(files: Sequence[Path], results: Iterator[list[SessionReplay]]) -> Replayed:
+    """Each file with its results; a worker that died (killed, out of memory) is a clear error
+    naming the file it left unreplayed, not a traceback."""
+    from concurrent.futures.process import BrokenProcessPool
+
+    for file in files:
+        try:
+            found = next(results)
+        except BrokenProcessPool:
+            raise TranscriptError(
+                f"{file}: the worker process replaying it ended before it was done (killed, or "
+                "out of memory?); --jobs 1 replays in this process"
+            ) from None
+        yield file, found
 
 
 def _one_by_one(
