@@ -92,21 +92,27 @@ def command(
     except (ConfigError, TranscriptError) as exc:
         _fail(str(exc))
     out = None if as_json else _console()
-    encoded: list[str] = []  # each session as it comes (while workers go on), printed at the end
+    encoded: list[str] = []  # each session as JSON text, made where it was replayed
     # What is loaded by now lives as long as the process: the collector need not go over it
     # again and again, and workers forked from here do not copy its pages by touching it.
     gc.freeze()
     try:
         # The workers fork before the progress bar starts its thread.
         with (
-            replaying(files, observers, deadline_minutes=deadline, workers=jobs) as replayed,
+            replaying(
+                files,
+                observers,
+                deadline_minutes=deadline,
+                workers=jobs,
+                each=json_item if as_json else None,
+            ) as replayed,
             _progress(files) as advance,
         ):
             for file, sessions in replayed:
-                for result in sessions:
-                    if as_json:
-                        encoded.append(json_item(result))
-                    else:
+                if as_json:
+                    encoded.extend(sessions)
+                else:
+                    for result in sessions:
                         show_session(out, result, quiet=quiet)
                 advance(file)
     except TranscriptError as exc:

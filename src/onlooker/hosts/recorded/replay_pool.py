@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 from ...errors import TranscriptError
 from .replay import ObserverFactory, SessionReplay, replay_transcript
@@ -25,11 +26,15 @@ CHUNKS_A_WORKER = 8
 """Files go to the workers in runs, about this many a worker: each hand-over costs the parent
 time, and runs this short still even out files of different sizes."""
 
-Replayed = Iterator[tuple[Path, list[SessionReplay]]]
-"""Each file with its sessions (the session, then its subagents), in the files' order."""
+Replayed = Iterator[tuple[Path, list[Any]]]
+"""Each file with its sessions (the session, then its subagents) as `each` gives them, in the
+files' order."""
 
-_work: tuple[ObserverFactory | None, float | None] = (None, None)
-"""The observers and the deadline of the replay under way, set before the workers fork."""
+Each = Callable[[SessionReplay], Any]
+"""What a session is turned into where it is replayed (in a worker: what is sent back)."""
+
+_work: tuple[ObserverFactory | None, float | None, Each | None] = (None, None, None)
+"""The observers, the deadline and `each` of the replay under way, set before the workers fork."""
 
 
 def fork_available() -> bool:
@@ -80,33 +85,36 @@ def replaying(
     *,
     deadline_minutes: float | None = None,
     workers: int | None = None,
+    each: Each | None = None,
 ) -> Iterator[Replayed]:
     """Replay `files` on `workers_for(files, workers)` processes; the workers are forked on
-    entering, before the caller starts any thread (a progress bar's).
+    entering, before the caller starts any thread (a progress bar's). Each session comes as
+    `each(session)` (the SessionReplay itself for None): work done in the workers, and what
+    they send back (`--json` text costs the parent less to take than objects).
 
     A file that cannot be read raises its TranscriptError where the files' order reaches it, after
     the sessions of the files before it, as replaying them one by one does.
     """
     count = workers_for(files, workers)
     if count == 1:
-        yield _one_by_one(files, observers, deadline_minutes)
+        yield _one_by_one(files, observers, deadline_minutes, each)
         return
     import multiprocessing  # only here: importing the pool costs tens of milliseconds
     from concurrent.futures import ProcessPoolExecutor
 
     global _work
-    _work = (observers, deadline_minutes)
+    _work = (observers, deadline_minutes, each)
     pool = ProcessPoolExecutor(count, mp_context=multiprocessing.get_context("fork"))
     try:
         # Every file is handed over now, which forks every worker (fork: all at the first).
         chunk = max(1, len(files) // (count * CHUNKS_A_WORKER))
         yield _in_order(files, pool.map(_replay_file, files, chunksize=chunk))
     finally:
-        _work = (None, None)
+        _work = (None, None, None)
         pool.shutdown(cancel_futures=True)
 
 
-def _in_order(files: Sequence[Path], results: Iterator[list[SessionReplay]]) -> Replayed:
+def _in_order(files: Sequence[Path], results: Iterator[list[Any]]) -> Replayed:
     """Each file with its results; a worker that died (killed, out of memory) is a clear error
     naming the file it left unreplayed, not a traceback."""
     from concurrent.futures.process import BrokenProcessPool
@@ -123,18 +131,24 @@ def _in_order(files: Sequence[Path], results: Iterator[list[SessionReplay]]) -> 
 
 
 def _one_by_one(
-    files: Sequence[Path], observers: ObserverFactory | None, deadline_minutes: float | None
+    files: Sequence[Path],
+    observers: ObserverFactory | None,
+    deadline_minutes: float | None,
+    each: Each | None,
 ) -> Replayed:
     for file in files:
-        yield file, _replay(file, observers, deadline_minutes)
+        yield file, _replay(file, observers, deadline_minutes, each)
 
 
-def _replay_file(file: Path) -> list[SessionReplay]:
-    """In a worker: one file with the replay's observers and deadline."""
+def _replay_file(file: Path) -> list[Any]:
+    """In a worker: one file with the replay's observers, deadline and `each`."""
     return _replay(file, *_work)
 
 
 def _replay(
-    file: Path, observers: ObserverFactory | None, deadline_minutes: float | None
-) -> list[SessionReplay]:
-    return replay_transcript(read_transcript(file), observers, deadline_minutes=deadline_minutes)
+    file: Path, observers: ObserverFactory | None, deadline_minutes: float | None, each: Each | None
+) -> list[Any]:
+    sessions = replay_transcript(
+        read_transcript(file), observers, deadline_minutes=deadline_minutes
+    )
+    return sessions if each is None else [each(session) for session in sessions]
