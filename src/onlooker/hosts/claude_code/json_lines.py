@@ -3,6 +3,7 @@ the standard library takes (lone surrogate escapes, NaN and Infinity, numbers pa
 byte-order mark), so every line reads as `json.loads` reads it, only faster.
 
 msgspec keeps integers of any size exact, as `json.loads` does (orjson would turn them into floats).
+`decode_line` decodes only the fields the transcript reader uses, into a `Line` (specs/replay.md).
 """
 
 from __future__ import annotations
