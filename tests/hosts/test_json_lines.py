@@ -4,10 +4,12 @@ lines msgspec refuses included."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
+from msgspec import UNSET
 
-from onlooker.hosts.claude_code.json_lines import loads
+from onlooker.hosts.claude_code.json_lines import Message, decode_line, loads
 from onlooker.hosts.claude_code.transcript import Tally, iter_claude_code
 
 SAME = [
@@ -53,3 +55,73 @@ def test_a_transcript_line_only_json_loads_takes_is_read_not_malformed() -> None
     assert [e.kind for e in events] == ["session_started", "user_prompt"]
     assert events[1].text == "fix the \ud800 bug, NaN aside"
     assert (tally.malformed, tally.malformed_lines) == (1, [2])
+
+
+def as_loaded(data: dict[str, object]) -> dict[str, object]:
+    """What the reader takes of a line decoded by `json.loads`."""
+    message = data.get("message")
+    if isinstance(message, dict):
+        message = ("Message", message.get("id"), message.get("content"))
+    return {
+        "type": data.get("type"),
+        "sessionId": data.get("sessionId"),
+        "cwd": data.get("cwd", UNSET),
+        "timestamp": data.get("timestamp"),
+        "uuid": data.get("uuid"),
+        "isSidechain": data.get("isSidechain"),
+        "isMeta": data.get("isMeta"),
+        "isCompactSummary": data.get("isCompactSummary"),
+        "message": message,
+        "toolUseResult": data.get("toolUseResult"),
+    }
+
+
+def as_decoded(raw: str | bytes) -> dict[str, object] | None:
+    line = decode_line(raw)
+    if line is None:
+        return None
+    fields = {name: getattr(line, name) for name in line.__struct_fields__}
+    if type(line.message) is Message:
+        fields["message"] = ("Message", line.message.id, line.message.content)
+    return fields
+
+
+def test_every_real_transcript_line_gives_the_fields_json_loads_gives(fixtures: Path) -> None:
+    count = 0
+    for path in sorted((fixtures / "claude-code").rglob("*.jsonl")):
+        for raw in path.read_bytes().splitlines():
+            if raw.strip():
+                count += 1
+                assert as_decoded(raw) == as_loaded(json.loads(raw)), (path, raw[:200])
+    assert count > 1000
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        *SAME,
+        b'{"type":"user","message":"not an object","cwd":null}',
+        b'{"type":"user","message":null}',
+        b'{"type":"user","message":[1],"sessionId":7}',
+        b'{"type":"assistant","message":{"id":1,"content":[]},"n":NaN}',
+        b'{"type":"user","message":{"content":"a"},"message":{"content":"b"}}',
+        '{"type":"user","message":{"content":"\u00e9 \u2713"}}'.encode(),
+    ],
+)
+def test_a_line_msgspec_types_differently_gives_the_fields_json_loads_gives(
+    raw: str | bytes,
+) -> None:
+    assert as_decoded(raw) == as_loaded(json.loads(raw))
+
+
+@pytest.mark.parametrize("raw", [b"[1, 2]", b'"text"', b"12", b"null"])
+def test_json_that_is_no_object_is_none(raw: bytes) -> None:
+    assert decode_line(raw) is None
+
+
+@pytest.mark.parametrize(
+    "raw", [*NOT_JSON, b'{"type":"user","message":{"content":"hi"},"skipped":"\xff"}']
+)
+def test_what_is_not_json_is_a_value_error(raw: bytes) -> None:
+    with pytest.raises(ValueError):
+        decode_line(raw)

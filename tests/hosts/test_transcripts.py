@@ -306,6 +306,28 @@ def test_a_project_folder_lists_its_sessions_without_subagent_files(fixtures: Pa
     assert [p.name for p in found] == [f"{SESSION_ID}.jsonl"]
 
 
+def test_a_folder_lists_its_sessions_at_any_depth_in_path_order(tmp_path: Path) -> None:
+    for relative in ("b/s2.jsonl", "a/s1.jsonl", "a-b/s3.jsonl", "a/s1/subagents/agent-x.jsonl",
+                     "top.jsonl", "a/notes.txt", "a/dir.jsonl/inner.jsonl"):  # fmt: skip
+        (tmp_path / relative).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / relative).write_text("{}\n")
+    outside = tmp_path.parent / f"{tmp_path.name}-elsewhere"
+    outside.mkdir()
+    (outside / "linked.jsonl").write_text("{}\n")
+    (tmp_path / "link").symlink_to(outside, target_is_directory=True)  # not entered, as rglob
+    (tmp_path / "alias.jsonl").symlink_to(tmp_path / "top.jsonl")  # a file: listed
+    found = [p.relative_to(tmp_path).as_posix() for p in transcript_paths(tmp_path)]
+    assert found == [
+        "a/dir.jsonl/inner.jsonl", "a/s1.jsonl", "a-b/s3.jsonl", "alias.jsonl", "b/s2.jsonl",
+        "top.jsonl",
+    ]  # fmt: skip
+    assert found == [
+        p.relative_to(tmp_path).as_posix()
+        for p in sorted(tmp_path.rglob("*.jsonl"))
+        if "subagents" not in p.relative_to(tmp_path).parts and p.is_file()
+    ]
+
+
 # -- OpenAI messages --------------------------------------------------------------------------
 
 

@@ -5,6 +5,7 @@ Per tool call, the text that would have been injected, then a summary per sessio
 
 from __future__ import annotations
 
+import gc
 import json
 import sys
 from collections import Counter
@@ -17,13 +18,8 @@ import click
 
 from ..display import SEVERITY_STYLE
 from ..errors import ConfigError, TranscriptError
-from ..hosts.recorded.replay import (
-    Injection,
-    ObserverFactory,
-    SessionReplay,
-    observers_named,
-    replay_paths,
-)
+from ..hosts.recorded.replay import Injection, ObserverFactory, SessionReplay, observers_named
+from ..hosts.recorded.replay_pool import replaying
 
 #: Above this many bytes in all, a single input shows a progress bar too.
 BIG_INPUT = 4_000_000
@@ -61,6 +57,14 @@ _EVENT_LABELS = {
     "(--observer and --deadline still narrow or override it).",
 )
 @click.option("--quiet", "-q", is_flag=True, help="Only the summaries, not the injected texts.")
+@click.option(
+    "--jobs",
+    "-j",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Replay N session files at a time, each in a process of its own (default: one a core "
+    "when several files hold 8 MB or more; 1: this process alone). The output is the same.",
+)
 def command(
     paths: Sequence[str],
     as_json: bool,
@@ -68,6 +72,7 @@ def command(
     deadline: float | None,
     config_path: Path | None,
     quiet: bool,
+    jobs: int | None,
 ) -> None:
     """Run observers over recorded sessions as if live.
 
@@ -87,21 +92,40 @@ def command(
     except (ConfigError, TranscriptError) as exc:
         _fail(str(exc))
     out = None if as_json else _console()
-    results: list[SessionReplay] = []
+    encoded: list[str] = []  # each session as JSON text, made where it was replayed
+    # What is loaded by now lives as long as the process: the collector need not go over it
+    # again and again, and workers forked from here do not copy its pages by touching it.
+    gc.freeze()
     try:
-        with _progress(files) as advance:
-            for result in replay_paths(
-                _advancing(files, advance), observers, deadline_minutes=deadline
-            ):
+        # The workers fork before the progress bar starts its thread.
+        with (
+            replaying(
+                files,
+                observers,
+                deadline_minutes=deadline,
+                workers=jobs,
+                each=json_item if as_json else None,
+            ) as replayed,
+            _progress(files) as advance,
+        ):
+            for file, sessions in replayed:
                 if as_json:
-                    results.append(result)
+                    encoded.extend(sessions)
                 else:
-                    show_session(out, result, quiet=quiet)
+                    for result in sessions:
+                        show_session(out, result, quiet=quiet)
+                advance(file)
     except TranscriptError as exc:
         _fail(str(exc))
     if as_json:
-        sys.stdout.write(json.dumps([r.to_dict() for r in results], indent=2, ensure_ascii=False))
-        sys.stdout.write("\n")
+        sys.stdout.write("[\n" + ",\n".join(encoded) + "\n]\n" if encoded else "[]\n")
+
+
+def json_item(result: SessionReplay) -> str:
+    """One session as an item of the `--json` array: what `json.dumps(array, indent=2)` prints
+    for it (JSON text has no raw newline inside a string, so indenting lines is exact)."""
+    text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
+    return "  " + text.replace("\n", "\n  ")
 
 
 def _console() -> Any:
@@ -130,17 +154,14 @@ def _fail(message: str) -> None:
     raise SystemExit(2)
 
 
-def _advancing(files: list[Path], advance: Any) -> Iterator[Path]:
-    for file in files:
-        yield file
-        advance(file)
-
-
 @contextmanager
 def _progress(files: list[Path]) -> Iterator[Any]:
     """A progress bar on stderr for long inputs, when stderr is a terminal; else a no-op."""
+    if not sys.stderr.isatty():
+        yield lambda file: None
+        return
     sizes = {file: file.stat().st_size for file in files}
-    if not sys.stderr.isatty() or (len(files) < 2 and sum(sizes.values()) < BIG_INPUT):
+    if len(files) < 2 and sum(sizes.values()) < BIG_INPUT:
         yield lambda file: None
         return
     from rich.console import Console

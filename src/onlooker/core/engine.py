@@ -27,7 +27,7 @@ from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
 from .feedback import FEEDBACK_LIMIT, Telling, tell
-from .observer import Observer, ObserverContext
+from .observer import Observer, ObserverContext, dispatch_context
 from .session import Session, SessionInfo
 from .triggers import ObserverRun, Trigger, TriggerState
 
@@ -286,14 +286,14 @@ class Engine:
     def _context(
         self, name: str, event: Event, deadline: Deadline | None, root: PurePath | None
     ) -> ObserverContext:
-        return ObserverContext(
-            session=self.session,
-            observer_name=name,
-            clock=self.clock,
-            deadline=deadline,
-            project_root=root,
-            event=event,
-            open_findings=functools.partial(self.findings, name) if self.findings else None,
+        return dispatch_context(
+            self.session,
+            name,
+            self.clock,
+            deadline,
+            root,
+            event,
+            functools.partial(self.findings, name) if self.findings else None,
         )
 
     def _session_root(self, info: SessionInfo | None) -> PurePath | None:

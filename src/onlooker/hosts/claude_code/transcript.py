@@ -1,7 +1,7 @@
 """Claude Code transcript lines (~/.claude/projects/<project>/<session>.jsonl) read into events.
 
-One JSON decode a line (`json_lines.loads`: what `json.loads` gives, faster), a dispatch on its
-`type`; `iter_claude_code` says what becomes what.
+One JSON decode a line (`json_lines.decode_line`: the fields used, as `json.loads` gives them,
+faster), a dispatch on its `type`; `iter_claude_code` says what becomes what.
 """
 
 from __future__ import annotations
@@ -10,6 +10,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+
+from msgspec import UNSET
 
 from ...core.clock import utc
 from ...core.events import (
@@ -24,7 +26,7 @@ from ...core.events import (
 )
 from ...text.clipping import clip_values
 from .content import prompt_text, result_text
-from .json_lines import loads
+from .json_lines import Line, Message, decode_line
 
 MALFORMED_KEPT = 20
 """How many malformed line numbers a tally keeps (the count is always complete)."""
@@ -164,28 +166,28 @@ class _Reader:
         tally.lines += 1
         self._size = len(raw)
         try:
-            data = loads(raw)
+            data = decode_line(raw)
         except ValueError:  # JSONDecodeError and UnicodeDecodeError
             if raw.strip():  # a blank line is not malformed
                 tally.bad(number)
             return
-        if type(data) is not dict:
+        if data is None:  # not an object
             tally.bad(number)
             return
-        kind = data.get("type")
+        kind = data.type
         if type(kind) is not str:
             tally.bad(number)
             return
         tally.typed_lines += 1
         if not self.fixed_id:
-            found = data.get("sessionId")
+            found = data.sessionId
             if type(found) is str and found:
                 self.session_id = found
                 self.fixed_id = True
-        if not self._started and "cwd" in data:
-            self._start(data)
+        if not self._started and data.cwd is not UNSET:
+            self._start(data.cwd, data.timestamp)
         if kind == "assistant" or kind == "user":
-            sidechain = data.get("isSidechain") is True
+            sidechain = data.isSidechain is True
             if self._sidechain is None:
                 self._sidechain = sidechain
             elif sidechain is not self._sidechain:
@@ -207,16 +209,16 @@ class _Reader:
             self.session_id = self.default_session_id
         self.tally.session_id = self.session_id
 
-    def _assistant(self, data: dict[str, Any]) -> bool:
-        message = data.get("message")
-        if type(message) is not dict:
+    def _assistant(self, data: Line) -> bool:
+        message = data.message
+        if type(message) is not Message:
             return False
-        content = message.get("content")
-        message_id = message.get("id") or data.get("uuid")
+        content = message.content
+        message_id = message.id or data.uuid
         if message_id != self._message_id:
             self._flush_message()
             self._message_id = message_id
-            self._message_at = data.get("timestamp")
+            self._message_at = data.timestamp
         if type(content) is str:
             self._texts.append(content)
             return True
@@ -236,7 +238,7 @@ class _Reader:
                     return False
                 if type(arguments) is not dict:
                     arguments = {}
-                use = _PendingUse(name, arguments, data.get("timestamp"))
+                use = _PendingUse(name, arguments, data.timestamp)
                 if call_id in self.early:
                     self._call(call_id, use, *self.early.pop(call_id))
                 else:
@@ -247,16 +249,16 @@ class _Reader:
                     self._reasoning.append(thought)
         return True
 
-    def _user(self, data: dict[str, Any]) -> bool:
-        message = data.get("message")
-        if type(message) is not dict:
+    def _user(self, data: Line) -> bool:
+        message = data.message
+        if type(message) is not Message:
             return False
-        content = message.get("content")
-        if data.get("isMeta") or data.get("isCompactSummary"):
+        content = message.content
+        if data.isMeta or data.isCompactSummary:
             self.tally.skipped += 1
             return type(content) is str or type(content) is list
         if type(content) is str:
-            self._prompt(data, (content,))
+            self._prompt(data.timestamp, (content,))
             return True
         if type(content) is not list:
             return False
@@ -273,38 +275,38 @@ class _Reader:
                 if type(text) is str:
                     texts.append(text)
         if results:
-            structured = data.get("toolUseResult") if len(results) == 1 else None
+            structured = data.toolUseResult if len(results) == 1 else None
             if type(structured) is not dict:
                 structured = None
             elif self._size > OUTPUT_LIMIT:  # else no string in it can be longer than the limit
                 structured = clip_values(structured, clip_text=clip)
             for block in results:
-                if not self._tool_result(data, block, structured):
+                if not self._tool_result(data.timestamp, block, structured):
                     return False
         if texts or not results:
-            self._prompt(data, texts)
+            self._prompt(data.timestamp, texts)
         return True
 
     # -- events ----------------------------------------------------------------------------------
 
-    def _prompt(self, data: dict[str, Any], texts: Iterable[str]) -> None:
+    def _prompt(self, timestamp: Any, texts: Iterable[str]) -> None:
         text = "\n".join(t for t in (prompt_text(t) for t in texts) if t)
         if not text:
             self.tally.skipped += 1
             return
         self._flush_message()
-        self._emit(UserPrompt, data.get("timestamp"), text=text)
+        self._emit(UserPrompt, timestamp, text=text)
 
-    def _tool_result(self, data: dict[str, Any], block: dict[str, Any], structured: Any) -> bool:
+    def _tool_result(self, timestamp: Any, block: dict[str, Any], structured: Any) -> bool:
         call_id = block.get("tool_use_id")
         if type(call_id) is not str:
             return False
         use = self.pending.pop(call_id, None)
         if use is None:  # lines are not always in order: the tool_use may come later
-            self.early[call_id] = (data.get("timestamp"), block, structured)
+            self.early[call_id] = (timestamp, block, structured)
             return True
         self._flush_message()
-        self._call(call_id, use, data.get("timestamp"), block, structured)
+        self._call(call_id, use, timestamp, block, structured)
         return True
 
     def _call(
@@ -344,15 +346,14 @@ class _Reader:
         if text or reasoning:
             self._emit(AssistantMessage, at, text=text, reasoning=reasoning)
 
-    def _start(self, data: dict[str, Any]) -> None:
-        cwd = data.get("cwd")
+    def _start(self, cwd: Any, timestamp: Any) -> None:
         cwd = cwd if type(cwd) is str else ""
         project = cwd.replace("\\", "/").rstrip("/").rsplit("/", 1)[-1]
         template = self._template
         self._started = True
         self._emit(
             SessionStarted,
-            data.get("timestamp"),
+            timestamp,
             source="startup",
             cwd=cwd,
             project=project,
@@ -364,7 +365,7 @@ class _Reader:
     def _emit(self, kind: type[Event], timestamp: Any, **fields: Any) -> None:
         """Make an event of `kind`, numbered and stamped, and queue it for the caller."""
         if not self._started:
-            self._start({"timestamp": timestamp})
+            self._start("", timestamp)
         if not self.session_id:
             self.session_id = self.default_session_id
             self.fixed_id = True

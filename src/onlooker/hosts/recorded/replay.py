@@ -1,6 +1,7 @@
 """Replay: run observers over recorded sessions as if live, and say what the agent would have read.
 
-Each session and subagent gets a fresh Session and Engine on a clock that follows its events.
+Each session and subagent gets a fresh Session and Engine on a clock that follows its events
+(specs/replay.md).
 """
 
 from __future__ import annotations

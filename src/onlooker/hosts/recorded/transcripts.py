@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -196,11 +197,11 @@ def transcript_paths(path: str | Path) -> list[Path]:
         return [path]
     if not path.is_dir():
         raise TranscriptError(f"{path}: no such file or folder")
-    found = sorted(
-        file
-        for file in path.rglob("*.jsonl")
-        if SUBAGENTS not in file.relative_to(path).parts and file.is_file()
-    )
+    found: list[Path] = []
+    for folder, folders, names in os.walk(path):  # as rglob walks: symlinked folders not entered
+        folders[:] = [name for name in folders if name != SUBAGENTS]
+        found.extend(Path(folder, name) for name in names if name.endswith(".jsonl"))
+    found = sorted(file for file in found if file.is_file())
     if not found:
         raise TranscriptError(f"{path}: no *.jsonl transcripts in this folder")
     return found
