@@ -17,10 +17,11 @@ and `redact` uses the pure gate: the same output (tests/text/test_compiled_gate.
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .literal_starts import WANTED
+from .replaced_spans import Replaced
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -97,50 +98,82 @@ class CompiledGate:
         return None if found is None else _known(*found)
 
     def words_after(
-        self, before: str, known: dict[str, tuple[int, ...]], lowered: str
+        self,
+        before: str,
+        known: dict[str, tuple[int, ...]],
+        lowered: str,
+        spans: Sequence[Replaced] | None = None,
     ) -> dict[str, tuple[int, ...]] | None:
         """`words(lowered)` for a text `lowered` made from `before`, whose words start at
-        `known` (as `words` told), by replacing spans: the words wholly in the stretch both
-        share at their start, or at their end (shifted), are where they were; the stretch
-        between, widened by the longest word, is scanned."""
+        `known` (as `words` told), by replacing spans: `spans` (replaced_spans.py) when told,
+        else the one stretch between what both share at their start and at their end. The
+        words wholly outside the spans are where they were (shifted); around each span, widened
+        by the longest word, the text is scanned."""
         if not self._enabled or self._state is None or not isinstance(known, dict):
             return self.words(lowered)
         state = self._state
         if not state.absent.keys() <= known.keys():  # told by an automaton of fewer words
             return self.words(lowered)
-        head = _shared_head(before, lowered)
-        tail = _shared_tail(before, lowered, head)
-        new_tail = len(lowered) - tail  # where the shared end starts in `lowered`
-        shift = len(lowered) - len(before)
-        start = max(0, head - state.longest + 1)
-        try:
-            matches = state.automaton.find_matches_as_indexes(
-                lowered[start : min(len(lowered), new_tail + state.longest - 1)], overlapping=True
-            )
-        except UnicodeError:
+        if spans is None:
+            head = _shared_head(before, lowered)
+            tail = _shared_tail(before, lowered, head)
+            spans = [(head, len(before) - tail, head, len(lowered) - tail)]
+        elif not spans:
+            return known
+        between = self._between(state, lowered, spans)
+        if between is None:
             return None
-        between: dict[str, list[int]] = {}
-        words = state.words
-        for index, at, end in matches:
-            word = words[index]
-            # neither wholly in the shared start nor in the shared end: found here alone
-            if word is not None and start + end > head and start + at < new_tail:
-                found = between.get(word)
-                if found is None:
-                    between[word] = [start + at]
-                else:
-                    found.append(start + at)
         result = dict(state.absent)
-        old_tail = len(before) - tail
         for word in result:
             places = known[word]
-            if not places and word not in between:
-                continue
-            size = len(word)
-            kept = places[: bisect_right(places, head - size)]
-            moved = tuple(at + shift for at in places[bisect_left(places, old_tail) :])
-            result[word] = (*kept, *between.get(word, ()), *moved)
+            found = between.get(word)
+            if places:
+                places = _kept(places, len(word), spans, len(before))
+            if found:
+                places = tuple(sorted((*places, *found))) if places else tuple(found)
+            result[word] = places
         return result
+
+    @staticmethod
+    def _between(
+        state: _State, lowered: str, spans: Sequence[Replaced]
+    ) -> dict[str, list[int]] | None:
+        """The searched words of `lowered` that reach into one of the spans (new places)."""
+        reach = state.longest - 1
+        words = state.words
+        between: dict[str, list[int]] = {}
+        at = 0
+        while at < len(spans):
+            # the spans whose widened stretches touch, scanned together
+            first = at
+            while at + 1 < len(spans) and spans[at + 1][2] - reach <= spans[at][3] + reach:
+                at += 1
+            start = max(0, spans[first][2] - reach)
+            stop = min(len(lowered), spans[at][3] + reach)
+            starts = [span[2] for span in spans[first : at + 1]]
+            ends = [span[3] for span in spans[first : at + 1]]
+            at += 1
+            try:
+                matches = state.automaton.find_matches_as_indexes(
+                    lowered[start:stop], overlapping=True
+                )
+            except UnicodeError:
+                return None
+            for index, begin, end in matches:
+                word = words[index]
+                if word is None:
+                    continue
+                begin, end = begin + start, end + start
+                # found here alone: not wholly in what is kept between the spans (the first
+                # span ending after the word's start starts before its end)
+                after = bisect_right(ends, begin)
+                if after < len(ends) and starts[after] < end:
+                    found = between.get(word)
+                    if found is None:
+                        between[word] = [begin]
+                    else:
+                        found.append(begin)
+        return between
 
     def _starts(self, lowered: str) -> tuple[_State, dict[int, list[int]]] | None:
         """Where each needle or word found starts, by its index in the automaton."""
@@ -195,6 +228,23 @@ class CompiledGate:
         )
         self._state, self._scans = state, 0
         return state
+
+
+def _kept(
+    places: tuple[int, ...], size: int, spans: Sequence[Replaced], length: int
+) -> tuple[int, ...]:
+    """The places (in the text before) of a word `size` long wholly outside the spans, each
+    moved as far as the spans before it changed the text's length."""
+    kept: list[int] = []
+    done = shift = 0
+    for old_start, old_end, _, end in (*spans, (length, length, length, length)):
+        low = bisect_left(places, done)
+        high = bisect_right(places, old_start - size)
+        if low < high:
+            kept.extend(places[low:high] if not shift else [at + shift for at in places[low:high]])
+        done = old_end
+        shift = end - old_end
+    return tuple(kept)
 
 
 def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from .folding import FOLD, lowered_alike, starts_haystack
+from .folding import FOLD, folded_from, lowered_alike, starts_haystack
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -143,13 +143,42 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
     if found is None:
         if expected:
             WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
-        starts = []
-        at = haystack.find(word)
-        while at != -1:
-            starts.append(at)
-            at = haystack.find(word, at + 1)
-        found = known[word] = tuple(starts)
+        found = None if expected else _folded_positions(haystack, word)
+        if found is None:
+            starts = []
+            at = haystack.find(word)
+            while at != -1:
+                starts.append(at)
+                at = haystack.find(word, at + 1)
+            found = tuple(starts)
+        known[word] = found
     return found
+
+
+#: A folded text with more places of `ı` or `ſ` than this is searched as it is.
+_MOST_FOLDS = 64
+
+
+def _folded_positions(folded: str, word: str) -> tuple[int, ...] | None:
+    """`positions(folded, word)` for the text folded from the lowercased text `expect_positions`
+    or `expect` was told of (`folding.folded_from`): the word's places there (known, or found
+    once for both), and those reaching over a place where `ı` or `ſ` was made ASCII (the one
+    difference; a word of ASCII letters holds neither); None for any other text."""
+    source = folded_from(folded)
+    if source is None:
+        return None
+    lowered, odd = source
+    if lowered is not _EXPECTED[0] or len(odd) > _MOST_FOLDS or not word.isascii():
+        return None
+    found = positions(lowered, word)
+    size = len(word)
+    more: set[int] = set()
+    for place in odd:
+        at = folded.find(word, max(0, place - size + 1), place + size)
+        while at != -1:
+            more.add(at)
+            at = folded.find(word, at + 1, place + size)
+    return tuple(sorted(more.union(found))) if more else found
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,114 @@
+"""Where a shape changed a text: the spans it replaced with marks (`[REDACTED:<kind>]`), found
+by comparing the text before and after it, so that the text's lowercase and the places of the
+words the shapes search for are brought up to date where it changed, not made anew.
+
+A shape that replaces a few spans in a long text would otherwise cost a whole lowercasing (some
+10 ms a megabyte for a text that is not ASCII) and a whole scan for the words, each time: on a
+megabyte, a dozen shapes that each find something cost more than all the shapes' searches.
+
+Every piece of the text after that `replaced_spans` calls unchanged is compared equal to the
+piece of the text before it is said to be; what lies between is taken as changed. So the spans
+are right whatever the texts (a wrong guess of where a replaced span ended only makes a span
+longer, or gives up: None, and the caller does it all anew).
+"""
+
+from __future__ import annotations
+
+# Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
+
+Replaced = tuple[int, int, int, int]
+"""(start, end) of a span in the text before, and (start, end) of what replaced it after."""
+
+_MARK = "[REDACTED:"
+#: How far before a difference a mark that holds it may start (`[REDACTED:` and the kind).
+_MARK_REACH = 120
+#: How many characters after a mark are looked for in the text before, to find where the span
+#: it replaced ended; and how far past the difference they are looked for.
+_RESUME = 32
+_LONGEST_SPAN = 1 << 16
+#: Characters compared at once at first while walking what both texts share (then doubled).
+_FIRST_RUN = 256
+_LONGEST_RUN = 1 << 16
+_SIGMA = "\u03a3"  # the one letter whose lowercase depends on the letters around it
+
+
+def replaced_spans(before: str, after: str) -> list[Replaced] | None:
+    """The spans of `before` that `after` replaced, each with what replaced it: one or more
+    marks (`[REDACTED:<kind>]`), in order. None when `after` is not `before` with spans replaced
+    by marks, as far as a walk from start to end finds."""
+    spans: list[Replaced] = []
+    old, new = 0, 0
+    old_size, new_size = len(before), len(after)
+    while True:
+        shared = _shared(before, old, after, new)
+        old, new = old + shared, new + shared
+        if old == old_size and new == new_size:
+            return spans
+        if new == new_size:
+            return None  # text removed with no mark
+        # the mark that holds the first difference, and the marks right after it
+        start = after.rfind(_MARK, max(0, new - _MARK_REACH, new - shared), new + len(_MARK))
+        end = after.find("]", start) + 1 if start != -1 else 0
+        if end <= new:
+            return None
+        while after.startswith(_MARK, end):
+            end = after.find("]", end) + 1
+            if end == 0:
+                return None
+        old_start = old - (new - start)
+        if end == new_size:
+            old_end = old_size
+        else:
+            following = after[end : end + _RESUME]
+            mark = following.find(_MARK)
+            if mark > 0:
+                following = following[:mark]
+            old_end = before.find(following, old, old + _LONGEST_SPAN + len(following))
+            if old_end == -1:
+                return None
+        spans.append((old_start, old_end, start, end))
+        old, new = old_end, end
+
+
+def _shared(before: str, old: int, after: str, new: int) -> int:
+    """How many characters `before[old:]` and `after[new:]` share at their start: runs compared
+    whole, ever longer, then the run that differs halved down to its first difference."""
+    limit = min(len(before) - old, len(after) - new)
+    done = 0
+    run = _FIRST_RUN
+    while done < limit:
+        size = min(run, limit - done)
+        if before[old + done : old + done + size] != after[new + done : new + done + size]:
+            low, high = 0, size - 1  # the run's first `low` are shared, not its first `high + 1`
+            while low < high:
+                middle = (low + high + 1) // 2
+                at = done + middle
+                if before[old + done : old + at] == after[new + done : new + at]:
+                    low = middle
+                else:
+                    high = middle - 1
+            return done + low
+        done += size
+        run = min(run * 2, _LONGEST_RUN)
+    return limit
+
+
+def lowered_after(lowered: str, before: str, after: str) -> tuple[str, list[Replaced] | None]:
+    """`after.lower()`, from `lowered` (`before.lower()`), and the spans `after` replaced, which
+    are then the spans its lowercase replaced in `lowered`: the pieces in between taken from
+    `lowered`, the spans lowercased. So when lowercasing goes character by character (each to
+    one, and no `Σ`, whose lowercase depends on its neighbours); else lowercased whole, and
+    None for the spans."""
+    if len(lowered) != len(before) or _SIGMA in after:
+        return after.lower(), None
+    spans = replaced_spans(before, after)
+    if spans is None or after.isascii():  # an ASCII text lowercases as fast as it is copied
+        return after.lower(), spans
+    pieces: list[str] = []
+    done = 0
+    for old_start, old_end, start, end in spans:
+        pieces.append(lowered[done:old_start])
+        pieces.append(after[start:end].lower())
+        done = old_end
+    pieces.append(lowered[done:])
+    return "".join(pieces), spans
