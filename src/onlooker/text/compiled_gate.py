@@ -16,12 +16,12 @@ and `redact` uses the pure gate: the same output (tests/text/test_compiled_gate.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
+from bisect import bisect_right
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .literal_starts import WANTED
-from .replaced_spans import Replaced
+from .replaced_spans import Replaced, kept_places
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -128,7 +128,7 @@ class CompiledGate:
             places = known[word]
             found = between.get(word)
             if places:
-                places = _kept(places, len(word), spans, len(before))
+                places = tuple(kept_places(places, len(word), spans, len(before)))
             if found:
                 places = tuple(sorted((*places, *found))) if places else tuple(found)
             result[word] = places
@@ -228,23 +228,6 @@ class CompiledGate:
         )
         self._state, self._scans = state, 0
         return state
-
-
-def _kept(
-    places: tuple[int, ...], size: int, spans: Sequence[Replaced], length: int
-) -> tuple[int, ...]:
-    """The places (in the text before) of a word `size` long wholly outside the spans, each
-    moved as far as the spans before it changed the text's length."""
-    kept: list[int] = []
-    done = shift = 0
-    for old_start, old_end, _, end in (*spans, (length, length, length, length)):
-        low = bisect_left(places, done)
-        high = bisect_right(places, old_start - size)
-        if low < high:
-            kept.extend(places[low:high] if not shift else [at + shift for at in places[low:high]])
-        done = old_end
-        shift = end - old_end
-    return tuple(kept)
 
 
 def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:

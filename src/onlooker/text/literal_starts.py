@@ -15,11 +15,12 @@ from __future__ import annotations
 import importlib
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from .folding import FOLD, folded_from, lowered_alike, starts_haystack
+from .replaced_spans import MovedPlaces, Replaced, lowered_after
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -53,6 +54,34 @@ def expect_positions(lowered: str, known: dict[str, tuple[int, ...]]) -> None:
     order; `()` for a word not in it), as the compiled gate found them (compiled_gate.py)."""
     global _EXPECTED
     _EXPECTED = (lowered, known)
+
+
+def expect_moved(
+    before: str,
+    known: dict[str, tuple[int, ...]] | None,
+    spans: Sequence[Replaced],
+    lowered: str,
+) -> dict[str, tuple[int, ...]]:
+    """Tell `positions` where words start in `lowered`, made from `before` by replacing
+    `spans`: where they start in `before` (`known`, or else as `positions` was told of it),
+    moved, and looked for in the spans (`replaced_spans.MovedPlaces`, when asked). Returns
+    what it told."""
+    if known is None:
+        told, told_known = _EXPECTED
+        known = told_known if told is before else {}
+    moved = MovedPlaces(known, spans, len(before), lowered)
+    expect_positions(lowered, moved)
+    return moved
+
+
+def lowered_again(text: str, lowered: str, cleaned: str) -> str:
+    """`cleaned.lower()`, for a shape that changed `text` (whose lowercase is `lowered`) into
+    `cleaned` and searches on: made where the text changed, and, when `positions` was told of
+    `lowered`, told where the words start in it (`expect_moved`)."""
+    again, spans = lowered_after(lowered, text, cleaned)
+    if spans is not None and _EXPECTED[0] is lowered:
+        expect_moved(lowered, None, spans, again)
+    return again
 
 
 _MARKS = re.compile(r"\[redacted:[^\]]*\]")
@@ -139,7 +168,9 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
         if last_text is not haystack:
             known = {}
             _LAST = (haystack, known)
-    found = known.get(word)
+    found = dict.get(known, word)  # known already (as a dict: see MovedPlaces)
+    if found is None and type(known) is MovedPlaces:
+        found = known.get(word)
     if found is None:
         if expected:
             WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
@@ -245,9 +276,11 @@ class Started:
         pieces: list[str] = []
         done = 0
         for found in self.finditer(text):
-            pieces.append(text[done : found.start()])
-            pieces.append(replace if isinstance(replace, str) else replace(found))
-            done = found.end()
+            replaced = replace if isinstance(replace, str) else replace(found)
+            if replaced != found.group(0):  # else the text stays this very object
+                pieces.append(text[done : found.start()])
+                pieces.append(replaced)
+                done = found.end()
         return "".join(pieces) + text[done:] if pieces else text
 
 
@@ -335,17 +368,21 @@ def ascii_sub(
     lowered: str,
 ) -> str:
     """`pattern.sub(replace, text)` for a `text` `lowered_alike` its lowercased `lowered`, the
-    pattern tried only where one of its `literal_prefixes` starts in `lowered`."""
+    pattern tried only where one of its `literal_prefixes` starts in `lowered`: `text` itself
+    (the same object) when no match was replaced by something else."""
     pieces: list[str] = []
-    done = 0
+    done = matched = 0
     for start in word_starts(lowered, prefixes):
-        if start < done:
+        if start < matched:
             continue
         found = pattern.match(text, start)
         if found is not None:
-            pieces.append(text[done:start])
-            pieces.append(replace(found))
-            done = found.end()
+            matched = found.end()
+            replaced = replace(found)
+            if replaced != found.group(0):
+                pieces.append(text[done:start])
+                pieces.append(replaced)
+                done = matched
     return "".join(pieces) + text[done:] if pieces else text
 
 
@@ -383,5 +420,6 @@ def sub_from_starts(
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
     if prefixes is None:
-        return pattern.sub(replace, text)
+        cleaned = pattern.sub(replace, text)
+        return text if cleaned == text else cleaned  # the same object when nothing changed
     return ascii_sub(pattern, prefixes, replace, text, starts_haystack(text, lowered))

@@ -19,7 +19,12 @@ from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
-from .literal_starts import SEARCHED, expect, expect_after_marks, expect_positions
+from .literal_starts import (
+    SEARCHED,
+    expect,
+    expect_after_marks,
+    expect_positions,
+)
 from .needle_gate import NeedleGate
 from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES

@@ -14,6 +14,9 @@ longer, or gives up: None, and the caller does it all anew).
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from collections.abc import Mapping, Sequence
+
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
 Replaced = tuple[int, int, int, int]
@@ -112,3 +115,63 @@ def lowered_after(lowered: str, before: str, after: str) -> tuple[str, list[Repl
         done = old_end
     pieces.append(lowered[done:])
     return "".join(pieces), spans
+
+
+def kept_places(
+    places: Sequence[int], size: int, spans: Sequence[Replaced], length: int
+) -> list[int]:
+    """The places (in a text `length` long) of a word `size` long wholly outside the spans, each
+    moved as far as the spans before it changed the text's length."""
+    kept: list[int] = []
+    done = shift = 0
+    for old_start, old_end, _, end in (*spans, (length, length, length, length)):
+        low = bisect_left(places, done)
+        high = bisect_right(places, old_start - size)
+        if low < high:
+            kept.extend(places[low:high] if not shift else [at + shift for at in places[low:high]])
+        done = old_end
+        shift = end - old_end
+    return kept
+
+
+class MovedPlaces(dict[str, tuple[int, ...]]):
+    """Where each word starts in `lowered`, a text made from one whose words' places `before`
+    tells by replacing `spans`: a word's places are worked out when first asked for (`get`),
+    those wholly outside the spans moved, those reaching into one found there; a word `before`
+    does not tell of is not known here either (None). Those worked out are its items, so a
+    plain `dict.get` answers for them, at the speed of a dict."""
+
+    def __init__(
+        self,
+        before: Mapping[str, tuple[int, ...]],
+        spans: Sequence[Replaced],
+        length: int,
+        lowered: str,
+    ) -> None:
+        super().__init__()
+        self._before, self._spans, self._length, self._lowered = before, spans, length, lowered
+
+    def get(self, word: str, default: tuple[int, ...] | None = None) -> tuple[int, ...] | None:  # type: ignore[override]
+        found = super().get(word)
+        if found is not None:
+            return found
+        places = self._before.get(word)
+        if places is None:
+            return default
+        size = len(word)
+        lowered = self._lowered
+        moved = kept_places(places, size, self._spans, self._length) if places else []
+        last = -1
+        between: list[int] = []
+        for _, _, start, end in self._spans:
+            stop = min(len(lowered), end + size - 1)
+            at = lowered.find(word, max(0, start - size + 1, last + 1), stop)
+            while at != -1:
+                if at < end:  # reaches into this span (found from its start on, less the word)
+                    between.append(at)
+                    last = at
+                at = lowered.find(word, at + 1, stop)
+        if between:
+            moved = sorted((*moved, *between))
+        found = self[word] = tuple(moved)
+        return found
