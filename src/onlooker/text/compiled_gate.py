@@ -112,7 +112,10 @@ class CompiledGate:
         if not self._enabled or self._state is None or not isinstance(known, dict):
             return self.words(lowered)
         state = self._state
-        if not state.absent.keys() <= known.keys():  # told by an automaton of fewer words
+        # told by this automaton (which says which words it found), or else by one of at
+        # least as many words; or else told by an automaton of fewer words
+        found_here = known.present if isinstance(known, Places) and known.state is state else None
+        if found_here is None and not state.absent.keys() <= known.keys():
             return self.words(lowered)
         if spans is None:
             head = _shared_head(before, lowered)
@@ -123,15 +126,20 @@ class CompiledGate:
         between = self._between(state, lowered, spans)
         if between is None:
             return None
-        result = dict(state.absent)
-        for word in result:
+        result = Places(state.absent)
+        present = []
+        # the words found in `before`, and those found in the spans (the others are absent)
+        for word in state.absent if found_here is None else (*found_here, *between):
             places = known[word]
-            found = between.get(word)
             if places:
                 places = tuple(kept_places(places, len(word), spans, len(before)))
+            found = between.get(word)
             if found:
                 places = tuple(sorted((*places, *found))) if places else tuple(found)
-            result[word] = places
+            if places:
+                result[word] = places
+                present.append(word)
+        result.present, result.state = tuple(dict.fromkeys(present)), state
         return result
 
     @staticmethod
@@ -230,13 +238,24 @@ class CompiledGate:
         return state
 
 
-def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:
-    known = dict(state.absent)
+class Places(dict[str, tuple[int, ...]]):
+    """Where each searched word starts in a text (`()` for a word not in it), as an automaton
+    found them: with the words found, and that automaton (so `words_after` moves only those)."""
+
+    present: tuple[str, ...] = ()
+    state: _State | None = None
+
+
+def _known(state: _State, starts: dict[int, list[int]]) -> Places:
+    known = Places(state.absent)
     words = state.words
+    present = []
     for index, found in starts.items():
         word = words[index]
         if word is not None:
             known[word] = tuple(found)
+            present.append(word)
+    known.present, known.state = tuple(present), state
     return known
 
 

@@ -39,6 +39,54 @@ def replaced_spans(before: str, after: str) -> list[Replaced] | None:
     """The spans of `before` that `after` replaced, each with what replaced it: one or more
     marks (`[REDACTED:<kind>]`), in order. None when `after` is not `before` with spans replaced
     by marks, as far as a walk from start to end finds."""
+    spans = _from_marks(before, after)
+    return spans if spans is not None else _walked(before, after)
+
+
+def _from_marks(before: str, after: str) -> list[Replaced] | None:
+    """`replaced_spans` when each span starts where its mark does: from mark to mark of `after`,
+    each stretch between compared once with its place in `before` (some microseconds for 10
+    kB); None when one differs."""
+    spans: list[Replaced] = []
+    old = new = 0  # where the stretch both share starts, in each
+    at = after.find(_MARK)
+    while at != -1:
+        end = after.find("]", at) + 1
+        if end == 0:
+            return None
+        old_at = old + (at - new)
+        if before[old_at : old_at + end - at] == after[at:end]:  # a mark `before` held too
+            at = after.find(_MARK, end)
+            continue
+        if before[old:old_at] != after[new:at]:
+            return None
+        while after.startswith(_MARK, end):  # the marks right after it
+            end = after.find("]", end) + 1
+            if end == 0:
+                return None
+        old_end = _resumed(before, old_at, after, end)
+        if old_end == -1:
+            return None
+        spans.append((old_at, old_end, at, end))
+        old, new = old_end, end
+        at = after.find(_MARK, end)
+    return spans if before[old:] == after[new:] else None
+
+
+def _resumed(before: str, old: int, after: str, end: int) -> int:
+    """Where in `before`, from `old` on, the span replaced by marks ending at `end` in `after`
+    ended: where what follows them is found (the end of `before` when nothing does); -1 when
+    not found near."""
+    if end == len(after):
+        return len(before)
+    mark = after.find(_MARK, end, end + _RESUME + len(_MARK))  # a mark next: up to it
+    following = after[end : end + _RESUME if mark == -1 else min(mark, end + _RESUME)]
+    return before.find(following, old, old + _LONGEST_SPAN + len(following))
+
+
+def _walked(before: str, after: str) -> list[Replaced] | None:
+    """`replaced_spans` found by walking what both texts share up to each difference, and
+    looking for the mark there."""
     spans: list[Replaced] = []
     old, new = 0, 0
     old_size, new_size = len(before), len(after)
@@ -59,16 +107,9 @@ def replaced_spans(before: str, after: str) -> list[Replaced] | None:
             if end == 0:
                 return None
         old_start = old - (new - start)
-        if end == new_size:
-            old_end = old_size
-        else:
-            following = after[end : end + _RESUME]
-            mark = following.find(_MARK)
-            if mark > 0:
-                following = following[:mark]
-            old_end = before.find(following, old, old + _LONGEST_SPAN + len(following))
-            if old_end == -1:
-                return None
+        old_end = _resumed(before, old, after, end)
+        if old_end == -1:
+            return None
         spans.append((old_start, old_end, start, end))
         old, new = old_end, end
 
