@@ -12,14 +12,13 @@ test in tests/text/test_literal_starts.py compares both on the corpus and on ran
 
 from __future__ import annotations
 
-import importlib
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .folding import FOLD, folded_from, lowered_alike, starts_haystack
+from .folding import folded_from, lowered_alike, starts_haystack
+from .pattern_starts import literal_prefixes
 from .replaced_spans import MovedPlaces, Replaced, lowered_after
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -284,82 +283,6 @@ class Started:
         return "".join(pieces) + text[done:] if pieces else text
 
 
-#: Prefixes are followed this far, and a pattern with more prefixes than this is tried as it is.
-_PREFIX_LENGTH = 8
-_MOST_PREFIXES = 24
-_NOT_WORDS = "the pattern's start is not a handful of words"
-
-
-def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Lowercase words, one of which starts every match of `pattern` in a text, found in the text
-    lowercased when it is `lowered_alike` (so, for a pattern that ignores case or not): read from
-    the pattern's parse,
-    skipping what takes no characters (`\\b`, lookarounds), through groups and alternatives and
-    small character classes. None when some match may start otherwise, or the words would be
-    too many or too short (one letter) to find faster than the engine tries the pattern."""
-    try:
-        parser: Any = importlib.import_module("re._parser")
-        parsed = parser.parse(pattern.pattern, pattern.flags)
-        found = _prefixes(list(parsed.data), 0, "", importlib.import_module("re._constants"))
-    except (ImportError, AttributeError, ValueError, RecursionError):  # ValueError: gave up
-        return None
-    if not found or min(map(len, found)) < 2 or len(found) > _MOST_PREFIXES:
-        return None
-    return tuple(sorted(found))
-
-
-def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
-    """The words a match of items[at:] starts with, each after `head` (cut at _PREFIX_LENGTH).
-    Raises ValueError when the start is not a handful of words."""
-    if len(head) >= _PREFIX_LENGTH or at == len(items):
-        if not head:
-            raise ValueError(_NOT_WORDS)
-        return {head}
-    op, value = items[at]
-    rest = items[at + 1 :]
-    found: set[str]
-    if op is sre.ASSERT and head and value[0] == -1 and len(value[1].data) == 1:
-        kind, code = value[1].data[0]  # `(?<=l)` after `[Ll]` (_shape.keywords_first)
-        if kind is sre.LITERAL and _ascii_lower(code) != head[-1]:
-            return set()
-    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
-        return _prefixes(items, at + 1, head, sre)
-    if op is sre.LITERAL:
-        char = _ascii_lower(value)
-        return set() if char is None else _prefixes(items, at + 1, head + char, sre)
-    if op is sre.IN and all(kind is sre.LITERAL for kind, _ in value):
-        chars = {_ascii_lower(c) for _, c in value} - {None}
-        if len(chars) <= 8:
-            found = set()
-            for char in chars:
-                found |= _prefixes(rest, 0, head + str(char), sre)
-            return found
-    if op is sre.SUBPATTERN:
-        return _prefixes([*value[-1].data, *rest], 0, head, sre)
-    if op is sre.BRANCH:
-        found = set()
-        for branch in value[1]:
-            found |= _prefixes([*branch.data, *rest], 0, head, sre)
-            if len(found) > _MOST_PREFIXES:
-                raise ValueError(_NOT_WORDS)
-        return found
-    if not head:  # a repeat, a class, anything else: the words end here
-        raise ValueError(_NOT_WORDS)
-    return {head}
-
-
-def _ascii_lower(code: int) -> str | None:
-    """The character lowercased, as it is in a text `lowered_alike` its lowercase, or `ı`,
-    `ſ` and `İ` (which no such text holds) as they are in a text folded (`starts_haystack`)."""
-    char = chr(code)
-    lowered = char.lower()
-    if len(lowered) == 1 and lowered.isascii():
-        return lowered  # the Kelvin sign too, which lowercases to `k`
-    if char in "\u0131\u017f\u0130":
-        return FOLD[char]
-    raise ValueError(_NOT_WORDS)  # a character that may match another when case is ignored
-
-
 def ascii_sub(
     pattern: re.Pattern[str],
     prefixes: tuple[str, ...],
@@ -370,6 +293,9 @@ def ascii_sub(
     """`pattern.sub(replace, text)` for a `text` `lowered_alike` its lowercased `lowered`, the
     pattern tried only where one of its `literal_prefixes` starts in `lowered`: `text` itself
     (the same object) when no match was replaced by something else."""
+    if _common(prefixes, lowered):
+        cleaned = pattern.sub(replace, text)
+        return text if cleaned == text else cleaned
     pieces: list[str] = []
     done = matched = 0
     for start in word_starts(lowered, prefixes):
@@ -386,6 +312,18 @@ def ascii_sub(
     return "".join(pieces) + text[done:] if pieces else text
 
 
+#: One sign (`?`, `&`) starting matches more often than once in this many characters: the
+#: engine tries the pattern along the text faster than each place is found and tried.
+_RARE = 64
+
+
+def _common(prefixes: tuple[str, ...], haystack: str) -> bool:
+    """Whether the one-character words among `prefixes` are too common in `haystack` to be
+    found first."""
+    singles = [word for word in prefixes if len(word) == 1]
+    return bool(singles) and sum(map(haystack.count, singles)) * _RARE > len(haystack)
+
+
 _KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
 
 
@@ -398,11 +336,12 @@ def finditer_from_starts(
     prefixes = _KNOWN_PREFIXES.get(pattern, ())
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
-    if prefixes is None:
+    haystack = starts_haystack(text, lowered) if prefixes is not None else text
+    if prefixes is None or _common(prefixes, haystack):
         yield from pattern.finditer(text)
         return
     done = 0
-    for start in word_starts(starts_haystack(text, lowered), prefixes):
+    for start in word_starts(haystack, prefixes):
         if start < done:
             continue
         found = pattern.match(text, start)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, keywords_first, mark
+from .literal_starts import sub_from_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -37,7 +38,7 @@ def redact_query(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0)[: match.start("v") - match.start()] + mark("url_credential")
 
-    return _QUERY.sub(replace, text)
+    return sub_from_starts(_QUERY, replace, text, lowered)  # from each `?`, `&` and `;`
 
 
 def _credential(value: str, *, strong: bool) -> bool:
