@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .literal_starts import WANTED
-from .replaced_spans import Replaced, kept_places
+from .replaced_spans import Places, Replaced, kept_places, moved_places
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -132,7 +132,7 @@ class CompiledGate:
         for word in state.absent if found_here is None else (*found_here, *between):
             places = known[word]
             if places:
-                places = tuple(kept_places(places, len(word), spans, len(before)))
+                places = kept_places(places, len(word), spans, len(before))
             found = between.get(word)
             if found:
                 places = tuple(sorted((*places, *found))) if places else tuple(found)
@@ -140,6 +140,11 @@ class CompiledGate:
                 result[word] = places
                 present.append(word)
         result.present, result.state = tuple(dict.fromkeys(present)), state
+        if found_here is not None and isinstance(known, Places) and known.extra:
+            # the words found since by `positions`, which the automaton does not look for
+            result.extra = list(known.extra)
+            for word in known.extra:
+                result[word] = moved_places(known[word], word, spans, len(before), lowered)
         return result
 
     @staticmethod
@@ -236,14 +241,6 @@ class CompiledGate:
         )
         self._state, self._scans = state, 0
         return state
-
-
-class Places(dict[str, tuple[int, ...]]):
-    """Where each searched word starts in a text (`()` for a word not in it), as an automaton
-    found them: with the words found, and that automaton (so `words_after` moves only those)."""
-
-    present: tuple[str, ...] = ()
-    state: _State | None = None
 
 
 def _known(state: _State, starts: dict[int, list[int]]) -> Places:

@@ -88,7 +88,7 @@ def redact_vendor_headers(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0)[: match.start("v") - match.start()] + mark("api_header")
 
-    return _VENDOR_HEADER.sub(replace, text)
+    return sub_from_starts(_VENDOR_HEADER, replace, text, lowered)
 
 
 #: `Cookie: a=b; c=d` (every value), `curl -b 'a=b'`, `--cookie`, httpie's `Cookie:a=b`.

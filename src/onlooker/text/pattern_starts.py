@@ -37,7 +37,8 @@ def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
         return None
     if any(len(word) < 2 and (word.isalnum() or word.isspace()) for word in found):
         return None  # a letter, a digit or a space: as common as the tries they would save
-    return tuple(sorted(found))
+    # `looker` finds where `looker:` starts, and more: the longer is not looked for
+    return tuple(sorted(w for w in found if not any(w != v and w.startswith(v) for v in found)))
 
 
 def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
@@ -75,14 +76,21 @@ def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
             if len(found) > _MOST_PREFIXES:
                 raise ValueError(_NOT_WORDS)
         return found
-    if op in _repeats(sre) and value[0] == 0:  # `(?:proxy-)?`, `x*`: perhaps none of it
+    if op in _repeats(sre) and value[0] == 0 and len(head) < 2:
+        # `(?:proxy-)?`, `x*`: perhaps none of it (read on only while the words are too short
+        # to look for; longer, they end here)
         _, high, item = value
-        found = _prefixes(items, at + 1, head, sre)
-        if high != 0:  # once, then what follows it when it is at most once
-            found |= _prefixes([*item.data, *(rest if high == 1 else ())], 0, head, sre)
-        if len(found) > _MOST_PREFIXES:
+        try:
+            found = _prefixes(items, at + 1, head, sre)
+            if high != 0:  # once, then what follows it when it is at most once
+                found |= _prefixes([*item.data, *(rest if high == 1 else ())], 0, head, sre)
+        except ValueError:
+            found = set()
+        if found and len(found) <= _MOST_PREFIXES:
+            return found
+        if not head:
             raise ValueError(_NOT_WORDS)
-        return found
+        return {head}  # else the words end here
     if not head:  # a class, anything else: the words end here
         raise ValueError(_NOT_WORDS)
     return {head}

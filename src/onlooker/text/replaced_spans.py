@@ -160,9 +160,19 @@ def lowered_after(lowered: str, before: str, after: str) -> tuple[str, list[Repl
 
 def kept_places(
     places: Sequence[int], size: int, spans: Sequence[Replaced], length: int
-) -> list[int]:
+) -> tuple[int, ...]:
     """The places (in a text `length` long) of a word `size` long wholly outside the spans, each
     moved as far as the spans before it changed the text's length."""
+    if len(spans) == 1:  # most often: one span, those before it kept, those after it moved
+        old_start, old_end, _, end = spans[0]
+        before = bisect_right(places, old_start - size)
+        after = bisect_left(places, old_end, before)
+        shift = end - old_end
+        if after == len(places):
+            return tuple(places[:before])
+        if not shift:
+            return (*places[:before], *places[after:])
+        return (*places[:before], *[at + shift for at in places[after:]])
     kept: list[int] = []
     done = shift = 0
     for old_start, old_end, _, end in (*spans, (length, length, length, length)):
@@ -172,7 +182,37 @@ def kept_places(
             kept.extend(places[low:high] if not shift else [at + shift for at in places[low:high]])
         done = old_end
         shift = end - old_end
-    return kept
+    return tuple(kept)
+
+
+def moved_places(
+    places: Sequence[int], word: str, spans: Sequence[Replaced], length: int, lowered: str
+) -> tuple[int, ...]:
+    """Where `word` starts in `lowered`, made from a text `length` long where it starts at
+    `places` by replacing `spans`: those places wholly outside the spans, moved, and those
+    reaching into a span, found there."""
+    size = len(word)
+    moved = kept_places(places, size, spans, length) if places else ()
+    last = -1
+    between: list[int] = []
+    for _, _, start, end in spans:
+        stop = min(len(lowered), end + size - 1)  # a word ending in the span or reaching out
+        at = lowered.find(word, max(0, start - size + 1, last + 1), stop)
+        while at != -1:
+            between.append(at)
+            last = at
+            at = lowered.find(word, at + 1, stop)
+    return tuple(sorted((*moved, *between))) if between else moved
+
+
+class Places(dict[str, tuple[int, ...]]):
+    """Where each searched word starts in a text (`()` for a word not in it), as an automaton
+    found them (compiled_gate.py): with the words it found, that automaton, and the words
+    `literal_starts.positions` found since (so each is moved after a change, not found anew)."""
+
+    present: tuple[str, ...] = ()
+    state: object = None
+    extra: list[str] | None = None
 
 
 class MovedPlaces(dict[str, tuple[int, ...]]):
@@ -199,20 +239,6 @@ class MovedPlaces(dict[str, tuple[int, ...]]):
         places = self._before.get(word)
         if places is None:
             return default
-        size = len(word)
-        lowered = self._lowered
-        moved = kept_places(places, size, self._spans, self._length) if places else []
-        last = -1
-        between: list[int] = []
-        for _, _, start, end in self._spans:
-            stop = min(len(lowered), end + size - 1)
-            at = lowered.find(word, max(0, start - size + 1, last + 1), stop)
-            while at != -1:
-                if at < end:  # reaches into this span (found from its start on, less the word)
-                    between.append(at)
-                    last = at
-                at = lowered.find(word, at + 1, stop)
-        if between:
-            moved = sorted((*moved, *between))
-        found = self[word] = tuple(moved)
+        moved = moved_places(places, word, self._spans, self._length, self._lowered)
+        found = self[word] = moved
         return found

@@ -91,7 +91,7 @@ def redact_capability_urls(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0)[: match.start("path") - match.start()] + "".join(pieces) + path[done:]
 
-    return _URL.sub(replace, text)
+    return sub_from_starts(_URL, replace, text, lowered)
 
 
 def _random_segment(word: str) -> bool:
@@ -119,7 +119,7 @@ def redact_token_users(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0).replace(value, mark("url_credential"), 1)
 
-    return _TOKEN_USER.sub(replace, text)
+    return sub_from_starts(_TOKEN_USER, replace, text, lowered)
 
 
 URL_SHAPES = (
