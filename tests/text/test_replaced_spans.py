@@ -213,3 +213,30 @@ def test_a_long_text_is_scanned_about_once_whatever_the_shapes_find(
     assert len(text) <= counted.scanned < 1.25 * len(text)
     # (a few are searches in the text as written, by a pattern that does not ignore case)
     assert len(searched_folded) > 20 and sum(searched_folded) > 0.9 * len(searched_folded)
+
+
+def test_words_found_since_the_scan_are_moved_with_the_others() -> None:
+    """Words `positions` looked for that the automaton does not (one sign, or not yet compiled
+    in) are moved with the others after a change, and found where a search finds them."""
+    extras = ("?", "&", "[", "qzqx", "| ")
+    for before, after in _marked(8, [*TEXTS[:800], *PIECES]):
+        lowered = before.lower()
+        known = COMPILED_GATE.words(lowered)
+        assert known is not None
+        literal_starts.expect_positions(lowered, known)
+        # those the automaton does not look for (one sign never; the others until rebuilt)
+        found_since = [word for word in extras if word not in known]
+        assert "?" in found_since
+        for word in found_since:
+            positions(lowered, word)
+        again, spans = lowered_after(lowered, before, after)
+        moved = COMPILED_GATE.words_after(lowered, known, again, spans)
+        assert moved is not None
+        fresh = COMPILED_GATE.words(again)
+        assert fresh is not None
+        for word in found_since:
+            assert moved[word] == _found(again, word), (word, after)
+        # (the automaton may be rebuilt meanwhile with the extras among its words)
+        assert {w: p for w, p in moved.items() if w not in extras} == {
+            w: p for w, p in fresh.items() if w not in extras
+        }
