@@ -18,7 +18,7 @@ from onlooker.text import folding, literal_starts
 from onlooker.text import redact as redact_module
 from onlooker.text.literal_starts import SEARCHED, positions
 from onlooker.text.redact import COMPILED_GATE, redact
-from onlooker.text.replaced_spans import MovedPlaces, lowered_after, replaced_spans
+from onlooker.text.replaced_spans import MovedPlaces, kept_places, lowered_after, replaced_spans
 
 MARKS = ("[REDACTED:assignment]", "[REDACTED:x]", "[REDACTED:github_token][REDACTED:y]")
 
@@ -240,3 +240,39 @@ def test_words_found_since_the_scan_are_moved_with_the_others() -> None:
         assert {w: p for w, p in moved.items() if w not in extras} == {
             w: p for w, p in fresh.items() if w not in extras
         }
+
+
+def test_places_kept_outside_many_spans_are_moved_as_the_text_moved() -> None:
+    """`kept_places` (by segments, or each place looked up among the spans) against moving each
+    place by hand, with one span, a few or many."""
+    rnd = random.Random(9)
+    for _ in range(400):
+        length = rnd.randint(0, 400)
+        count = min(rnd.choice((1, 3, 40)), (length + 1) // 2)
+        cuts = sorted(rnd.sample(range(length + 1), 2 * count))  # apart, as replaced_spans gives
+        spans, shift = [], 0
+        for old_start, cut in zip(cuts[::2], cuts[1::2], strict=True):
+            old_end = old_start if rnd.random() < 0.2 else cut  # a mark put in, nothing replaced
+            size = rnd.randint(1, 30)
+            spans.append((old_start, old_end, old_start + shift, old_start + shift + size))
+            shift += size - (old_end - old_start)
+        size = rnd.randint(1, 6)
+        room = range(max(0, length - size + 1))  # a word lies within the text
+        places = sorted(rnd.sample(room, rnd.randint(0, min(len(room), 30))))
+        expected = [_moved_by_hand(at, size, spans) for at in places]
+        expected = [at for at in expected if at is not None]
+        assert kept_places(places, size, spans, length) == tuple(expected), (places, spans)
+
+
+def _moved_by_hand(at: int, size: int, spans: list[tuple[int, int, int, int]]) -> int | None:
+    """Where a word `size` long at `at` is once the spans are replaced: None when it reaches
+    into one (or over where one was put in), else moved by the spans before it."""
+    shift = 0
+    for old_start, old_end, _, end in spans:
+        if at < old_end and at + size > old_start:
+            return None
+        if old_start == old_end and at < old_start < at + size:
+            return None
+        if old_end <= at:
+            shift = end - old_end
+    return at + shift

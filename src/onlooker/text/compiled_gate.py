@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .literal_starts import WANTED
-from .replaced_spans import Places, Replaced, kept_places, moved_places
+from .replaced_spans import Places, Replaced, few, kept_places, moved_places
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -140,8 +140,9 @@ class CompiledGate:
                 result[word] = places
                 present.append(word)
         result.present, result.state = tuple(dict.fromkeys(present)), state
-        if found_here is not None and isinstance(known, Places) and known.extra:
+        if found_here is not None and isinstance(known, Places) and known.extra and few(spans):
             # the words found since by `positions`, which the automaton does not look for
+            # (past a few spans, found again only if asked for)
             result.extra = list(known.extra)
             for word in known.extra:
                 result[word] = moved_places(known[word], word, spans, len(before), lowered)

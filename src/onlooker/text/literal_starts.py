@@ -138,11 +138,27 @@ def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
 
 
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
-    """Every position in `haystack` where one of `words` begins, in order, each once."""
-    found: set[int] = set()
-    for word in words:
-        found.update(positions(haystack, word))
-    return sorted(found)
+    """Every position in `haystack` where one of `words` begins, in order, each once (the same
+    list to every caller asking of the same text with the same words: not to be changed)."""
+    global _STARTS
+    told, known = _STARTS
+    if told is not haystack:
+        known = {}
+        _STARTS = (haystack, known)
+    key = words if isinstance(words, tuple | frozenset) else tuple(words)
+    starts = known.get(key)
+    if starts is None:
+        found: set[int] = set()
+        for word in key:
+            found.update(positions(haystack, word))
+        starts = known[key] = sorted(found)
+    return starts
+
+
+#: The last text `word_starts` was asked of, and its answer for each group of words: the shapes
+#: look for the same groups (`pass`, `token`, `key`…) one after another (one tuple, replaced
+#: whole: safe across threads).
+_STARTS: tuple[str, dict[tuple[str, ...] | frozenset[str], list[int]]] = ("", {})
 
 
 #: Words searched for in a text `expect_positions` was told of, not known there: the compiled

@@ -173,6 +173,8 @@ def kept_places(
         if not shift:
             return (*places[:before], *places[after:])
         return (*places[:before], *[at + shift for at in places[after:]])
+    if len(places) * 4 < len(spans):  # few places among many spans: each looked up
+        return _kept_among(places, size, spans)
     kept: list[int] = []
     done = shift = 0
     for old_start, old_end, _, end in (*spans, (length, length, length, length)):
@@ -185,6 +187,26 @@ def kept_places(
     return tuple(kept)
 
 
+def _kept_among(places: Sequence[int], size: int, spans: Sequence[Replaced]) -> tuple[int, ...]:
+    """`kept_places`, each place looked up among the spans (by where they end)."""
+    ends = [span[1] for span in spans]
+    kept = []
+    for at in places:
+        index = bisect_right(ends, at)  # the first span ending after the place
+        if index == len(spans) or at + size <= spans[index][0]:
+            kept.append(at if not index else at + spans[index - 1][3] - spans[index - 1][1])
+    return tuple(kept)
+
+
+#: Spans past which a word is looked for in the whole text rather than around each.
+_MOST_SPANS = 16
+
+
+def few(spans: Sequence[Replaced]) -> bool:
+    """Whether a word is looked for around each of the spans rather than in the whole text."""
+    return len(spans) <= _MOST_SPANS
+
+
 def moved_places(
     places: Sequence[int], word: str, spans: Sequence[Replaced], length: int, lowered: str
 ) -> tuple[int, ...]:
@@ -192,6 +214,13 @@ def moved_places(
     `places` by replacing `spans`: those places wholly outside the spans, moved, and those
     reaching into a span, found there."""
     size = len(word)
+    if not few(spans):  # the whole text searched is quicker than so many stretches
+        starts = []
+        at = lowered.find(word)
+        while at != -1:
+            starts.append(at)
+            at = lowered.find(word, at + 1)
+        return tuple(starts)
     moved = kept_places(places, size, spans, length) if places else ()
     last = -1
     between: list[int] = []
