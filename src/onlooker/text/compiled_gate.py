@@ -21,7 +21,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .literal_starts import WANTED
-from .replaced_spans import Places, Replaced, few, kept_places, moved_places
+from .replaced_spans import MovedPlaces, Replaced, kept_places
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -140,13 +140,25 @@ class CompiledGate:
                 result[word] = places
                 present.append(word)
         result.present, result.state = tuple(dict.fromkeys(present)), state
-        if found_here is not None and isinstance(known, Places) and known.extra and few(spans):
-            # the words found since by `positions`, which the automaton does not look for
-            # (past a few spans, found again only if asked for)
-            result.extra = list(known.extra)
-            for word in known.extra:
-                result[word] = moved_places(known[word], word, spans, len(before), lowered)
         return result
+
+    def moved(
+        self,
+        before: str,
+        known: Mapping[str, tuple[int, ...]],
+        lowered: str,
+        spans: Sequence[Replaced],
+    ) -> MovedPlaces | None:
+        """Where the words start in `lowered`, made from `before` (whose words start at `known`)
+        by replacing `spans`: the stretches around the spans scanned now, each word's places
+        moved when asked for (`MovedPlaces`); None when the automaton cannot be used."""
+        state = self._state
+        if not self._enabled or state is None:
+            return None
+        between = self._between(state, lowered, spans)
+        if between is None:
+            return None
+        return MovedPlaces(known, spans, len(before), lowered, state.absent, between)
 
     @staticmethod
     def _between(
@@ -242,6 +254,15 @@ class CompiledGate:
         )
         self._state, self._scans = state, 0
         return state
+
+
+class Places(dict[str, tuple[int, ...]]):
+    """Where each searched word starts in a text (`()` for a word not in it), as an automaton
+    found them (compiled_gate.py): with the words it found, and that automaton (so a change
+    moves those words only)."""
+
+    present: tuple[str, ...] = ()
+    state: _State | None = None
 
 
 def _known(state: _State, starts: dict[int, list[int]]) -> Places:

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 
 from .folding import folded_from, lowered_alike, starts_haystack
 from .pattern_starts import literal_prefixes
-from .replaced_spans import MovedPlaces, Places, Replaced, lowered_after
+from .replaced_spans import MovedPlaces, Replaced, lowered_after
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -198,11 +198,6 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
                 at = haystack.find(word, at + 1)
             found = tuple(starts)
         known[word] = found
-        if type(known) is Places:  # moved with the others when the text changes
-            if known.extra is None:
-                known.extra = [word]
-            else:
-                known.extra.append(word)
     return found
 
 

@@ -23,6 +23,7 @@ from .literal_starts import (
     SEARCHED,
     expect,
     expect_after_marks,
+    expect_moved,
     expect_positions,
 )
 from .needle_gate import NeedleGate
@@ -156,10 +157,17 @@ def redact(text: str) -> str:
             before = lowered
             lowered, spans = lowered_after(lowered, text, cleaned)
             text = cleaned
-            # the words' places in the text with its marks: moved, and found anew where it
-            # changed, by the compiled gate; or else those absent before known absent still
+            if spans is not None:  # the words' places moved when asked for, found in the spans
+                moved = (
+                    None if known is None else COMPILED_GATE.moved(before, known, lowered, spans)
+                )
+                known = moved if moved is not None else expect_moved(before, known, spans, lowered)
+                expect_positions(lowered, known)
+                continue
+            # else found anew where it changed, by the compiled gate; or else those absent
+            # before known absent still
             if known is not None:
-                known = COMPILED_GATE.words_after(before, known, lowered, spans)
+                known = COMPILED_GATE.words_after(before, known, lowered)
             if known is not None:
                 expect_positions(lowered, known)
             else:

@@ -234,22 +234,14 @@ def moved_places(
     return tuple(sorted((*moved, *between))) if between else moved
 
 
-class Places(dict[str, tuple[int, ...]]):
-    """Where each searched word starts in a text (`()` for a word not in it), as an automaton
-    found them (compiled_gate.py): with the words it found, that automaton, and the words
-    `literal_starts.positions` found since (so each is moved after a change, not found anew)."""
-
-    present: tuple[str, ...] = ()
-    state: object = None
-    extra: list[str] | None = None
-
-
 class MovedPlaces(dict[str, tuple[int, ...]]):
     """Where each word starts in `lowered`, a text made from one whose words' places `before`
     tells by replacing `spans`: a word's places are worked out when first asked for (`get`),
-    those wholly outside the spans moved, those reaching into one found there; a word `before`
-    does not tell of is not known here either (None). Those worked out are its items, so a
-    plain `dict.get` answers for them, at the speed of a dict."""
+    those wholly outside the spans moved, those reaching into one found there (`scanned`: the
+    words an automaton looked for around the spans, `found` where it found them; any other word
+    is looked for around each span); a word `before` does not tell of is not known here either
+    (None). Those worked out are its items, so a plain `dict.get` answers for them, at the
+    speed of a dict; the shapes ask for a few words after each change, not for all."""
 
     def __init__(
         self,
@@ -257,17 +249,26 @@ class MovedPlaces(dict[str, tuple[int, ...]]):
         spans: Sequence[Replaced],
         length: int,
         lowered: str,
+        scanned: Mapping[str, object] | None = None,
+        found: Mapping[str, list[int]] | None = None,
     ) -> None:
         super().__init__()
         self._before, self._spans, self._length, self._lowered = before, spans, length, lowered
+        self._scanned, self._found = scanned, found
 
     def get(self, word: str, default: tuple[int, ...] | None = None) -> tuple[int, ...] | None:  # type: ignore[override]
-        found = super().get(word)
+        found = dict.get(self, word)
         if found is not None:
             return found
         places = self._before.get(word)
         if places is None:
             return default
-        moved = moved_places(places, word, self._spans, self._length, self._lowered)
-        found = self[word] = moved
-        return found
+        if self._scanned is not None and self._found is not None and word in self._scanned:
+            moved = kept_places(places, len(word), self._spans, self._length) if places else ()
+            between = self._found.get(word)
+            if between:
+                moved = tuple(sorted((*moved, *between))) if moved else tuple(between)
+        else:
+            moved = moved_places(places, word, self._spans, self._length, self._lowered)
+        self[word] = moved
+        return moved
