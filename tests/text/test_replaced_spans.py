@@ -8,6 +8,7 @@ of a megabyte growing with what it holds) fails here, by counting, not timing.""
 from __future__ import annotations
 
 import random
+import string
 from typing import Any
 
 import pytest
@@ -271,3 +272,12 @@ def test_places_moved_when_asked_for_are_where_a_new_scan_finds_them() -> None:
             for word in sorted(fresh)[::3]:
                 assert known.get(word) == fresh[word], (word, after)
             assert known.get("not a searched word") is None
+
+
+def test_ascii_capitals_made_small_as_a_table_translation_makes_them() -> None:
+    """`folding.ascii_lowered` (bytes lowercased) against `str.translate` with a table, on the
+    corpora, the pieces, texts with odd letters, surrogates and pairs of them."""
+    table = str.maketrans(string.ascii_uppercase, string.ascii_lowercase)
+    odd = ["\ud800 A", "\ud83d\ude00B", "\u0130\u212a\u03a3\u00c9Z", ""]
+    for text in [*TEXTS, *PIECES, *_odd_texts(), *odd]:
+        assert folding.ascii_lowered(text) == text.translate(table)

@@ -86,3 +86,19 @@ def starts_haystack(text: str, lowered: str) -> str:
         folded, source = _folded(text, lowered)
         _FOLDED = (text, folded, source)
     return folded
+
+
+def ascii_lowered(text: str) -> str:
+    """`text` with its ASCII capitals made small and every other character as it is (so each
+    stays in its place): `bytes.lower` on its UTF-8, some 50 times faster than `str.translate`
+    with a table. Kept for the last text: the shapes ask of the same text one after another."""
+    global _ASCII_LOWERED
+    told, lowered = _ASCII_LOWERED
+    if told is not text:
+        encoded = text.encode("utf-8", "surrogatepass")
+        lowered = encoded.lower().decode("utf-8", "surrogatepass")
+        _ASCII_LOWERED = (text, lowered)
+    return lowered
+
+
+_ASCII_LOWERED: tuple[str, str] = ("", "")
