@@ -215,6 +215,10 @@ def test_redaction_with_every_fast_path_equals_redaction_the_plain_way(
     monkeypatch.setattr(random_tokens, "_random", random_tokens._random_seen_first)
     monkeypatch.setattr(literal_starts, "_EXPECTED", ("", {}))
     monkeypatch.setattr(literal_starts, "_KNOWN_PREFIXES", collections.defaultdict(lambda: None))
+    # each text changed lowercased whole again, not where its marks went (replaced_spans.py)
+    monkeypatch.setattr(redact_module, "lowered_after", lambda _, __, after: (after.lower(), None))
+    for module in (config_lines, headers, code_literals):
+        monkeypatch.setattr(module, "lowered_again", lambda _, __, cleaned: cleaned.lower())
     plain = [redact(text) for text in TEXTS]
     for text, quick, slow in zip(TEXTS, fast, plain, strict=True):
         assert quick == slow, text
@@ -239,6 +243,11 @@ def test_most_rules_of_the_rule_set_have_words_every_match_starts_with() -> None
         (r"(?i)[s\u017f]ecret", ("secret",)),  # no text alike its lowercase holds a long s
         (r"é+x", None),
         (r"(?:x|)yz", ("xyz", "yz")),
+        (r"(?i)(?<![\w-])(?:proxy-)?authorization:", ("authoriz", "proxy-au")),
+        (r"x?yz", ("xyz", "yz")),
+        (r"(?:ab)?\s", None),
+        (r"[?&;](?P<name>[a-z]+)=", ("&", ";", "?")),  # one sign: rare enough to look for
+        (r"[?a]\d", None),  # one letter among them: not
     ],
 )
 def test_the_words_a_pattern_starts_with_are_read_from_its_parse(
@@ -396,3 +405,26 @@ def test_patterns_substituted_from_their_starts_substitute_as_written(
             pattern, lambda m: f"<{m.group(0)}>", text, text.lower()
         )
         assert got == expected, text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "?a=1&b=22&c=333;d=4444 " * 40,  # signs everywhere: the pattern over the whole text
+        "see https://x.io/p?sig=abcdef1234567890&code=Zq8v9mR2pLx9Kk1 once, in prose. " * 3,
+        "",
+    ],
+)
+def test_a_pattern_starting_with_one_sign_is_tried_from_each_as_over_the_text(text: str) -> None:
+    pattern = re.compile(r"[?&;](?P<name>[A-Za-z][\w.\-]{0,60})=(?P<v>[^&#\s]{4,64})")
+    assert literal_prefixes(pattern) == ("&", ";", "?")
+
+    def replace(match: re.Match[str]) -> str:
+        return match.group(0).upper()
+
+    lowered = text.lower()
+    assert literal_starts.sub_from_starts(pattern, replace, text, lowered) == pattern.sub(
+        replace, text
+    )
+    found = literal_starts.finditer_from_starts(pattern, text, lowered)
+    assert [m.span() for m in found] == [m.span() for m in pattern.finditer(text)]

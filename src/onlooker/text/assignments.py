@@ -12,6 +12,7 @@ from functools import lru_cache
 from typing import NamedTuple
 
 from ._shape import Shape, already_redacted, mark
+from .folding import ascii_lowered
 from .literal_starts import positions, searched
 from .secret_names import LONGEST, is_password_name, is_secret_name
 
@@ -31,7 +32,6 @@ _NAME_AFTER = re.compile(r"[a-z0-9_.\-]*+")
 _NAME_BEFORE = re.compile(rf"[a-z0-9_.\-]{{0,{LONGEST + 1}}}")
 _SEPARATES = re.compile(_SEPARATOR)
 _FLAG_VALUE = re.compile(r"[ \t]+[^\s\-]")
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 #: Names looked at one by one in a text (and one more per 200 characters). Past that the text is
 #: made of names, as no file or output is: the rest goes through `_COARSE`, which errs towards
 #: redacting (each name holding a keyword, its separator and its value), so no secret hides
@@ -77,7 +77,7 @@ def redact_assignments(text: str, lowered: str) -> str:
     """Each secret-named `NAME <sep> value` with its value replaced (`assignment`, or `cli_secret`
     for a command-line flag)."""
     if len(lowered) != len(text):  # a few characters grow when lowercased: ASCII is enough here
-        lowered = text.translate(_ASCII_LOWER)
+        lowered = ascii_lowered(text)
     pieces: list[str] = []
     done = at = 0
     budget = BUDGET + len(text) // 200

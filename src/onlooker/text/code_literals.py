@@ -13,7 +13,7 @@ import functools
 import re
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started, positions, searched, sub_from_starts
+from .literal_starts import Started, lowered_again, positions, searched, sub_from_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -110,7 +110,7 @@ def redact_positional(text: str, lowered: str) -> str:
             replace = functools.partial(_positional, index=index)
             cleaned = sub_from_starts(call, replace, text, lowered)
             if cleaned != text:
-                text, lowered = cleaned, cleaned.lower()
+                text, lowered = cleaned, lowered_again(text, lowered, cleaned)
     return text
 
 

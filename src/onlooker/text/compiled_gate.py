@@ -16,11 +16,12 @@ and `redact` uses the pure gate: the same output (tests/text/test_compiled_gate.
 
 from __future__ import annotations
 
-from bisect import bisect_left, bisect_right
-from collections.abc import Iterable, Mapping
+from bisect import bisect_right
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any, NamedTuple
 
 from .literal_starts import WANTED
+from .replaced_spans import MovedPlaces, Replaced, kept_places
 
 # Imports nothing outside text/ and the standard library at import time: the hook client loads
 # this folder by path (see redact.py); `ahocorasick_rs` is imported on first use, when present.
@@ -97,50 +98,108 @@ class CompiledGate:
         return None if found is None else _known(*found)
 
     def words_after(
-        self, before: str, known: dict[str, tuple[int, ...]], lowered: str
+        self,
+        before: str,
+        known: dict[str, tuple[int, ...]],
+        lowered: str,
+        spans: Sequence[Replaced] | None = None,
     ) -> dict[str, tuple[int, ...]] | None:
         """`words(lowered)` for a text `lowered` made from `before`, whose words start at
-        `known` (as `words` told), by replacing spans: the words wholly in the stretch both
-        share at their start, or at their end (shifted), are where they were; the stretch
-        between, widened by the longest word, is scanned."""
+        `known` (as `words` told), by replacing spans: `spans` (replaced_spans.py) when told,
+        else the one stretch between what both share at their start and at their end. The
+        words wholly outside the spans are where they were (shifted); around each span, widened
+        by the longest word, the text is scanned."""
         if not self._enabled or self._state is None or not isinstance(known, dict):
             return self.words(lowered)
         state = self._state
-        if not state.absent.keys() <= known.keys():  # told by an automaton of fewer words
+        # told by this automaton (which says which words it found), or else by one of at
+        # least as many words; or else told by an automaton of fewer words
+        found_here = known.present if isinstance(known, Places) and known.state is state else None
+        if found_here is None and not state.absent.keys() <= known.keys():
             return self.words(lowered)
-        head = _shared_head(before, lowered)
-        tail = _shared_tail(before, lowered, head)
-        new_tail = len(lowered) - tail  # where the shared end starts in `lowered`
-        shift = len(lowered) - len(before)
-        start = max(0, head - state.longest + 1)
-        try:
-            matches = state.automaton.find_matches_as_indexes(
-                lowered[start : min(len(lowered), new_tail + state.longest - 1)], overlapping=True
-            )
-        except UnicodeError:
+        if spans is None:
+            head = _shared_head(before, lowered)
+            tail = _shared_tail(before, lowered, head)
+            spans = [(head, len(before) - tail, head, len(lowered) - tail)]
+        elif not spans:
+            return known
+        between = self._between(state, lowered, spans)
+        if between is None:
             return None
-        between: dict[str, list[int]] = {}
-        words = state.words
-        for index, at, end in matches:
-            word = words[index]
-            # neither wholly in the shared start nor in the shared end: found here alone
-            if word is not None and start + end > head and start + at < new_tail:
-                found = between.get(word)
-                if found is None:
-                    between[word] = [start + at]
-                else:
-                    found.append(start + at)
-        result = dict(state.absent)
-        old_tail = len(before) - tail
-        for word in result:
+        result = Places(state.absent)
+        present = []
+        # the words found in `before`, and those found in the spans (the others are absent)
+        for word in state.absent if found_here is None else (*found_here, *between):
             places = known[word]
-            if not places and word not in between:
-                continue
-            size = len(word)
-            kept = places[: bisect_right(places, head - size)]
-            moved = tuple(at + shift for at in places[bisect_left(places, old_tail) :])
-            result[word] = (*kept, *between.get(word, ()), *moved)
+            if places:
+                places = kept_places(places, len(word), spans, len(before))
+            found = between.get(word)
+            if found:
+                places = tuple(sorted((*places, *found))) if places else tuple(found)
+            if places:
+                result[word] = places
+                present.append(word)
+        result.present, result.state = tuple(dict.fromkeys(present)), state
         return result
+
+    def moved(
+        self,
+        before: str,
+        known: Mapping[str, tuple[int, ...]],
+        lowered: str,
+        spans: Sequence[Replaced],
+    ) -> MovedPlaces | None:
+        """Where the words start in `lowered`, made from `before` (whose words start at `known`)
+        by replacing `spans`: the stretches around the spans scanned now, each word's places
+        moved when asked for (`MovedPlaces`); None when the automaton cannot be used."""
+        state = self._state
+        if not self._enabled or state is None:
+            return None
+        between = self._between(state, lowered, spans)
+        if between is None:
+            return None
+        return MovedPlaces(known, spans, len(before), lowered, state.absent, between)
+
+    @staticmethod
+    def _between(
+        state: _State, lowered: str, spans: Sequence[Replaced]
+    ) -> dict[str, list[int]] | None:
+        """The searched words of `lowered` that reach into one of the spans (new places)."""
+        reach = state.longest - 1
+        words = state.words
+        between: dict[str, list[int]] = {}
+        at = 0
+        while at < len(spans):
+            # the spans whose widened stretches touch, scanned together
+            first = at
+            while at + 1 < len(spans) and spans[at + 1][2] - reach <= spans[at][3] + reach:
+                at += 1
+            start = max(0, spans[first][2] - reach)
+            stop = min(len(lowered), spans[at][3] + reach)
+            starts = [span[2] for span in spans[first : at + 1]]
+            ends = [span[3] for span in spans[first : at + 1]]
+            at += 1
+            try:
+                matches = state.automaton.find_matches_as_indexes(
+                    lowered[start:stop], overlapping=True
+                )
+            except UnicodeError:
+                return None
+            for index, begin, end in matches:
+                word = words[index]
+                if word is None:
+                    continue
+                begin, end = begin + start, end + start
+                # found here alone: not wholly in what is kept between the spans (the first
+                # span ending after the word's start starts before its end)
+                after = bisect_right(ends, begin)
+                if after < len(ends) and starts[after] < end:
+                    found = between.get(word)
+                    if found is None:
+                        between[word] = [begin]
+                    else:
+                        found.append(begin)
+        return between
 
     def _starts(self, lowered: str) -> tuple[_State, dict[int, list[int]]] | None:
         """Where each needle or word found starts, by its index in the automaton."""
@@ -197,13 +256,25 @@ class CompiledGate:
         return state
 
 
-def _known(state: _State, starts: dict[int, list[int]]) -> dict[str, tuple[int, ...]]:
-    known = dict(state.absent)
+class Places(dict[str, tuple[int, ...]]):
+    """Where each searched word starts in a text (`()` for a word not in it), as an automaton
+    found them (compiled_gate.py): with the words it found, and that automaton (so a change
+    moves those words only)."""
+
+    present: tuple[str, ...] = ()
+    state: _State | None = None
+
+
+def _known(state: _State, starts: dict[int, list[int]]) -> Places:
+    known = Places(state.absent)
     words = state.words
+    present = []
     for index, found in starts.items():
         word = words[index]
         if word is not None:
             known[word] = tuple(found)
+            present.append(word)
+    known.present, known.state = tuple(present), state
     return known
 
 

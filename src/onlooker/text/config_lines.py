@@ -12,7 +12,14 @@ import re
 from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
-from .literal_starts import Started, line_starts, searched, sub_from_starts, word_starts
+from .literal_starts import (
+    Started,
+    line_starts,
+    lowered_again,
+    searched,
+    sub_from_starts,
+    word_starts,
+)
 from .secret_names import NAME_WORDS, is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -162,14 +169,14 @@ def redact_config_commands(text: str, lowered: str) -> str:
     ):
         cleaned = sub_from_starts(pattern, replace, text, lowered)
         if cleaned is not text:
-            text, lowered = cleaned, cleaned.lower()
+            text, lowered = cleaned, lowered_again(text, lowered, cleaned)
     cleaned = _SECRET_STORES.sub(any_value, text, lowered)
     if cleaned is not text:
-        text, lowered = cleaned, cleaned.lower()
+        text, lowered = cleaned, lowered_again(text, lowered, cleaned)
     for pattern in (_USER_SECRETS, _SASL_PASSWD, _EXIM_SEND):
         cleaned = sub_from_starts(pattern, any_value, text, lowered)
         if cleaned is not text:
-            text, lowered = cleaned, cleaned.lower()
+            text, lowered = cleaned, lowered_again(text, lowered, cleaned)
     return text
 
 

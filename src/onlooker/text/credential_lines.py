@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, keywords_first, mark, regex_apply, replace_spans
-from .literal_starts import Started
+from .literal_starts import Started, finditer_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -92,7 +92,12 @@ BUDGET = 1000
 def redact_stated(text: str, lowered: str) -> str:
     """Passwords stated in prose ("my password is hunter2", "the wifi password is 'Tr0ub4dor'")."""
     same = len(lowered) == len(text)
-    founds = _STATED_STARTS.finditer(lowered) if same else _STATED_ANY_CASE.finditer(text)
+    # (a text whose lowercase moves characters: from the words' starts in the text folded)
+    founds = (
+        _STATED_STARTS.finditer(lowered)
+        if same
+        else finditer_from_starts(_STATED_ANY_CASE, text, lowered)
+    )
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
     for found in founds:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, keywords_first, mark
-from .literal_starts import sub_from_starts
+from .literal_starts import lowered_again, sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -88,7 +88,7 @@ def redact_vendor_headers(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0)[: match.start("v") - match.start()] + mark("api_header")
 
-    return _VENDOR_HEADER.sub(replace, text)
+    return sub_from_starts(_VENDOR_HEADER, replace, text, lowered)
 
 
 #: `Cookie: a=b; c=d` (every value), `curl -b 'a=b'`, `--cookie`, httpie's `Cookie:a=b`.
@@ -107,7 +107,7 @@ def redact_cookies(text: str, lowered: str) -> str:
         _SET_COOKIE, lambda m: _replace_group(m, "v", "cookie"), text, lowered
     )
     if cleaned != text:
-        text, lowered = cleaned, cleaned.lower()
+        text, lowered = cleaned, lowered_again(text, lowered, cleaned)
     return sub_from_starts(_COOKIE_LIST, _cookie_list, text, lowered)
 
 

@@ -12,14 +12,14 @@ test in tests/text/test_literal_starts.py compares both on the corpus and on ran
 
 from __future__ import annotations
 
-import importlib
 import re
 from bisect import bisect_left
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any
 
-from .folding import FOLD, lowered_alike, starts_haystack
+from .folding import folded_from, lowered_alike, starts_haystack
+from .pattern_starts import literal_prefixes
+from .replaced_spans import MovedPlaces, Replaced, lowered_after
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -53,6 +53,34 @@ def expect_positions(lowered: str, known: dict[str, tuple[int, ...]]) -> None:
     order; `()` for a word not in it), as the compiled gate found them (compiled_gate.py)."""
     global _EXPECTED
     _EXPECTED = (lowered, known)
+
+
+def expect_moved(
+    before: str,
+    known: dict[str, tuple[int, ...]] | None,
+    spans: Sequence[Replaced],
+    lowered: str,
+) -> dict[str, tuple[int, ...]]:
+    """Tell `positions` where words start in `lowered`, made from `before` by replacing
+    `spans`: where they start in `before` (`known`, or else as `positions` was told of it),
+    moved, and looked for in the spans (`replaced_spans.MovedPlaces`, when asked). Returns
+    what it told."""
+    if known is None:
+        told, told_known = _EXPECTED
+        known = told_known if told is before else {}
+    moved = MovedPlaces(known, spans, len(before), lowered)
+    expect_positions(lowered, moved)
+    return moved
+
+
+def lowered_again(text: str, lowered: str, cleaned: str) -> str:
+    """`cleaned.lower()`, for a shape that changed `text` (whose lowercase is `lowered`) into
+    `cleaned` and searches on: made where the text changed, and, when `positions` was told of
+    `lowered`, told where the words start in it (`expect_moved`)."""
+    again, spans = lowered_after(lowered, text, cleaned)
+    if spans is not None and _EXPECTED[0] is lowered:
+        expect_moved(lowered, None, spans, again)
+    return again
 
 
 _MARKS = re.compile(r"\[redacted:[^\]]*\]")
@@ -110,11 +138,27 @@ def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
 
 
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
-    """Every position in `haystack` where one of `words` begins, in order, each once."""
-    found: set[int] = set()
-    for word in words:
-        found.update(positions(haystack, word))
-    return sorted(found)
+    """Every position in `haystack` where one of `words` begins, in order, each once (the same
+    list to every caller asking of the same text with the same words: not to be changed)."""
+    global _STARTS
+    told, known = _STARTS
+    if told is not haystack:
+        known = {}
+        _STARTS = (haystack, known)
+    key = words if isinstance(words, tuple | frozenset) else tuple(words)
+    starts = known.get(key)
+    if starts is None:
+        found: set[int] = set()
+        for word in key:
+            found.update(positions(haystack, word))
+        starts = known[key] = sorted(found)
+    return starts
+
+
+#: The last text `word_starts` was asked of, and its answer for each group of words: the shapes
+#: look for the same groups (`pass`, `token`, `key`…) one after another (one tuple, replaced
+#: whole: safe across threads).
+_STARTS: tuple[str, dict[tuple[str, ...] | frozenset[str], list[int]]] = ("", {})
 
 
 #: Words searched for in a text `expect_positions` was told of, not known there: the compiled
@@ -139,17 +183,48 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
         if last_text is not haystack:
             known = {}
             _LAST = (haystack, known)
-    found = known.get(word)
+    found = dict.get(known, word)  # known already (as a dict: see MovedPlaces)
+    if found is None and type(known) is MovedPlaces:
+        found = known.get(word)
     if found is None:
         if expected:
             WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
-        starts = []
-        at = haystack.find(word)
-        while at != -1:
-            starts.append(at)
-            at = haystack.find(word, at + 1)
-        found = known[word] = tuple(starts)
+        found = None if expected else _folded_positions(haystack, word)
+        if found is None:
+            starts = []
+            at = haystack.find(word)
+            while at != -1:
+                starts.append(at)
+                at = haystack.find(word, at + 1)
+            found = tuple(starts)
+        known[word] = found
     return found
+
+
+#: A folded text with more places of `ı` or `ſ` than this is searched as it is.
+_MOST_FOLDS = 64
+
+
+def _folded_positions(folded: str, word: str) -> tuple[int, ...] | None:
+    """`positions(folded, word)` for the text folded from the lowercased text `expect_positions`
+    or `expect` was told of (`folding.folded_from`): the word's places there (known, or found
+    once for both), and those reaching over a place where `ı` or `ſ` was made ASCII (the one
+    difference; a word of ASCII letters holds neither); None for any other text."""
+    source = folded_from(folded)
+    if source is None:
+        return None
+    lowered, odd = source
+    if lowered is not _EXPECTED[0] or len(odd) > _MOST_FOLDS or not word.isascii():
+        return None
+    found = positions(lowered, word)
+    size = len(word)
+    more: set[int] = set()
+    for place in odd:
+        at = folded.find(word, max(0, place - size + 1), place + size)
+        while at != -1:
+            more.add(at)
+            at = folded.find(word, at + 1, place + size)
+    return tuple(sorted(more.union(found))) if more else found
 
 
 @dataclass(frozen=True, slots=True)
@@ -216,86 +291,12 @@ class Started:
         pieces: list[str] = []
         done = 0
         for found in self.finditer(text):
-            pieces.append(text[done : found.start()])
-            pieces.append(replace if isinstance(replace, str) else replace(found))
-            done = found.end()
+            replaced = replace if isinstance(replace, str) else replace(found)
+            if replaced != found.group(0):  # else the text stays this very object
+                pieces.append(text[done : found.start()])
+                pieces.append(replaced)
+                done = found.end()
         return "".join(pieces) + text[done:] if pieces else text
-
-
-#: Prefixes are followed this far, and a pattern with more prefixes than this is tried as it is.
-_PREFIX_LENGTH = 8
-_MOST_PREFIXES = 24
-_NOT_WORDS = "the pattern's start is not a handful of words"
-
-
-def literal_prefixes(pattern: re.Pattern[str]) -> tuple[str, ...] | None:
-    """Lowercase words, one of which starts every match of `pattern` in a text, found in the text
-    lowercased when it is `lowered_alike` (so, for a pattern that ignores case or not): read from
-    the pattern's parse,
-    skipping what takes no characters (`\\b`, lookarounds), through groups and alternatives and
-    small character classes. None when some match may start otherwise, or the words would be
-    too many or too short (one letter) to find faster than the engine tries the pattern."""
-    try:
-        parser: Any = importlib.import_module("re._parser")
-        parsed = parser.parse(pattern.pattern, pattern.flags)
-        found = _prefixes(list(parsed.data), 0, "", importlib.import_module("re._constants"))
-    except (ImportError, AttributeError, ValueError, RecursionError):  # ValueError: gave up
-        return None
-    if not found or min(map(len, found)) < 2 or len(found) > _MOST_PREFIXES:
-        return None
-    return tuple(sorted(found))
-
-
-def _prefixes(items: list[Any], at: int, head: str, sre: Any) -> set[str]:
-    """The words a match of items[at:] starts with, each after `head` (cut at _PREFIX_LENGTH).
-    Raises ValueError when the start is not a handful of words."""
-    if len(head) >= _PREFIX_LENGTH or at == len(items):
-        if not head:
-            raise ValueError(_NOT_WORDS)
-        return {head}
-    op, value = items[at]
-    rest = items[at + 1 :]
-    found: set[str]
-    if op is sre.ASSERT and head and value[0] == -1 and len(value[1].data) == 1:
-        kind, code = value[1].data[0]  # `(?<=l)` after `[Ll]` (_shape.keywords_first)
-        if kind is sre.LITERAL and _ascii_lower(code) != head[-1]:
-            return set()
-    if op in (sre.AT, sre.ASSERT, sre.ASSERT_NOT):
-        return _prefixes(items, at + 1, head, sre)
-    if op is sre.LITERAL:
-        char = _ascii_lower(value)
-        return set() if char is None else _prefixes(items, at + 1, head + char, sre)
-    if op is sre.IN and all(kind is sre.LITERAL for kind, _ in value):
-        chars = {_ascii_lower(c) for _, c in value} - {None}
-        if len(chars) <= 8:
-            found = set()
-            for char in chars:
-                found |= _prefixes(rest, 0, head + str(char), sre)
-            return found
-    if op is sre.SUBPATTERN:
-        return _prefixes([*value[-1].data, *rest], 0, head, sre)
-    if op is sre.BRANCH:
-        found = set()
-        for branch in value[1]:
-            found |= _prefixes([*branch.data, *rest], 0, head, sre)
-            if len(found) > _MOST_PREFIXES:
-                raise ValueError(_NOT_WORDS)
-        return found
-    if not head:  # a repeat, a class, anything else: the words end here
-        raise ValueError(_NOT_WORDS)
-    return {head}
-
-
-def _ascii_lower(code: int) -> str | None:
-    """The character lowercased, as it is in a text `lowered_alike` its lowercase, or `ı`,
-    `ſ` and `İ` (which no such text holds) as they are in a text folded (`starts_haystack`)."""
-    char = chr(code)
-    lowered = char.lower()
-    if len(lowered) == 1 and lowered.isascii():
-        return lowered  # the Kelvin sign too, which lowercases to `k`
-    if char in "\u0131\u017f\u0130":
-        return FOLD[char]
-    raise ValueError(_NOT_WORDS)  # a character that may match another when case is ignored
 
 
 def ascii_sub(
@@ -306,18 +307,37 @@ def ascii_sub(
     lowered: str,
 ) -> str:
     """`pattern.sub(replace, text)` for a `text` `lowered_alike` its lowercased `lowered`, the
-    pattern tried only where one of its `literal_prefixes` starts in `lowered`."""
+    pattern tried only where one of its `literal_prefixes` starts in `lowered`: `text` itself
+    (the same object) when no match was replaced by something else."""
+    if _common(prefixes, lowered):
+        cleaned = pattern.sub(replace, text)
+        return text if cleaned == text else cleaned
     pieces: list[str] = []
-    done = 0
+    done = matched = 0
     for start in word_starts(lowered, prefixes):
-        if start < done:
+        if start < matched:
             continue
         found = pattern.match(text, start)
         if found is not None:
-            pieces.append(text[done:start])
-            pieces.append(replace(found))
-            done = found.end()
+            matched = found.end()
+            replaced = replace(found)
+            if replaced != found.group(0):
+                pieces.append(text[done:start])
+                pieces.append(replaced)
+                done = matched
     return "".join(pieces) + text[done:] if pieces else text
+
+
+#: One sign (`?`, `&`) starting matches more often than once in this many characters: the
+#: engine tries the pattern along the text faster than each place is found and tried.
+_RARE = 64
+
+
+def _common(prefixes: tuple[str, ...], haystack: str) -> bool:
+    """Whether the one-character words among `prefixes` are too common in `haystack` to be
+    found first."""
+    singles = [word for word in prefixes if len(word) == 1]
+    return bool(singles) and sum(map(haystack.count, singles)) * _RARE > len(haystack)
 
 
 _KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
@@ -332,11 +352,12 @@ def finditer_from_starts(
     prefixes = _KNOWN_PREFIXES.get(pattern, ())
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
-    if prefixes is None:
+    haystack = starts_haystack(text, lowered) if prefixes is not None else text
+    if prefixes is None or _common(prefixes, haystack):
         yield from pattern.finditer(text)
         return
     done = 0
-    for start in word_starts(starts_haystack(text, lowered), prefixes):
+    for start in word_starts(haystack, prefixes):
         if start < done:
             continue
         found = pattern.match(text, start)
@@ -354,5 +375,6 @@ def sub_from_starts(
     if prefixes == ():
         prefixes = _KNOWN_PREFIXES[pattern] = literal_prefixes(pattern)
     if prefixes is None:
-        return pattern.sub(replace, text)
+        cleaned = pattern.sub(replace, text)
+        return text if cleaned == text else cleaned  # the same object when nothing changed
     return ascii_sub(pattern, prefixes, replace, text, starts_haystack(text, lowered))

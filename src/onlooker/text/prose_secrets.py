@@ -11,6 +11,7 @@ import re
 
 from ._shape import Shape, already_redacted, replace_spans
 from .credential_lines import STOPWORDS
+from .folding import ascii_lowered
 from .literal_starts import Started
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -50,7 +51,6 @@ NAMED_AFTER: tuple[Started | re.Pattern[str], ...] = (
     Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t"), _WHAT_STARTS),
     re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),  # `(` is the engine's to find
 )  # fmt: skip
-_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
 _OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
 
@@ -63,7 +63,7 @@ BUDGET = 1000
 def redact_prose(text: str, lowered: str) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
-    haystack = lowered if len(lowered) == len(text) else text.translate(_ASCII_LOWER)
+    haystack = lowered if len(lowered) == len(text) else ascii_lowered(text)
     for pattern in PHRASINGS:
         for found in pattern.finditer(haystack):
             budget -= 1

@@ -19,10 +19,17 @@ from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
-from .literal_starts import SEARCHED, expect, expect_after_marks, expect_positions
+from .literal_starts import (
+    SEARCHED,
+    expect,
+    expect_after_marks,
+    expect_moved,
+    expect_positions,
+)
 from .needle_gate import NeedleGate
 from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES
+from .replaced_spans import lowered_after
 from .rule_set import load_rules, rule_shapes
 from .secret_names import is_password_name, is_secret_name
 from .structured import STRUCTURED_SHAPES, output_marked, prints_credential, structured_secrets
@@ -145,9 +152,20 @@ def redact(text: str) -> str:
     for at in sorted(opened):
         cleaned = SHAPES[at].apply(text, lowered)
         if cleaned != text:
-            before, text, lowered = lowered, cleaned, cleaned.lower()
-            # the words' places in the text with its marks: moved, and found anew where it
-            # changed, by the compiled gate; or else those absent before known absent still
+            # the text's lowercase, and the spans replaced, where the text changed (the same
+            # as lowercasing it whole; replaced_spans.py)
+            before = lowered
+            lowered, spans = lowered_after(lowered, text, cleaned)
+            text = cleaned
+            if spans is not None:  # the words' places moved when asked for, found in the spans
+                moved = (
+                    None if known is None else COMPILED_GATE.moved(before, known, lowered, spans)
+                )
+                known = moved if moved is not None else expect_moved(before, known, spans, lowered)
+                expect_positions(lowered, known)
+                continue
+            # else found anew where it changed, by the compiled gate; or else those absent
+            # before known absent still
             if known is not None:
                 known = COMPILED_GATE.words_after(before, known, lowered)
             if known is not None:

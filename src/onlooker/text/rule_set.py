@@ -20,7 +20,8 @@ from pathlib import Path
 
 from ._shape import Shape, already_redacted, keywords_first, mark
 from .folding import starts_haystack
-from .literal_starts import ascii_sub, literal_prefixes
+from .literal_starts import ascii_sub
+from .pattern_starts import literal_prefixes
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 

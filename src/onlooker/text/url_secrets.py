@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ._shape import Shape, already_redacted, keywords_first, mark
+from .literal_starts import sub_from_starts
 from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -37,7 +38,7 @@ def redact_query(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0)[: match.start("v") - match.start()] + mark("url_credential")
 
-    return _QUERY.sub(replace, text)
+    return sub_from_starts(_QUERY, replace, text, lowered)  # from each `?`, `&` and `;`
 
 
 def _credential(value: str, *, strong: bool) -> bool:
@@ -90,7 +91,7 @@ def redact_capability_urls(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0)[: match.start("path") - match.start()] + "".join(pieces) + path[done:]
 
-    return _URL.sub(replace, text)
+    return sub_from_starts(_URL, replace, text, lowered)
 
 
 def _random_segment(word: str) -> bool:
@@ -118,7 +119,7 @@ def redact_token_users(text: str, lowered: str) -> str:
             return match.group(0)
         return match.group(0).replace(value, mark("url_credential"), 1)
 
-    return _TOKEN_USER.sub(replace, text)
+    return sub_from_starts(_TOKEN_USER, replace, text, lowered)
 
 
 URL_SHAPES = (
