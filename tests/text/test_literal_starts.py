@@ -152,8 +152,8 @@ def test_keywords_of_names_are_found_as_the_pattern_of_them_finds_them() -> None
             assert keywords.next(at) == (hit.span() if hit else None)
 
 
-def _kind_as_written(line: str) -> str | None:
-    if tables._CODE_CHARS.search(line):
+def _kind_as_written(line: str, row: bool = False) -> str | None:
+    if not row and tables._CODE_CHARS.search(line):
         return None
     if line.count(",") >= 2:
         return "csv"

@@ -121,9 +121,17 @@ def redact_command(
         if ended:
             continue
         value = flag.group("v")
-        if value and not already_redacted(value):
+        if value and not already_redacted(value) and not _reference(value):
             spans.append(flag.span("v"))
     return replace_spans(text, spans, "cli_password")
+
+
+_REFERENCE = re.compile(r"\$\{?[A-Za-z_]\w*\}?|%\w+%|<[^<>]+>|\{\{[^{}]+\}\}")
+
+
+def _reference(value: str) -> bool:
+    """A variable or placeholder given as the password (`-p"$DB_PASS"`, `-p '%PW%'`, `<pw>`)."""
+    return _REFERENCE.fullmatch(value.strip("\\\"'")) is not None
 
 
 def _starts_command(text: str, at: int) -> bool:

@@ -18,6 +18,9 @@ from .literal_starts import Started
 #: The value: quoted in backticks, or a run holding a digit (what `_strong` asks of most values).
 _V = r"(?P<v>`[^`\n]{3,128}`|(?=[^\s\"'`,;()\[\]{}<>]{0,127}\d)[^\s\"'`,;()\[\]{}<>]{3,128})"
 _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
+#: A user name (or one redacted already), and "for the staging box" after what is named.
+_USER = r"(?:[\w.@-]{1,64}|\[redacted:\w+\])"
+_FOR = r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w.@-]{1,40}){1,3}?)?"
 #: What `_WHAT` starts with: every phrasing starting with `_WHAT` is tried only there.
 _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
@@ -34,12 +37,15 @@ PHRASINGS = (
     # use X as the password; X is the password; X (the admin password)
     Started(re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use",), _WHAT_STARTS),
     # login with admin / X; creds are admin:X; log in as root with X
-    Started(re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"), ("with", "using")),
+    # (the user may have been redacted already, as the value of `Credentials:`)
     Started(re.compile(
-        r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"
+        rf"(?:with|using|creds|credentials|login)[ \t]*:?[ \t]+{_USER}[ \t]*/[ \t]*{_V}"
+    ), ("with", "using", "cred", "login")),
+    Started(re.compile(
+        rf"(?:creds|credentials|login|user/pass){_FOR}[ \t]+(?:are|is|:)[ \t]*{_USER}:(?P<v>[^\s\"'`,;()]{{3,128}})"
     ), ("cred", "login", "user/pass")),
     Started(re.compile(
-        rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"
+        rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in|ssh(?:ed)?|connect(?:ed)?)[ \t]+as[ \t]+{_USER}[ \t]+(?:with|using)[ \t]+{_V}"
     ), ("log", "sign", "ssh", "connect"), ("with", "using")),
     # password reset done, new one is X
     Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"), ("pass",)),
@@ -70,9 +76,7 @@ def redact_prose(text: str, lowered: str) -> str:
             if budget < 0:
                 spans.append(found.span("v"))
                 continue
-            if found.start() and (
-                haystack[found.start() - 1].isalnum() or haystack[found.start() - 1] in "_-"
-            ):
+            if found.start() and _inside_word(haystack, found.start()):
                 continue
             start, end = found.span("v")
             value = text[start:end]
@@ -101,6 +105,16 @@ def redact_prose(text: str, lowered: str) -> str:
         return text
     spans.sort()
     return replace_spans(text, spans, "stated_password")
+
+
+def _inside_word(text: str, at: int) -> bool:
+    """Whether `at` is inside a word: after a letter, digit or `_`, or after a `-` that joins
+    it to a word (`bypass`, `my_token`); `insecure-password X` names a password, `--password X`
+    is a flag (assignments.py)."""
+    before = text[at - 1]
+    if before.isalnum() or before == "_":
+        return True
+    return before == "-" and not (at > 1 and text[at - 2].isalnum())
 
 
 def _strong(value: str) -> bool:
@@ -140,6 +154,12 @@ PROSE_SHAPES = (
             "login",
             "log in",
             "sign in",
+            "logged in",
+            "signed in",
+            "ssh as",
+            "sshed in as",
+            "connect as",
+            "connected as",
             "mot de passe",
             "contraseña",
             "kennwort",

@@ -5,6 +5,7 @@
 
 from __future__ import annotations
 
+import base64
 import re
 import string
 from collections.abc import Iterator
@@ -92,9 +93,25 @@ def redact_random_tokens(text: str, lowered: str) -> str:
         before = text[line_start : found.start()]
         if "://" in before[-12:] or not _credential_word(before) or _digest_before(before):
             continue
+        if token.startswith(_PEM_BASE64) and _public_pem(token):
+            continue
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
     return "".join(pieces) + text[done:] if pieces else text
+
+
+#: `-----BEGIN ` in base64: a PEM block encoded whole (kubeconfig's `…-data` fields).
+_PEM_BASE64 = "LS0tLS1CRUdJTi"
+
+
+def _public_pem(token: str) -> bool:
+    """A base64-encoded certificate or public key (`certificate-authority-data: LS0tLS1…`)."""
+    try:
+        head = base64.b64decode(token[:60])
+    except ValueError:
+        return False
+    label = head.split(b"-----")[1] if head.count(b"-----") >= 2 else head
+    return b"PRIVATE" not in label and (b"CERTIFICATE" in label or b"PUBLIC KEY" in label)
 
 
 def _path(token: str) -> bool:

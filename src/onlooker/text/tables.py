@@ -27,7 +27,9 @@ _CODE_CHARS = re.compile(r"[#=(){};]|\b(?:if|for|return|def|import)\b")
 MOST_LINES = 5000
 
 
-def _kind(line: str) -> str | None:
+def _kind(line: str, row: bool = False) -> str | None:
+    """The table layout of `line`, if any; a row under a secret's column (`row`) may hold the
+    characters of code (a password with `#` or `=`)."""
     if line.count(",") >= 2:
         kind = "csv"
     elif line.count("|") >= 2:
@@ -36,7 +38,7 @@ def _kind(line: str) -> str | None:
         kind = "space"
     else:
         return None  # no separators: what is cheap to see first (most lines of code and prose)
-    return None if _CODE_CHARS.search(line) else kind
+    return None if not row and _CODE_CHARS.search(line) else kind
 
 
 def _cells(line: str, kind: str) -> list[tuple[int, int]]:
@@ -97,7 +99,7 @@ def redact_tables(text: str, lowered: str) -> str:
             continue
         if _RULE.match(line):
             continue
-        line_kind = _kind(line)
+        line_kind = _kind(line, row=bool(secret_columns))
         if secret_columns and line_kind == kind and kind is not None:
             spans = _cells(line, kind)
             if kind == "space" and len(spans) != header_cells:
@@ -126,7 +128,7 @@ def redact_tables(text: str, lowered: str) -> str:
         if (
             columns
             and len(names) >= 2
-            and not any(_secret_cell(n) and not is_secret_name(n) for n in names)
+            and not any(_secret_cell(n) and not _header(n, lines, number, line_kind) for n in names)
         ):
             secret_columns, kind, header_cells = columns, line_kind, len(names)
         elif len(names) >= 2 and is_secret_name(names[0]) and _random_cell(names[1]):
@@ -150,6 +152,17 @@ def _naming_lines(text: str, lowered: str) -> set[int] | None:
 def _column_name(name: str) -> bool:
     """A column header that names a secret: a few words, not a flag or a sentence."""
     return bool(name) and not name.startswith("-") and name.count(" ") <= 3 and is_secret_name(name)
+
+
+def _header(cell: str, lines: list[str], number: int, kind: str | None) -> bool:
+    """Whether a cell can be a column's name: a secret's name, or, on the first line of a table
+    (not a row under another), a word of letters (`Tenant`, `AppId`, `Console_link`)."""
+    if is_secret_name(cell):
+        return True
+    if not cell.replace("_", "").replace("-", "").isalpha():
+        return False
+    above = lines[number - 1] if number else ""
+    return not above.strip() or _RULE.match(above) is not None or _kind(above) != kind
 
 
 def _random_cell(cell: str) -> bool:
