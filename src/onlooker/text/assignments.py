@@ -60,6 +60,10 @@ _AFTER_FLAG = re.compile(
     |(?P<bare>[^\s"'`;|&<>-][^\s"'`;|&<>]{0,255}))""",
     re.VERBOSE,
 )
+#: After a flag in a list (`["--password", "…"]`, an argv): the item that follows, quoted.
+_LISTED_VALUE = re.compile(
+    r"""(?P<q>\\?["'])[ \t]*,[ \t]*(?P=q)(?P<quoted>[^"'\n\\]{1,256})(?P=q)"""
+)
 _WORD = re.compile(r"[A-Za-z_]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _TEMPLATE = re.compile(r"^(?:\$\{.*\}|\{\{.*\}\}|<[^<>]*>|%\(?\w*\)?s|\{\w*\}|\$\w+|%\w+%)$")
@@ -91,11 +95,13 @@ def redact_assignments(text: str, lowered: str) -> str:
             pieces.append(_COARSE.sub(mark("assignment"), text[start:]))
             return "".join(pieces)
         name = text[start:at]
-        if not is_secret_name(name):
+        if not is_secret_name(name) and name != "PWD":
             continue
         span, secret = _value_span(text, name, start, at)
         if span is None:
             continue
+        if name == "PWD" and _directory(text[span[0] : span[1]]):
+            continue  # the shell's working directory; `PWD=…` of ODBC is a password
         at = max(at, span[1])  # a name inside a value is part of the value
         if secret:
             pieces.append(text[done : span[0]])
@@ -141,7 +147,9 @@ def _next_name(
         if end - start > LONGEST:
             continue
         if _SEPARATES.match(lowered, end) or (
-            lowered[start] == "-" and lowered[end - 1] != "-" and _FLAG_VALUE.match(lowered, end)
+            lowered[start] == "-"
+            and lowered[end - 1] != "-"
+            and (_FLAG_VALUE.match(lowered, end) or _LISTED_VALUE.match(lowered, end))
         ):
             return start, end
     return None
@@ -162,7 +170,7 @@ def _value_span(text: str, name: str, start: int, end: int) -> tuple[tuple[int, 
         )  # fmt: skip
         return after.span(group), _is_secret_value(name, quoted if q else bare, bool(q), context)
     if name.startswith("-") and not name.startswith("---"):
-        flag = _AFTER_FLAG.match(text, end)
+        flag = _AFTER_FLAG.match(text, end) or _LISTED_VALUE.match(text, end)
         if flag is not None:
             group = "quoted" if flag.group("q") else "bare"
             secret = _plain_literal(name, flag.group(group), quoted=bool(flag.group("q")))
@@ -204,6 +212,11 @@ def _is_secret_value(name: str, value: str, quoted: bool, at: _Context) -> bool:
     if at.following in (",", ")") or (at.sep == ":" and at.following in (";", "=")):
         return False  # f(password=pw), password: str = ""
     return at.preceding not in ("(", ",")
+
+
+def _directory(value: str) -> bool:
+    """`/home/app`, `~/src`, `C:\\Users\\app`: what the shell's `PWD` holds."""
+    return value[:1] in ("/", "~", "\\") or (value[1:2] == ":" and value[2:3] in ("\\", "/"))
 
 
 def _starts_line(text: str, start: int) -> bool:

@@ -39,7 +39,7 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("ssh-keygen",), r"ssh-keygen", rf"{_FLAG}-[NP]{_SPACED}"),
     (("smbclient", "rpcclient", "smbmap", "crackmapexec", "netexec"), r"(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)", rf"{_FLAG}-U[ \t]*['\"]?[^\s%'\"]{{1,128}}%(?P<v>[^\s'\"]{{1,256}})"),
     (("freerdp", "rdesktop"), r"(?:(?:x|wl)?freerdp|rdesktop)", rf"{_FLAG}(?:/p:|-p[ \t]+){_VALUE}"),
-    (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
+    (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
     (("sqlplus",), r"sqlplus", r"[ \t](?:-\w+[ \t]+){0,3}['\"]?[^\s/@'\"]{1,128}/(?P<v>[^\s@/'\"]{1,256})@"),
     (("mosquitto",), r"mosquitto_(?:pub|sub|rr)", rf"{_FLAG}-P{_SPACED}"),
     (("ipmitool",), r"ipmitool", rf"{_FLAG}-P{_SPACED}"),
@@ -55,6 +55,8 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("ldappasswd",), r"ldappasswd", rf"{_FLAG}-s{_SPACED}"),
     (("redis-cli",), r"redis-cli", rf"[ \t](?:AUTH|auth)[ \t]+(?:\S+[ \t]+)?{_VALUE}(?=\s|$)"),
     (("smbclient",), r"smbclient", r"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{0,255})"),
+    (("net use",), r"net", r"(?<=use)[ \t]+(?:[A-Za-z]:|\*)?[ \t]*\\\\\S+[ \t]+(?P<v>[^\s/*'\"][^\s]{2,255})"),
+    (("mc alias", "mc config"), r"mc", r"(?<=set|add)[ \t]+\S+[ \t]+\S+://\S+[ \t]+[^\s-]\S*[ \t]+(?P<v>[^\s\-'\"][^\s]{2,255})"),
 )  # fmt: skip
 
 #: Where a command ends: a line break (not one continued by `\`), `;`, `|`, `&&` or a JSON `\n`.

@@ -191,7 +191,28 @@ def redact_quoted_after_password(text: str, lowered: str) -> str:
     return sub_from_starts(_QUOTED_AFTER, replace, text, lowered)
 
 
+#: A line of an auth file listing users with their passwords (PgBouncer's `userlist.txt`):
+#: `"user" "password"`, the password read as one (letters with digits or symbols) or a hash.
+_USER_PASSWORD_LINE = re.compile(
+    r'(?m)^[ \t]*"[\w.@+-]{1,64}"[ \t]+"(?P<bv>[^"\s\\]{8,256})"[ \t]*\r?$'
+)
+
+
+def redact_user_password_lines(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        value = match.group("bv")
+        letters = any(c.isalpha() for c in value)
+        if already_redacted(value) or value[0] in "$%{<" or not letters:
+            return match.group(0)
+        if value.isalpha() or not any(c.isdigit() or not c.isalnum() for c in value):
+            return match.group(0)
+        return _replaced(match, "bv", "assignment")
+
+    return _USER_PASSWORD_LINE.sub(replace, text)
+
+
 CONFIG_SHAPES = (
+    Shape("assignment", ('" "', '"\t"'), redact_user_password_lines),
     Shape(
         "cli_secret",
         ("config", "secret", "user-secrets", "kv ", "]:", "client_send"),

@@ -185,13 +185,30 @@ def redact_prefixed_tokens(text: str, lowered: str) -> str:
         if found is None:
             break
         token = found.group("v")
-        if _random(token) and entropy(token) >= PREFIXED_ENTROPY:
+        if (_random(token) and entropy(token) >= PREFIXED_ENTROPY) or _named_hex(
+            text, found.start(), found.group(0), token
+        ):
             pieces.append(text[done : found.start()])
             pieces.append(mark("prefixed_token"))
         else:
             pieces.append(text[done : found.end()])
         done = found.end()
     return "".join(pieces) + text[done:] if pieces else text
+
+
+_HEX = frozenset("0123456789abcdef")
+#: The least entropy of the hex part of a prefixed token (random hex has some 3.8 bits of 4).
+HEX_ENTROPY = 3.3
+
+
+def _named_hex(text: str, start: int, whole: str, token: str) -> bool:
+    """A vendor token whose random part is hex (`bkua_3f9…`): 32 or more hex digits after a
+    prefix joined by `_`, with a word meaning a credential before it on its line and no digest's."""
+    if len(token) < 32 or "_" not in whole[: len(whole) - len(token)] or not _HEX.issuperset(token):
+        return False
+    line_start = max(text.rfind("\n", 0, start) + 1, start - REACH)
+    before = text[line_start:start]
+    return entropy(token) >= HEX_ENTROPY and _credential_word(before) and not _digest_before(before)
 
 
 RANDOM_TOKEN_SHAPES = (

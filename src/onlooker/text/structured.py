@@ -93,4 +93,31 @@ def redact_prompted_output(text: str, lowered: str) -> str:
     return _PROMPTED.sub(replace, text)
 
 
-STRUCTURED_SHAPES = (Shape("credential_output", ("$ ",), redact_prompted_output),)
+#: Terraform state: a resource whose type makes a secret (`random_password`), up to the next
+#: resource's type; in it, the attributes that hold the secret.
+_TF_SECRET_TYPE = re.compile(r'"type"[ \t]*:[ \t]*"(?:random_password|random_bytes)"')
+_TF_NEXT_TYPE = re.compile(r'"type"[ \t]*:')
+_TF_RESULT = re.compile(
+    r'"(?:result|bcrypt_hash|base64|hex)"[ \t]*:[ \t]*"(?P<v>[^"\\\n]{3,1024})"'
+)
+
+
+def redact_terraform_state(text: str, lowered: str) -> str:
+    pieces: list[str] = []
+    done = 0
+    for resource in _TF_SECRET_TYPE.finditer(text):
+        if resource.start() < done:
+            continue
+        following = _TF_NEXT_TYPE.search(text, resource.end())
+        end = following.start() if following else len(text)
+        for found in _TF_RESULT.finditer(text, resource.end(), end):
+            if not already_redacted(found.group("v")):
+                pieces.append(text[done : found.start("v")] + mark("terraform_secret"))
+                done = found.end("v")
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+STRUCTURED_SHAPES = (
+    Shape("credential_output", ("$ ",), redact_prompted_output),
+    Shape("terraform_secret", ("random_password", "random_bytes"), redact_terraform_state),
+)
