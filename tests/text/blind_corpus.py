@@ -33,8 +33,9 @@ _load("blind_tokens")
 _SECRETS = _load("blind_secrets")
 _load("blind_config")
 _load("blind_shell")
-CASES: list[Any] = _SECRETS.CASES
 CONTROLS: list[Any] = _load("blind_controls").CONTROLS
+_load("blind_heldout")
+CASES: list[Any] = _SECRETS.CASES
 
 
 def _found(text: str, secrets: tuple[str, ...]) -> list[str]:
@@ -42,10 +43,12 @@ def _found(text: str, secrets: tuple[str, ...]) -> list[str]:
 
 
 def leaks(case: Any) -> list[str]:
-    """The secrets of `case` still present after `redact` on its text or `redact_value` on its
-    hook input."""
+    """The secrets of `case` still present after `redact` on its text (after its command, if a
+    command printed it) or `redact_value` on its hook input."""
     payload = hook_input(case.carrier, case.text, case.command)
-    left = _found(redact(case.text), case.secrets)
+    # a command's output, as text, is read after the command (`$ cmd`), as a transcript shows it
+    text = f"$ {case.command}\n{case.text}" if case.command else case.text
+    left = _found(redact(text), case.secrets)
     left += _found(json.dumps(redact_value(payload)), case.secrets)
     return sorted(set(left))
 

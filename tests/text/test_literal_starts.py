@@ -300,7 +300,11 @@ def _may_have_table_as_written(lowered: str) -> bool:
         start = lowered.rfind("\n", 0, word.start()) + 1
         end = lowered.find("\n", word.end())
         seen = len(lowered) if end < 0 else end
-        if _kind_as_written(lowered[start:seen]) is not None:
+        line = lowered[start:seen]
+        if (
+            _kind_as_written(line) is not None
+            or _kind_as_written(tables._uncommented(line)) == "space"
+        ):
             return True
     return False
 

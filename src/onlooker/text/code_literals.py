@@ -90,6 +90,10 @@ POSITIONAL = (
     ("stripe", r"(?:StripeClient|Stripe)", 0), ("connect", r"(?:pymysql|MySQLdb|mysql\.connector)\.connect", 2),
     ("createhmac", r"createHmac(?=\(\s*['\"]sha\d+['\"]\s*,)", 1), ("secretkeyspec", r"SecretKeySpec", 0),
     ("cookie", r"(?:cookies\.(?:set|add)|set_cookie|setCookie)", 1),
+    # (user, password) by position: JDBC, .NET and Java credentials, Go's SMTP auth, ftplib, LDAP
+    ("getconnection", r"getConnection", 2), ("ftp", r"FTP(?:_TLS)?", 2),
+    ("credential", r"(?:NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken)", 1),
+    ("plainauth", r"PlainAuth", 2), ("bind", r"(?:simple_bind(?:_s)?|bind_s)", 1),
 )  # fmt: skip
 _CALLS = tuple(
     (needle, re.compile(rf"{name}\s*\((?P<args>[^()\n]{{1,400}})\)"), index)

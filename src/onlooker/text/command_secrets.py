@@ -28,7 +28,7 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("redis-cli",), r"redis-cli", rf"{_FLAG}-a{_EITHER}"),
     (("mongo",), r"mongo(?:sh|dump|restore|export|import|stat|top|files)?", rf"{_FLAG}-p{_EITHER}"),
     (("zip",), r"(?:zip|unzip|zipcloak)", rf"{_FLAG}-P{_SPACED}"),
-    (("7z", "rar"), r"(?:7z[ar]?|rar|unrar)", rf"{_FLAG}-p{_ATTACHED}"),
+    (("7z", "rar"), r"(?:7z[ar]?|rar|unrar)", rf"{_FLAG}-(?:hp|p){_ATTACHED}"),
     (("sqlcmd", "bcp", "osql", "isql"), r"(?:sqlcmd|bcp|osql|isql)", rf"{_FLAG}-P{_EITHER}"),
     (("ldap",), r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", rf"{_FLAG}-w{_EITHER}"),
     (("login",), r"(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|oras|skopeo|buildah|crane|regctl|az)[ \t]+login", rf"{_FLAG}-p{_EITHER}"),
@@ -55,6 +55,9 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("ldappasswd",), r"ldappasswd", rf"{_FLAG}-s{_SPACED}"),
     (("redis-cli",), r"redis-cli", rf"[ \t](?:AUTH|auth)[ \t]+(?:\S+[ \t]+)?{_VALUE}(?=\s|$)"),
     (("smbclient",), r"smbclient", r"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{0,255})"),
+    (("cqlsh", "winrm", "rabbitmqadmin", "hdbsql"), r"(?:cqlsh|evil-winrm|rabbitmqadmin|hdbsql)", rf"{_FLAG}-p{_SPACED}"),
+    # impacket's `[[domain/]user[:password]@]target`
+    (("exec", "secretsdump", "gettgt", "getuserspns", "getnpusers"), r"(?:psexec|smbexec|wmiexec|atexec|dcomexec|secretsdump|getTGT|GetUserSPNs|GetNPUsers|smbclient)(?:\.py)?", r"[ \t](?:[^\s/:@'\"]{1,128}/)?[^\s/:@'\"]{1,128}:(?P<v>[^\s@'\"]{1,256})@"),
     (("net use",), r"net", r"(?<=use)[ \t]+(?:[A-Za-z]:|\*)?[ \t]*\\\\\S+[ \t]+(?P<v>[^\s/*'\"][^\s]{2,255})"),
     (("mc alias", "mc config"), r"mc", r"(?<=set|add)[ \t]+\S+[ \t]+\S+://\S+[ \t]+[^\s-]\S*[ \t]+(?P<v>[^\s\-'\"][^\s]{2,255})"),
 )  # fmt: skip

@@ -183,6 +183,20 @@ def redact_piped_passwords(text: str, lowered: str) -> str:
     return sub_from_starts(_PIPED, replace, text, lowered)
 
 
+#: `<command that reads a password> <<< '…'`: a here-string to `sudo -S`, `passwd --stdin`, ….
+_HERE_STRING = re.compile(rf"(?P<reader>[^\n;|&<>]{{1,200}})<<<[ \t]*{_VALUE}")
+
+
+def redact_here_strings(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        found = _value(match)
+        if found is None or not _READS_PASSWORD.search(match.group("reader")):
+            return match.group(0)
+        return _replaced(match, found[0], "cli_password")
+
+    return _HERE_STRING.sub(replace, text)
+
+
 def redact_quoted_after_password(text: str, lowered: str) -> str:
     def replace(match: re.Match[str]) -> str:
         found = _value(match)
@@ -219,6 +233,7 @@ CONFIG_SHAPES = (
         redact_config_commands,
     ),
     Shape("cli_password", ("echo", "printf"), redact_piped_passwords),
+    Shape("cli_password", ("<<<",), redact_here_strings),
     Shape("assignment", ("pass",), redact_quoted_after_password),
     Shape(
         "assignment",

@@ -58,6 +58,9 @@ _CONNECTION_PASSWORD = re.compile(
 #: `user/password@database` of Oracle's thin driver and sqlplus connect strings.
 _SLASH_PASSWORD = re.compile(r"\bjdbc:oracle:[a-z]+:@?(?:[^\s/@'\"]{1,128})/([^\s@/'\"]{1,256})@")
 
+#: Go's MySQL DSN, `user:password@tcp(host:port)/db`: no scheme, so not a URL's userinfo.
+_GO_DSN = re.compile(r"(?<![\w.-])[\w.-]{1,64}:([^\s@\"'`:/]{1,256})@(?:tcp|unix|udp)\(")
+
 #: A password stated in a sentence: what it is called, an optional "for the database", "is", the value.
 _STATED = re.compile(
     r"(?P<what>pass(?:word|wd|phrase|code)|pass word|pwd|pw|pin|api key|api token|access token|secret key|token|secret)"
@@ -149,6 +152,11 @@ CREDENTIAL_SHAPES = (
     ),
     Shape(
         "connection_string", ("jdbc:oracle:",), regex_apply(_SLASH_PASSWORD, 1, "connection_string")
+    ),
+    Shape(
+        "connection_string",
+        ("@tcp(", "@unix(", "@udp("),
+        regex_apply(_GO_DSN, 1, "connection_string"),
     ),
     Shape(
         "stated_password",

@@ -29,7 +29,7 @@ def redact_putty(text: str, lowered: str) -> str:
 
 #: The private members of a JSON Web Key (the public ones, n, e, x, y, stay).
 _JWK_PRIVATE = re.compile(
-    r"""(\\?"(?:d|p|q|dp|dq|qi|k|oth)\\?"[ \t]*:[ \t]*\\?")([A-Za-z0-9_\-+/=]{16,})"""
+    r"""((?:\\?"(?:d|p|q|dp|dq|qi|k|oth)\\?"|'(?:d|p|q|dp|dq|qi|k|oth)')[ \t]*:[ \t]*(?:\\?"|'))([A-Za-z0-9_\-+/=]{16,})"""
 )
 
 
@@ -111,6 +111,11 @@ def redact_armoured_bodies(text: str, lowered: str) -> str:
     return "".join(pieces) + text[done:]
 
 
+#: The hex openings of DER private keys (`xxd -p` of one): PKCS#1 RSA and PKCS#8 (a SEQUENCE,
+#: version 0, then the modulus or the RSA algorithm), SEC1 EC (version 1, a 32-byte octet string).
+_DER_HEX = re.compile(
+    r"(?i)(?<![0-9a-f])(?:3082[0-9a-f]{4}020100(?:02820101|02820201|0282018|300d06092a864886f70d010101)|30770201010420)[0-9a-f]{40,}"
+)
 #: minisign's and signify's key files: a comment line, then the key; a secret key's says so.
 _COMMENTED_KEY = re.compile(
     r"untrusted comment:[^\n]{0,200}\bsecret key\b[^\n]{0,200}\r?\n[ \t]*([A-Za-z0-9+/]{40,}={0,2})"
@@ -213,6 +218,7 @@ KEY_FORMAT_SHAPES = (
         ),
         redact_der_bodies,
     ),
+    Shape("private_key", ("020100", "0201010420"), regex_apply(_DER_HEX, 0, "private_key")),
     Shape("private_key", ("untrusted comment:",), regex_apply(_COMMENTED_KEY, 1, "private_key")),
     Shape(
         "private_key",

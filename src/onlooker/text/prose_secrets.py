@@ -21,6 +21,8 @@ _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|c
 #: A user name (or one redacted already), and "for the staging box" after what is named.
 _USER = r"(?:[\w.@-]{1,64}|\[redacted:\w+\])"
 _FOR = r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w.@-]{1,40}){1,3}?)?"
+#: "is" in the languages `_WHAT` names the password in.
+_IS = r"[ \t](?:lautet|ist|war|es|era|est|était|é)"
 #: What `_WHAT` starts with: every phrasing starting with `_WHAT` is tried only there.
 _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
@@ -32,15 +34,15 @@ _WHAT_STARTS = (
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
     Started(re.compile(
-        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"
+        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was|{_IS})?[ \t]+{_V}"
     ), _WHAT_STARTS),
     # use X as the password; X is the password; X (the admin password)
-    Started(re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use",), _WHAT_STARTS),
+    Started(re.compile(rf"(?:use[sd]?|using|set|chose|picked)[ \t]+{_V}[ \t]+(?:as|for)[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use", "using", "set", "chose", "picked"), _WHAT_STARTS),
     # login with admin / X; creds are admin:X; log in as root with X
     # (the user may have been redacted already, as the value of `Credentials:`)
     Started(re.compile(
-        rf"(?:with|using|creds|credentials|login)[ \t]*:?[ \t]+{_USER}[ \t]*/[ \t]*{_V}"
-    ), ("with", "using", "cred", "login")),
+        rf"(?:with|using|creds|credentials|login|logon|log-in|account)[ \t]*:?[ \t]+{_USER}[ \t]*/[ \t]*{_V}"
+    ), ("with", "using", "cred", "login", "logon", "log-in", "account")),
     Started(re.compile(
         rf"(?:creds|credentials|login|user/pass){_FOR}[ \t]+(?:are|is|:)[ \t]*{_USER}:(?P<v>[^\s\"'`,;()]{{3,128}})"
     ), ("cred", "login", "user/pass")),
@@ -140,7 +142,48 @@ def _strong(value: str) -> bool:
 _CODE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 
 
+#: `admin:S3cr3t!x` in a sentence: a user's name, `:`, a value; found from each `:`.
+_PAIR = re.compile(r":(?P<v>[^\s:/@\"'`<>()\[\]{},;]{6,128})(?=[\s,.;)]|$)")
+_PAIR_USER = re.compile(r"(?<![\w.@/:-])[A-Za-z][\w.@-]{1,32}$")
+#: Words of a sentence that say a `user:value` pair is a login (on its line, either side).
+_LOGIN_WORDS = re.compile(
+    r"\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|account|works for)\b"
+)
+
+
+def redact_user_pairs(text: str, lowered: str) -> str:
+    """`user:password` pairs stated with a login's words on their line, whose value reads as a
+    password: letters with digits and a symbol, or both cases with digits (not `redis:7-alpine`,
+    `host:8080`, `key:value`)."""
+    spans: list[tuple[int, int]] = []
+    for found in _PAIR.finditer(text):
+        value = found.group("v").rstrip(".")
+        if _PAIR_USER.search(text, max(0, found.start() - 34), found.start()) is None:
+            continue
+        if not _password_like(value):
+            continue
+        line_start = text.rfind("\n", 0, found.start()) + 1
+        line_end = text.find("\n", found.end())
+        line = text[line_start : len(text) if line_end < 0 else line_end].lower()
+        if _LOGIN_WORDS.search(line) and "://" not in line:
+            spans.append((found.start("v"), found.start("v") + len(value)))
+    return replace_spans(text, spans, "stated_password") if spans else text
+
+
+def _password_like(value: str) -> bool:
+    digits = any(c.isdigit() for c in value)
+    letters = any(c.isalpha() for c in value)
+    symbol = any(not c.isalnum() and c not in "._-" for c in value)
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return digits and letters and (symbol or cases) and not already_redacted(value)
+
+
 PROSE_SHAPES = (
+    Shape(
+        "stated_password",
+        ("login", "log in", "logon", "sign in", "creds", "credentials", "account", "works for"),
+        redact_user_pairs,
+    ),
     Shape(
         "stated_password",
         (
@@ -154,6 +197,8 @@ PROSE_SHAPES = (
             "login",
             "log in",
             "sign in",
+            "logon",
+            "log-in",
             "logged in",
             "signed in",
             "ssh as",

@@ -10,7 +10,7 @@ import re
 import string
 from collections.abc import Iterator
 
-from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
+from ._shape import Shape, alnum_run, already_redacted, byte_table, mark, regex_apply
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -38,10 +38,12 @@ def _credential_word(before: str) -> bool:
 
 
 _DIGEST_BEFORE = re.compile(
-    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
+    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public"
+    r"|pub\b|iVBOR|base64,|public[ _-]?key|pubkey"
+    r"|-----BEGIN [A-Z ]{0,20}(?:PUBLIC KEY|CERTIFICATE)-----(?:\\n?)?)[\s\"':=]*$"
 )
-#: The longest word `_DIGEST_BEFORE` looks for (`fingerprint`).
-_DIGEST_WORD = 11
+#: The longest word `_DIGEST_BEFORE` looks for (`-----BEGIN … PUBLIC KEY-----\n`).
+_DIGEST_WORD = 50
 _TRAILING = frozenset("\"':=")
 
 
@@ -135,6 +137,11 @@ _REMEMBERED_TOKENS = 20_000
 _SEEN: dict[str, bool] = {}
 
 
+def random_token(token: str) -> bool:
+    """Whether `token` reads as random: letters of both cases and digits, enough entropy."""
+    return token.isascii() and _random(token)
+
+
 def _random(token: str) -> bool:
     """Upper and lower case letters and digits mixed, not a path, and enough entropy (`token`
     is ASCII, as both patterns that find one ask); remembered for tokens seen before."""
@@ -211,7 +218,12 @@ def _named_hex(text: str, start: int, whole: str, token: str) -> bool:
     return entropy(token) >= HEX_ENTROPY and _credential_word(before) and not _digest_before(before)
 
 
+#: A vendor token wrapping base64url JSON (`ops_eyJ…`, a service account's token): a lowercase
+#: prefix joined by `_`, then `{"` in base64url and 60 or more characters.
+_PREFIXED_JSON = re.compile(r"(?<![A-Za-z0-9_-])[a-z]{2,8}_eyJ[A-Za-z0-9_-]{60,4096}={0,2}")
+
 RANDOM_TOKEN_SHAPES = (
+    Shape("prefixed_token", ("_eyj",), regex_apply(_PREFIXED_JSON, 0, "prefixed_token")),
     Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
     Shape(
         "random_token",

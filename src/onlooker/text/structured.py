@@ -52,7 +52,7 @@ CREDENTIAL_COMMAND = re.compile(
     r"|aws\s+(?:ecr(?:-public)?\s+get-login-password|configure\s+get\s+\S*(?:secret|token|key)|sts\s+(?:get-session-token|assume-role)|iam\s+create-access-key|secretsmanager\s+get-secret-value|codeartifact\s+get-authorization-token|ssm\s+get-parameters?\b[^\n]*--with-decryption)"
     r"|heroku\s+auth:token|gh\s+auth\s+token|glab\s+auth\s+token|doctl\s+auth\s+token|vault\s+(?:print\s+token|read|kv\s+get|token\s+create)"
     r"|kubectl\s+create\s+token|op\s+read|pass\s+show|gopass\s+show|security\s+find-(?:generic|internet)-password\b[^\n]*-w|bw\s+get\s+password|lpass\s+show|npm\s+token\s+create"
-    r"|cat\s+\S*(?:credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.env\b|secrets?\b|\.pem|id_rsa|id_ed25519)|openssl\s+rand\b|pwgen\b|aws-vault\s+exec\b[^\n]*\benv)"
+    r"|cat\s+\S*(?:credentials|\.netrc|\.pgpass|\.npmrc|\.pypirc|\.env\b|secrets?\b|\.pem|id_rsa|id_ed25519)|openssl\s+rand\b|pwgen\b|wg\s+genkey\b|aws-vault\s+exec\b[^\n]*\benv)"
 )
 OUTPUT_FIELDS = frozenset({"stdout", "output", "content", "result", "text"})
 
@@ -117,7 +117,33 @@ def redact_terraform_state(text: str, lowered: str) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
+#: A list under a secret's name in JSON or code text (`"recovery_codes": ["…", "…"]`).
+_NAMED_LIST = re.compile(
+    r"""(?P<q>\\?["'])(?P<name>[\w.-]{1,100})(?P=q)[ \t]*[:=][ \t]*\[(?P<items>[^\[\]\n]{1,2000})\]"""
+)
+_ITEM = re.compile(r"""(?P<q>\\?["'])(?P<v>[^"'\\\n]{3,512})(?P=q)""")
+
+
+def redact_named_lists(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        if not is_secret_name(match.group("name")):
+            return match.group(0)
+        start = match.start("items") - match.start()
+        items = _ITEM.sub(_item, match.group("items"))
+        return match.group(0)[:start] + items + "]"
+
+    return _NAMED_LIST.sub(replace, text)
+
+
+def _item(match: re.Match[str]) -> str:
+    value = match.group("v")
+    if already_redacted(value) or value[0] in "${<" or value.startswith("-"):
+        return match.group(0)  # a flag of an argv list stays (assignments.py reads it)
+    return match.group(0).replace(value, mark("secret_field"), 1)
+
+
 STRUCTURED_SHAPES = (
+    Shape("secret_field", ('": [', '":[', "': [", "':[", '\\": [', '\\":['), redact_named_lists),
     Shape("credential_output", ("$ ",), redact_prompted_output),
     Shape("terraform_secret", ("random_password", "random_bytes"), redact_terraform_state),
 )

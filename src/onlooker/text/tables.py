@@ -43,7 +43,7 @@ def _kind(line: str, row: bool = False) -> str | None:
 
 def _cells(line: str, kind: str) -> list[tuple[int, int]]:
     if kind == "space":
-        return [m.span() for m in re.finditer(r"\S+(?: \S+)*", line.replace("\t", "  "))]
+        return [m.span() for m in _CELLS["space"].finditer(line)]  # a tab parts cells too
     return [m.span() for m in _CELLS[kind].finditer(line) if m.end() > m.start() or kind == "csv"]
 
 
@@ -61,7 +61,8 @@ def _may_have_table(lowered: str) -> bool:
         start = lowered.rfind("\n", 0, at) + 1
         end = lowered.find("\n", at)
         seen = len(lowered) if end < 0 else end
-        if _kind(lowered[start:seen]) is not None:
+        line = lowered[start:seen]
+        if _kind(line) is not None or _kind(_uncommented(line)) == "space":
             return True
     return False
 
@@ -102,7 +103,7 @@ def redact_tables(text: str, lowered: str) -> str:
         line_kind = _kind(line, row=bool(secret_columns))
         if secret_columns and line_kind == kind and kind is not None:
             spans = _cells(line, kind)
-            if kind == "space" and len(spans) != header_cells:
+            if len(spans) != header_cells:
                 secret_columns, kind = [], None
                 continue
             new = line
@@ -121,7 +122,10 @@ def redact_tables(text: str, lowered: str) -> str:
                 lines[number], changed = new, True
             continue
         if line_kind is None:
-            continue
+            line = _uncommented(line)  # `# client  server  secret`: a header in a comment
+            if _kind(line) != "space":
+                continue
+            line_kind = "space"
         spans = _cells(line, line_kind)
         names = [line[s:e].strip() for s, e in spans]
         columns = [i for i, name in enumerate(names) if _column_name(name)]
@@ -152,6 +156,15 @@ def _naming_lines(text: str, lowered: str) -> set[int] | None:
 def _column_name(name: str) -> bool:
     """A column header that names a secret: a few words, not a flag or a sentence."""
     return bool(name) and not name.startswith("-") and name.count(" ") <= 3 and is_secret_name(name)
+
+
+def _uncommented(line: str) -> str:
+    """A comment line with its `#` as spaces (what a header in a comment is laid out as)."""
+    stripped = line.lstrip()
+    if not stripped.startswith("#"):
+        return line
+    body = stripped.lstrip("#")
+    return line[: len(line) - len(stripped)] + " " * (len(stripped) - len(body)) + body
 
 
 def _header(cell: str, lines: list[str], number: int, kind: str | None) -> bool:
