@@ -233,6 +233,7 @@ _UUID = re.compile(
 )
 
 
+@lru_cache(maxsize=4096)
 def _vendor_key_name(name: str) -> bool:
     """`NUGET_KEY`, `sdk_key`: `key` after a word no qualifier list holds (a vendor's name),
     which holds a credential when its value is a random token (`_random_key`)."""

@@ -91,9 +91,10 @@ POSITIONAL = (
     ("createhmac", r"createHmac(?=\(\s*['\"]sha\d+['\"]\s*,)", 1), ("secretkeyspec", r"SecretKeySpec", 0),
     ("cookie", r"(?:cookies\.(?:set|add)|set_cookie|setCookie)", 1),
     # (user, password) by position: JDBC, .NET and Java credentials, Go's SMTP auth, ftplib, LDAP
-    ("getconnection", r"getConnection", 2), ("ftp", r"FTP(?:_TLS)?", 2),
-    ("credential", r"(?:NetworkCredential|UsernamePasswordCredentials|PasswordAuthentication|UsernamePasswordAuthenticationToken)", 1),
-    ("plainauth", r"PlainAuth", 2), ("bind", r"(?:simple_bind(?:_s)?|bind_s)", 1),
+    ("getconnection(", r"getConnection", 2), ("ftp(", r"FTP", 2), ("ftp_tls(", r"FTP_TLS", 2),
+    ("networkcredential(", r"NetworkCredential", 1), ("passwordcredentials(", r"UsernamePasswordCredentials", 1),
+    ("passwordauthentication", r"(?:PasswordAuthentication|UsernamePasswordAuthenticationToken)", 1),
+    ("plainauth(", r"PlainAuth", 2), ("simple_bind", r"simple_bind(?:_s)?", 1),
 )  # fmt: skip
 _CALLS = tuple(
     (needle, re.compile(rf"{name}\s*\((?P<args>[^()\n]{{1,400}})\)"), index)

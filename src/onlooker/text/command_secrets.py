@@ -57,7 +57,7 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("smbclient",), r"smbclient", r"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{0,255})"),
     (("cqlsh", "winrm", "rabbitmqadmin", "hdbsql"), r"(?:cqlsh|evil-winrm|rabbitmqadmin|hdbsql)", rf"{_FLAG}-p{_SPACED}"),
     # impacket's `[[domain/]user[:password]@]target`
-    (("exec", "secretsdump", "gettgt", "getuserspns", "getnpusers"), r"(?:psexec|smbexec|wmiexec|atexec|dcomexec|secretsdump|getTGT|GetUserSPNs|GetNPUsers|smbclient)(?:\.py)?", r"[ \t](?:[^\s/:@'\"]{1,128}/)?[^\s/:@'\"]{1,128}:(?P<v>[^\s@'\"]{1,256})@"),
+    (("psexec", "smbexec", "wmiexec", "atexec", "dcomexec", "secretsdump", "gettgt", "getuserspns", "getnpusers"), r"(?:psexec|smbexec|wmiexec|atexec|dcomexec|secretsdump|getTGT|GetUserSPNs|GetNPUsers)(?:\.py)?", r":(?P<v>[^\s:@'\"/]{1,256})@"),
     (("net use",), r"net", r"(?<=use)[ \t]+(?:[A-Za-z]:|\*)?[ \t]*\\\\\S+[ \t]+(?P<v>[^\s/*'\"][^\s]{2,255})"),
     (("mc alias", "mc config"), r"mc", r"(?<=set|add)[ \t]+\S+[ \t]+\S+://\S+[ \t]+[^\s-]\S*[ \t]+(?P<v>[^\s\-'\"][^\s]{2,255})"),
 )  # fmt: skip

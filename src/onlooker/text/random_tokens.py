@@ -39,11 +39,10 @@ def _credential_word(before: str) -> bool:
 
 _DIGEST_BEFORE = re.compile(
     r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public"
-    r"|pub\b|iVBOR|base64,|public[ _-]?key|pubkey"
-    r"|-----BEGIN [A-Z ]{0,20}(?:PUBLIC KEY|CERTIFICATE)-----(?:\\n?)?)[\s\"':=]*$"
+    r"|pub\b|iVBOR|base64,|public[ _-]?key|pubkey)[\s\"':=]*$"
 )
-#: The longest word `_DIGEST_BEFORE` looks for (`-----BEGIN … PUBLIC KEY-----\n`).
-_DIGEST_WORD = 50
+#: The longest word `_DIGEST_BEFORE` looks for (`fingerprint`).
+_DIGEST_WORD = 11
 _TRAILING = frozenset("\"':=")
 
 
@@ -95,7 +94,7 @@ def redact_random_tokens(text: str, lowered: str) -> str:
         before = text[line_start : found.start()]
         if "://" in before[-12:] or not _credential_word(before) or _digest_before(before):
             continue
-        if token.startswith(_PEM_BASE64) and _public_pem(token):
+        if (token.startswith(_PEM_BASE64) and _public_pem(token)) or _public_pem_body(before):
             continue
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
@@ -114,6 +113,16 @@ def _public_pem(token: str) -> bool:
         return False
     label = head.split(b"-----")[1] if head.count(b"-----") >= 2 else head
     return b"PRIVATE" not in label and (b"CERTIFICATE" in label or b"PUBLIC KEY" in label)
+
+
+def _public_pem_body(before: str) -> bool:
+    """A token right after the BEGIN line of a certificate or public key on the same line
+    (`"-----BEGIN PUBLIC KEY-----\\nMFkw…"`, a PEM written with `\\n` escapes)."""
+    at = before.rfind("-----BEGIN ")
+    if at < 0:
+        return False
+    head = before[at : at + 40]
+    return "PRIVATE" not in head and ("PUBLIC KEY-----" in head or "CERTIFICATE-----" in head)
 
 
 def _path(token: str) -> bool:

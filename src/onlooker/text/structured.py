@@ -118,21 +118,48 @@ def redact_terraform_state(text: str, lowered: str) -> str:
 
 
 #: A list under a secret's name in JSON or code text (`"recovery_codes": ["…", "…"]`).
-_NAMED_LIST = re.compile(
-    r"""(?P<q>\\?["'])(?P<name>[\w.-]{1,100})(?P=q)[ \t]*[:=][ \t]*\[(?P<items>[^\[\]\n]{1,2000})\]"""
-)
+_LIST_NAME = re.compile(r"[\w.-]{1,100}")
+_LIST_ITEMS = re.compile(r"[^\[\]\n]{1,2000}(?=\])")
 _ITEM = re.compile(r"""(?P<q>\\?["'])(?P<v>[^"'\\\n]{3,512})(?P=q)""")
 
 
-def redact_named_lists(text: str, lowered: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        if not is_secret_name(match.group("name")):
-            return match.group(0)
-        start = match.start("items") - match.start()
-        items = _ITEM.sub(_item, match.group("items"))
-        return match.group(0)[:start] + items + "]"
+#: A list under a secret's name: most such names are plural (`recovery_codes`, `api_keys`).
+_LIST_NEEDLES = tuple(
+    f"{plural}{quote}{sep}["
+    for plural in ("codes", "keys", "tokens", "secrets", "passwords", "credentials", "cookies")
+    for quote in ('"', "'", '\\"')
+    for sep in (":", ": ", "=", " = ")
+)
 
-    return _NAMED_LIST.sub(replace, text)
+
+def redact_named_lists(text: str, lowered: str) -> str:
+    """Found from each `": [` (the name is read back from there, and the items only after a
+    secret's name)."""
+    pieces: list[str] = []
+    done = 0
+    at = text.find("[")
+    while at >= 0:
+        bracket, at = at, text.find("[", at + 1)
+        sep = bracket
+        while sep > done and text[sep - 1] in " \t":
+            sep -= 1
+        if sep <= done or text[sep - 1] not in ":=":
+            continue
+        quote = sep - 1
+        while quote > done and text[quote - 1] in " \t":
+            quote -= 1
+        if quote <= done or text[quote - 1] not in "\"'":
+            continue
+        opening = text.rfind(text[quote - 1], max(0, quote - 102), quote - 1)
+        name = text[opening + 1 : quote - 1].rstrip("\\")
+        if opening < 0 or not _LIST_NAME.fullmatch(name) or not is_secret_name(name):
+            continue
+        items = _LIST_ITEMS.match(text, bracket + 1)
+        if items is not None:
+            pieces.append(text[done : items.start()] + _ITEM.sub(_item, items.group(0)))
+            done = items.end()
+            at = text.find("[", done)
+    return "".join(pieces) + text[done:] if pieces else text
 
 
 def _item(match: re.Match[str]) -> str:
@@ -143,7 +170,7 @@ def _item(match: re.Match[str]) -> str:
 
 
 STRUCTURED_SHAPES = (
-    Shape("secret_field", ('": [', '":[', "': [", "':[", '\\": [', '\\":['), redact_named_lists),
+    Shape("secret_field", _LIST_NEEDLES, redact_named_lists),
     Shape("credential_output", ("$ ",), redact_prompted_output),
     Shape("terraform_secret", ("random_password", "random_bytes"), redact_terraform_state),
 )

@@ -62,7 +62,9 @@ def _may_have_table(lowered: str) -> bool:
         end = lowered.find("\n", at)
         seen = len(lowered) if end < 0 else end
         line = lowered[start:seen]
-        if _kind(line) is not None or _kind(_uncommented(line)) == "space":
+        if _kind(line) is not None or (
+            line.lstrip().startswith("#") and _kind(_uncommented(line)) == "space"
+        ):
             return True
     return False
 
@@ -122,6 +124,8 @@ def redact_tables(text: str, lowered: str) -> str:
                 lines[number], changed = new, True
             continue
         if line_kind is None:
+            if not line.lstrip().startswith("#"):
+                continue
             line = _uncommented(line)  # `# client  server  secret`: a header in a comment
             if _kind(line) != "space":
                 continue
