@@ -75,7 +75,7 @@ def test_no_blind_secret_reaches_the_spool(onlooker_home: Path) -> None:
     }  # fmt: skip
     kept = spool_through_client(onlooker_home, payload)
     assert _leaks(kept, blind_corpus.CASES) == []
-    controls = [hook_input(c.carrier, c.text) for c in blind_corpus.CONTROLS]
+    controls = [hook_input(c.carrier, c.text, c.command) for c in blind_corpus.CONTROLS]
     payload.update(tool_input={"inputs": controls}, tool_use_id="toolu_blind_controls")
     for kept_before in (onlooker_home / "spool").glob("*.hook"):
         kept_before.unlink()

@@ -35,6 +35,7 @@ _load("blind_config")
 _load("blind_shell")
 CONTROLS: list[Any] = _load("blind_controls").CONTROLS
 _load("blind_heldout")
+_load("blind_round3")
 CASES: list[Any] = _SECRETS.CASES
 
 
@@ -55,5 +56,6 @@ def leaks(case: Any) -> list[str]:
 
 def changed(control: Any) -> bool:
     """Whether redaction touched a look-alike, as text or inside its hook input."""
-    payload = hook_input(control.carrier, control.text)
-    return bool(redact(control.text) != control.text or redact_value(payload) != payload)
+    payload = hook_input(control.carrier, control.text, control.command)
+    text = f"$ {control.command}\n{control.text}" if control.command else control.text
+    return bool(redact(text) != text or redact_value(payload) != payload)

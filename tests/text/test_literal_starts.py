@@ -13,6 +13,7 @@ import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import blind_corpus
 import families_corpus
 import pytest
 
@@ -57,6 +58,7 @@ STARTED = {
 CORPUS = [case.text for case in families_corpus.CASES] + [
     control.text for control in families_corpus.CONTROLS
 ]
+CORPUS += [case.text for case in blind_corpus.CASES]
 CORPUS += [
     case["text"]
     for name in ("secrets.json", "controls.json")

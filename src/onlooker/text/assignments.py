@@ -51,7 +51,7 @@ _COARSE = re.compile(
 #: What follows a name: a closing quote or bracket, the separator, the value (quoted or bare).
 _AFTER_NAME = re.compile(
     r"""(?P<close>["'\]]{0,2})(?P<before>[ \t]{0,8})
-    (?P<sep>:=|=>|=(?![=~>])|:(?![:/\\=]))(?P<after>[ \t]{0,8})
+    (?P<sep>:=|=>|=(?![=~>])|:(?![:/\\=]))(?P<after>[ \t]{0,32})
     (?:(?P<esc>\\?)(?P<q>["'`])(?P<quoted>[^\n]{0,256}?)(?<!\\)(?P=esc)(?P=q)
       |(?P<bare>(?:[^\s"'`,;)}\]<>&\\]|\\\\){1,256}))""",
     re.VERBOSE,

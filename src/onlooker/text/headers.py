@@ -101,7 +101,7 @@ _COOKIE_LIST = re.compile(
 )
 #: `Set-Cookie: name=value; Path=/` and `document.cookie = "name=value; path=/"`: the first value.
 _SET_COOKIE = re.compile(
-    r"""(?i)(?:(?<![\w-])set-cookie[ \t]*:[ \t]*|document\.cookie[ \t]*=[ \t]*\\?["'`])[^=\s;"'`]{1,256}=(?P<v>[^;\s"'`\\]{1,4096})"""
+    r"""(?i)(?:(?<![\w-])set-cookie\d?[ \t]*:[ \t]*|document\.cookie[ \t]*=[ \t]*\\?["'`])[^=\s;"'`]{1,256}="?(?P<v>[^;\s"'`\\]{1,4096})"""
 )
 _COOKIE_PAIR = re.compile(r"(?P<name>[^=;\s]{1,256})=(?P<v>[^;\s]{1,4096})")
 

@@ -42,7 +42,7 @@ def redact_jwk(text: str, lowered: str) -> str:
 #: (`{"payload":"…`, what `aws ecr get-login-password` prints), long.
 _DER_PRIVATE = re.compile(
     r"(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEEI|MIGkAgEBBD|MIHcAgEBBE|MC4CAQAwBQYDK2V|MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49"
-    r"|b3BlbnNzaC1rZXktdjE|eyJwYXlsb2FkIjoi(?=[A-Za-z0-9+/]{200}))[A-Za-z0-9+/=]*"
+    r"|b3BlbnNzaC1rZXktdjE|PT0gZWQyNTUxOXYxLXNlY3JldDog|eyJwYXlsb2FkIjoi(?=[A-Za-z0-9+/]{200}))[A-Za-z0-9+/=]*"
 )
 #: A line that goes on with base64 (perhaps after grep's `path:` or indentation).
 _CONTINUED = re.compile(
@@ -116,6 +116,31 @@ def redact_armoured_bodies(text: str, lowered: str) -> str:
 _DER_HEX = re.compile(
     r"(?i)(?<![0-9a-f])(?:3082[0-9a-f]{4}020100(?:02820101|02820201|0282018|300d06092a864886f70d010101)|30770201010420)[0-9a-f]{40,}"
 )
+#: An encrypted PEM key's headers (its BEGIN line cut off): the base64 lines after `DEK-Info:`.
+_DEK_BODY = re.compile(
+    r"DEK-Info:[^\n]{0,200}\r?\n(?:[ \t]*\r?\n)?(?P<body>(?:[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*(?:\r?\n|\Z))+)"
+)
+#: A keypair as a JSON array of 64 bytes (Solana's `id.json`).
+_BYTE_ARRAY = re.compile(r"\[(?:[ \t]*\d{1,3}[ \t]*,){63}[ \t]*\d{1,3}[ \t]*\]")
+
+
+def redact_dek_bodies(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        body = match.group("body")
+        end = "\n" if body.endswith("\n") else ""
+        return match.group(0)[: match.start("body") - match.start()] + mark("private_key") + end
+
+    return _DEK_BODY.sub(replace, text)
+
+
+def redact_byte_arrays(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in match.group(0).strip("[] \t").split(",")]
+        return mark("wallet_key") if all(n <= 255 for n in numbers) else match.group(0)
+
+    return _BYTE_ARRAY.sub(replace, text)
+
+
 #: minisign's and signify's key files: a comment line, then the key; a secret key's says so.
 _COMMENTED_KEY = re.compile(
     r"untrusted comment:[^\n]{0,200}\bsecret key\b[^\n]{0,200}\r?\n[ \t]*([A-Za-z0-9+/]{40,}={0,2})"
@@ -215,10 +240,13 @@ KEY_FORMAT_SHAPES = (
             "mig",
             "b3blbnnzac1rzxktdje",
             "eyjwyxlsb2fkijoi",
+            "pt0gzwqyntuxoxyxlxnly3jldd",
         ),
         redact_der_bodies,
     ),
     Shape("private_key", ("020100", "0201010420"), regex_apply(_DER_HEX, 0, "private_key")),
+    Shape("private_key", ("dek-info:",), redact_dek_bodies),
+    Shape("wallet_key", tuple(f"[{d}" for d in "0123456789"), redact_byte_arrays),
     Shape("private_key", ("untrusted comment:",), regex_apply(_COMMENTED_KEY, 1, "private_key")),
     Shape(
         "private_key",

@@ -34,7 +34,7 @@ _WHAT_STARTS = (
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
     Started(re.compile(
-        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was|{_IS})?[ \t]+{_V}"
+        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*(?:->|→|=>|:|=|—|–|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was|{_IS})?[ \t]+{_V}"
     ), _WHAT_STARTS),
     # use X as the password; X is the password; X (the admin password)
     Started(re.compile(rf"(?:use[sd]?|using|set|chose|picked)[ \t]+{_V}[ \t]+(?:as|for)[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use", "using", "set", "chose", "picked"), _WHAT_STARTS),
@@ -49,8 +49,12 @@ PHRASINGS = (
     Started(re.compile(
         rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in|ssh(?:ed)?|connect(?:ed)?)[ \t]+as[ \t]+{_USER}[ \t]+(?:with|using)[ \t]+{_V}"
     ), ("log", "sign", "ssh", "connect"), ("with", "using")),
+    # sign in with jdoe and X (a user, then the password, after a login's verb)
+    Started(re.compile(
+        rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)[ \t]+(?:with|using)[ \t]+{_USER}[ \t]+(?:and|&)[ \t]+{_V}"
+    ), ("log", "sign"), ("with", "using")),
     # password reset done, new one is X
-    Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"), ("pass",)),
+    Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,60}}?(?:\b(?:is|was|are)[ \t]+|:[ \t]*){_V}"), ("pass",)),
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
@@ -146,9 +150,7 @@ _CODE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 _PAIR = re.compile(r":(?P<v>[^\s:/@\"'`<>()\[\]{},;]{6,128})(?=[\s,.;)]|$)")
 _PAIR_USER = re.compile(r"(?<![\w.@/:-])[A-Za-z][\w.@-]{1,32}$")
 #: Words of a sentence that say a `user:value` pair is a login (on its line, either side).
-_LOGIN_WORDS = re.compile(
-    r"\b(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|account|works for)\b"
-)
+_LOGIN_WORDS = re.compile(r"(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|account|works for)\b")
 
 
 def redact_user_pairs(text: str, lowered: str) -> str:
@@ -156,18 +158,37 @@ def redact_user_pairs(text: str, lowered: str) -> str:
     password: letters with digits and a symbol, or both cases with digits (not `redis:7-alpine`,
     `host:8080`, `key:value`)."""
     spans: list[tuple[int, int]] = []
-    for found in _PAIR.finditer(text):
-        value = found.group("v").rstrip(".")
-        if _PAIR_USER.search(text, max(0, found.start() - 34), found.start()) is None:
+    haystack = lowered if len(lowered) == len(text) else text.lower()
+    for line_start, line_end in _login_lines(haystack):
+        if "://" in haystack[line_start:line_end]:
             continue
-        if not _password_like(value):
-            continue
-        line_start = text.rfind("\n", 0, found.start()) + 1
-        line_end = text.find("\n", found.end())
-        line = text[line_start : len(text) if line_end < 0 else line_end].lower()
-        if _LOGIN_WORDS.search(line) and "://" not in line:
-            spans.append((found.start("v"), found.start("v") + len(value)))
+        for found in _PAIR.finditer(text, line_start, line_end):
+            value = found.group("v").rstrip(".")
+            if _password_like(value) and _PAIR_USER.search(
+                text, max(line_start, found.start() - 34), found.start()
+            ):
+                spans.append((found.start("v"), found.start("v") + len(value)))
     return replace_spans(text, spans, "stated_password") if spans else text
+
+
+def _login_lines(haystack: str) -> list[tuple[int, int]]:
+    """(start, end) of each line holding a login's word (found with `str.find`: a pattern with
+    no first letter is tried at every character)."""
+    lines: set[tuple[int, int]] = set()
+    for word in _LOGIN_WORD_LIST:
+        at = haystack.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _LOGIN_WORDS.match(haystack, at) and (at == 0 or not haystack[at - 1].isalnum()):
+                start = haystack.rfind("\n", 0, at) + 1
+                stop = haystack.find("\n", end)
+                lines.add((start, len(haystack) if stop < 0 else stop))
+                end = len(haystack) if stop < 0 else stop
+            at = haystack.find(word, end)
+    return sorted(lines)
+
+
+_LOGIN_WORD_LIST = ("log", "sign", "creds", "credentials", "account", "works for")
 
 
 def _password_like(value: str) -> bool:
@@ -181,7 +202,7 @@ def _password_like(value: str) -> bool:
 PROSE_SHAPES = (
     Shape(
         "stated_password",
-        ("login", "log in", "logon", "sign in", "creds", "credentials", "account", "works for"),
+        ("login", "log in", "logon", "sign in", "creds", "credentials", "works for"),
         redact_user_pairs,
     ),
     Shape(

@@ -96,11 +96,17 @@ def redact_random_tokens(text: str, lowered: str) -> str:
             continue
         if (token.startswith(_PEM_BASE64) and _public_pem(token)) or _public_pem_body(before):
             continue
+        if token.startswith(_SSH_PUBLIC):
+            continue  # an SSH public key's blob (`ssh-ed25519 AAAAC3Nza…`)
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
     return "".join(pieces) + text[done:] if pieces else text
 
 
+#: The openings of SSH public key blobs: `ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-…`, `ssh-dss`,
+#: `sk-…@openssh.com`, length-prefixed and in base64.
+_SSH_PUBLIC = ("AAAAC3NzaC1lZDI1NTE5", "AAAAB3NzaC1yc2E", "AAAAE2VjZHNhLXNoYTIt", "AAAAB3NzaC1kc3M",
+               "AAAAGnNrLXNzaC1lZDI1NTE5", "AAAAInNrLWVjZHNh")  # fmt: skip
 #: `-----BEGIN ` in base64: a PEM block encoded whole (kubeconfig's `…-data` fields).
 _PEM_BASE64 = "LS0tLS1CRUdJTi"
 
@@ -201,7 +207,10 @@ def redact_prefixed_tokens(text: str, lowered: str) -> str:
         if found is None:
             break
         token = found.group("v")
-        if (_random(token) and entropy(token) >= PREFIXED_ENTROPY) or _named_hex(
+        publishable = found.group(0).startswith(("pk_", "pk-"))  # Stripe's and Clerk's, public
+        if publishable:
+            pieces.append(text[done : found.end()])
+        elif (_random(token) and entropy(token) >= PREFIXED_ENTROPY) or _named_hex(
             text, found.start(), found.group(0), token
         ):
             pieces.append(text[done : found.start()])

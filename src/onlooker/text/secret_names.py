@@ -15,7 +15,7 @@ from functools import lru_cache
 SECRET_ENDINGS = (
     "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
     "credentials", "privatekey", "secretkey", "accesskey", "masterkey", "authkey", "mnemonic",
-    "privkey", "seedphrase", "secrets", "passwords",
+    "privkey", "seedphrase", "secrets", "passwords", "authtok",
 )  # fmt: skip
 #: Words that name a secret only on their own (`DB_PASS`, `auth`, `sig`), never inside another.
 SECRET_WORDS = frozenset({
@@ -68,7 +68,8 @@ DESCRIBING_LAST = frozenset({
     "retries", "attempts", "level", "width", "height", "visible", "visibility", "link", "page",
     "route", "view", "form", "button", "widget", "component", "icon", "used", "uses", "store",
     "service", "server", "issuer", "audience", "user", "username", "login", "email", "account",
-    "owner", "reset", "set", "get", "exists", "present", "missing", "ref", "refs",
+    "owner", "reset", "set", "get", "exists", "present", "missing", "ref", "refs", "hash",
+    "hashes",
     # file extensions: `auth.ts`, `secrets.yaml`, `token.pem` name files, not values
     "py", "ts", "tsx", "js", "jsx", "mjs", "json", "yaml", "yml", "md", "txt", "go", "rs", "java",
     "rb", "php", "c", "h", "cpp", "cs", "sh", "toml", "ini", "cfg", "conf", "lock", "log", "html",
@@ -111,6 +112,8 @@ def is_secret_name(name: str) -> bool:
     words = name_words(name)
     if not words or "_".join(words) in NOT_SECRET:
         return False
+    if words[-2:] in (["secret", "id"], ["code", "verifier"], ["oauth", "verifier"]):
+        return True  # the id is the secret (Vault's and Consul's `SecretID`), PKCE's verifier
     if len(words) > 1 and (words[-1] in DESCRIBING_LAST or words[0] in DESCRIBING_FIRST):
         return False
     if any(tuple(words[-len(end) :]) == end for end in PUBLIC_KEY_ENDS):
