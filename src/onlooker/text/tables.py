@@ -137,6 +137,7 @@ def redact_tables(text: str, lowered: str) -> str:
             columns
             and len(names) >= 2
             and not any(_secret_cell(n) and not _header(n, lines, number, line_kind) for n in names)
+            and not any("`" in n or n.count(" ") > 4 for n in names)  # a sentence, markdown
         ):
             secret_columns, kind, header_cells = columns, line_kind, len(names)
         elif len(names) >= 2 and is_secret_name(names[0]) and _random_cell(names[1]):
