@@ -13,6 +13,7 @@ import string
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import blind_corpus
 import families_corpus
 import pytest
 
@@ -57,6 +58,7 @@ STARTED = {
 CORPUS = [case.text for case in families_corpus.CASES] + [
     control.text for control in families_corpus.CONTROLS
 ]
+CORPUS += [case.text for case in blind_corpus.CASES]
 CORPUS += [
     case["text"]
     for name in ("secrets.json", "controls.json")
@@ -152,8 +154,8 @@ def test_keywords_of_names_are_found_as_the_pattern_of_them_finds_them() -> None
             assert keywords.next(at) == (hit.span() if hit else None)
 
 
-def _kind_as_written(line: str) -> str | None:
-    if tables._CODE_CHARS.search(line):
+def _kind_as_written(line: str, row: bool = False) -> str | None:
+    if not row and tables._CODE_CHARS.search(line):
         return None
     if line.count(",") >= 2:
         return "csv"
@@ -309,7 +311,11 @@ def _may_have_table_as_written(lowered: str) -> bool:
         start = lowered.rfind("\n", 0, word.start()) + 1
         end = lowered.find("\n", word.end())
         seen = len(lowered) if end < 0 else end
-        if _kind_as_written(lowered[start:seen]) is not None:
+        line = lowered[start:seen]
+        if (
+            _kind_as_written(line) is not None
+            or _kind_as_written(tables._uncommented(line)) == "space"
+        ):
             return True
     return False
 

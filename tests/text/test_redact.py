@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import blind_corpus
 import families_corpus as FAMILIES
 import pytest
 
@@ -205,7 +206,7 @@ def test_every_shape_of_its_own_is_tested() -> None:
     for case in SECRETS:
         tested |= set(re.findall(r"\[REDACTED:(\w+)\]", redact(case["text"])))
     assert kinds <= tested, kinds - tested
-    for case in FAMILIES.CASES:  # the families corpus (tests/fixtures/redaction/families.py)
+    for case in [*FAMILIES.CASES, *blind_corpus.CASES]:  # the families and blind corpora
         tested |= set(re.findall(r"\[REDACTED:(\w+)\]", redact(case.text)))
     rule_set = {rule.id for rule in load_rules()}  # tested as data: tests/text/test_rule_set.py
     assert {shape.kind for shape in SHAPES if shape.kind not in rule_set} <= tested

@@ -14,7 +14,9 @@ from typing import NamedTuple
 from ._shape import Shape, already_redacted, mark
 from .folding import ascii_lowered
 from .literal_starts import positions, searched
-from .secret_names import LONGEST, is_password_name, is_secret_name
+from .random_tokens import random_token
+from .rule_set import entropy
+from .secret_names import LONGEST, is_password_name, is_secret_name, name_words
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -22,7 +24,7 @@ from .secret_names import LONGEST, is_password_name, is_secret_name
 NAME_NEEDLES = searched(
     "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt",
     "pepper", "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase",
-    "private",
+    "private", "recovery", "backup", "mfa", "2fa", "verification",
 )  # fmt: skip
 _KEYWORD = "|".join(NAME_NEEDLES)
 _SEPARATOR = r"[\"'\]]{0,2}[ \t]{0,8}(?::=|=>|=(?![=~>])|:(?![:/\\=]))"
@@ -49,7 +51,7 @@ _COARSE = re.compile(
 #: What follows a name: a closing quote or bracket, the separator, the value (quoted or bare).
 _AFTER_NAME = re.compile(
     r"""(?P<close>["'\]]{0,2})(?P<before>[ \t]{0,8})
-    (?P<sep>:=|=>|=(?![=~>])|:(?![:/\\=]))(?P<after>[ \t]{0,8})
+    (?P<sep>:=|=>|=(?![=~>])|:(?![:/\\=]))(?P<after>[ \t]{0,32})
     (?:(?P<esc>\\?)(?P<q>["'`])(?P<quoted>[^\n]{0,256}?)(?<!\\)(?P=esc)(?P=q)
       |(?P<bare>(?:[^\s"'`,;)}\]<>&\\]|\\\\){1,256}))""",
     re.VERBOSE,
@@ -59,6 +61,10 @@ _AFTER_FLAG = re.compile(
     r"""(?P<after>[ \t]{1,8})(?:(?P<q>["'])(?P<quoted>[^\n]{1,256}?)(?P=q)
     |(?P<bare>[^\s"'`;|&<>-][^\s"'`;|&<>]{0,255}))""",
     re.VERBOSE,
+)
+#: After a flag in a list (`["--password", "…"]`, an argv): the item that follows, quoted.
+_LISTED_VALUE = re.compile(
+    r"""(?P<q>\\?["'])[ \t]*,[ \t]*(?P=q)(?P<quoted>[^"'\n\\]{1,256})(?P=q)"""
 )
 _WORD = re.compile(r"[A-Za-z_]+")
 _IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
@@ -91,11 +97,18 @@ def redact_assignments(text: str, lowered: str) -> str:
             pieces.append(_COARSE.sub(mark("assignment"), text[start:]))
             return "".join(pieces)
         name = text[start:at]
+        keyed = False
         if not is_secret_name(name):
-            continue
+            keyed = name != "PWD" and _vendor_key_name(name)
+            if name != "PWD" and not keyed:
+                continue
         span, secret = _value_span(text, name, start, at)
         if span is None:
             continue
+        if keyed and not (secret and _random_key(text[span[0] : span[1]])):
+            continue
+        if name == "PWD" and _directory(text[span[0] : span[1]]):
+            continue  # the shell's working directory; `PWD=…` of ODBC is a password
         at = max(at, span[1])  # a name inside a value is part of the value
         if secret:
             pieces.append(text[done : span[0]])
@@ -141,7 +154,9 @@ def _next_name(
         if end - start > LONGEST:
             continue
         if _SEPARATES.match(lowered, end) or (
-            lowered[start] == "-" and lowered[end - 1] != "-" and _FLAG_VALUE.match(lowered, end)
+            lowered[start] == "-"
+            and lowered[end - 1] != "-"
+            and (_FLAG_VALUE.match(lowered, end) or _LISTED_VALUE.match(lowered, end))
         ):
             return start, end
     return None
@@ -162,7 +177,7 @@ def _value_span(text: str, name: str, start: int, end: int) -> tuple[tuple[int, 
         )  # fmt: skip
         return after.span(group), _is_secret_value(name, quoted if q else bare, bool(q), context)
     if name.startswith("-") and not name.startswith("---"):
-        flag = _AFTER_FLAG.match(text, end)
+        flag = _AFTER_FLAG.match(text, end) or _LISTED_VALUE.match(text, end)
         if flag is not None:
             group = "quoted" if flag.group("q") else "bare"
             secret = _plain_literal(name, flag.group(group), quoted=bool(flag.group("q")))
@@ -204,6 +219,43 @@ def _is_secret_value(name: str, value: str, quoted: bool, at: _Context) -> bool:
     if at.following in (",", ")") or (at.sep == ":" and at.following in (";", "=")):
         return False  # f(password=pw), password: str = ""
     return at.preceding not in ("(", ",")
+
+
+#: Words before `key` that make a key something other than a credential (`sort_key`).
+NOT_CREDENTIAL_KEYS = frozenset({
+    "public", "pub", "primary", "foreign", "sort", "partition", "cache", "idempotency", "routing",
+    "object", "s3", "bucket", "hash", "range", "row", "column", "unique", "composite", "map",
+    "dict", "lookup", "group", "message", "shard", "cluster", "index", "dedup", "dedupe", "hot",
+    "short", "sign", "gpg", "pgp", "ssh", "host", "kid", "ca", "cert", "certificate", "tls",
+})  # fmt: skip
+_UUID = re.compile(
+    r"(?:[a-z]{2,8}[-_])?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}"
+)
+
+
+@lru_cache(maxsize=4096)
+def _vendor_key_name(name: str) -> bool:
+    """`NUGET_KEY`, `sdk_key`: `key` after a word no qualifier list holds (a vendor's name),
+    which holds a credential when its value is a random token (`_random_key`)."""
+    words = name_words(name)
+    return len(words) > 1 and words[-1] == "key" and words[-2] not in NOT_CREDENTIAL_KEYS
+
+
+def _random_key(value: str) -> bool:
+    """A value that can only be a generated credential: a random token of mixed characters,
+    32 or more hex digits, or a UUID (perhaps after a short prefix such as `sdk-`)."""
+    value = value.strip()
+    if len(value) < 20 or " " in value:
+        return False
+    lowered = value.lower()
+    if len(value) >= 32 and all(c in "0123456789abcdef" for c in lowered):
+        return entropy(lowered) >= 3.3
+    return _UUID.fullmatch(lowered) is not None or random_token(value)
+
+
+def _directory(value: str) -> bool:
+    """`/home/app`, `~/src`, `C:\\Users\\app`: what the shell's `PWD` holds."""
+    return value[:1] in ("/", "~", "\\") or (value[1:2] == ":" and value[2:3] in ("\\", "/"))
 
 
 def _starts_line(text: str, start: int) -> bool:

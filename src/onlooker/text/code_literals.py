@@ -90,6 +90,13 @@ POSITIONAL = (
     ("stripe", r"(?:StripeClient|Stripe)", 0), ("connect", r"(?:pymysql|MySQLdb|mysql\.connector)\.connect", 2),
     ("createhmac", r"createHmac(?=\(\s*['\"]sha\d+['\"]\s*,)", 1), ("secretkeyspec", r"SecretKeySpec", 0),
     ("cookie", r"(?:cookies\.(?:set|add)|set_cookie|setCookie)", 1),
+    # (user, password) by position: JDBC, .NET and Java credentials, Go's SMTP auth, ftplib, LDAP
+    ("getconnection(", r"getConnection", 2), ("ftp(", r"FTP", 2), ("ftp_tls(", r"FTP_TLS", 2),
+    ("networkcredential(", r"NetworkCredential", 1), ("passwordcredentials(", r"UsernamePasswordCredentials", 1),
+    ("passwordauthentication", r"(?:PasswordAuthentication|UsernamePasswordAuthenticationToken)", 1),
+    ("plainauth(", r"PlainAuth", 2), ("simple_bind", r"simple_bind(?:_s)?", 1),
+    ("mysqli_connect(", r"mysqli_connect", 2), ("pdo(", r"new\s+PDO", 2), ("basic_auth(", r"basic_auth", 1),
+    ("ldap_bind(", r"ldap_bind", 2),
 )  # fmt: skip
 _CALLS = tuple(
     (needle, re.compile(rf"{name}\s*\((?P<args>[^()\n]{{1,400}})\)"), index)
@@ -114,16 +121,49 @@ def redact_positional(text: str, lowered: str) -> str:
     return text
 
 
+#: Keys made to be public (Stripe's and Clerk's publishable keys).
+_PUBLISHABLE = ("pk_live_", "pk_test_")
+
+
 def _positional(match: re.Match[str], *, index: int) -> str:
     args = list(_ARG.finditer(match.group("args")))
     if index >= len(args) or args[index].group("v") is None:
         return match.group(0)
     value = args[index].group("v")
-    if not _literal(value) or len(value) < 6:
+    if not _literal(value) or len(value) < 6 or value.startswith(_PUBLISHABLE):
         return match.group(0)
     offset = match.start("args") - match.start() + args[index].start("v")
     whole = match.group(0)
     return whole[:offset] + mark("code_literal") + whole[offset + len(value) :]
+
+
+#: A secret set through a setter or an option named for it: `setPassword("…")`,
+#: `.setApiKey("…")`, `curl_setopt($ch, CURLOPT_USERPWD, "user:…")`, `:basic, 'user', '…'`.
+_SETTER = re.compile(r"""\.set_?(?P<name>[A-Za-z][A-Za-z0-9_]{1,60})\(\s*""" + _LITERAL + r"\s*\)")
+_CURL_OPTION = re.compile(
+    r"""CURLOPT_(?:PROXY)?(?:USERPWD|PASSWORD|KEYPASSWD|XOAUTH2_BEARER)\s*,\s*(?P<q>["'])(?:[^"':\n]{1,128}:)?(?P<v>[^"'\n]{1,512})(?P=q)"""
+)
+_BASIC = re.compile(
+    r""":basic\s*,\s*(?P<q>["'])[^"'\n]{1,128}(?P=q)\s*,\s*(?P<q2>["'])(?P<v>[^"'\n]{1,512})(?P=q2)"""
+)
+#: `#define API_KEY "…"`: a C preprocessor constant under a secret's name.
+_DEFINE = re.compile(
+    r'#[ \t]*define[ \t]+(?P<name>[A-Za-z_]\w{0,100})[ \t]+(?:L|u8)?"(?P<v>[^"\n]{1,512})"'
+)
+
+
+def redact_setters(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        name = match.groupdict().get("name")
+        if (name is not None and not is_secret_name(name)) or not _literal(match.group("v")):
+            return match.group(0)
+        return _replaced(match, "v", "code_literal")
+
+    for needle, pattern in ((".set", _SETTER), ("curlopt_", _CURL_OPTION), (":basic", _BASIC),
+                            ("define", _DEFINE)):  # fmt: skip
+        if needle in lowered:
+            text = pattern.sub(replace, text)
+    return text
 
 
 #: A `name`/`key` field that names a secret and the `value` field after it (Kubernetes env
@@ -215,5 +255,6 @@ CODE_SHAPES = (
     Shape("sql_password", ("password", "identified"), redact_sql),
     Shape("code_literal", tuple({needle for needle, _, _ in POSITIONAL}), redact_positional),
     Shape("assignment", ("value",), redact_name_values),
+    Shape("code_literal", (".set", "curlopt_", ":basic", "#define", "# define"), redact_setters),
     Shape("sensitive_value", ('"sensitive', '\\"sensitive'), redact_sensitive_values),
 )

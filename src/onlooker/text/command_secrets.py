@@ -28,7 +28,7 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("redis-cli",), r"redis-cli", rf"{_FLAG}-a{_EITHER}"),
     (("mongo",), r"mongo(?:sh|dump|restore|export|import|stat|top|files)?", rf"{_FLAG}-p{_EITHER}"),
     (("zip",), r"(?:zip|unzip|zipcloak)", rf"{_FLAG}-P{_SPACED}"),
-    (("7z", "rar"), r"(?:7z[ar]?|rar|unrar)", rf"{_FLAG}-p{_ATTACHED}"),
+    (("7z", "rar"), r"(?:7z[ar]?|rar|unrar)", rf"{_FLAG}-(?:hp|p){_ATTACHED}"),
     (("sqlcmd", "bcp", "osql", "isql"), r"(?:sqlcmd|bcp|osql|isql)", rf"{_FLAG}-P{_EITHER}"),
     (("ldap",), r"ldap(?:search|modify|add|delete|whoami|passwd|compare|modrdn|exop)", rf"{_FLAG}-w{_EITHER}"),
     (("login",), r"(?:docker|podman|nerdctl|helm(?:[ \t]+registry)?|oras|skopeo|buildah|crane|regctl|az)[ \t]+login", rf"{_FLAG}-p{_EITHER}"),
@@ -39,7 +39,7 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("ssh-keygen",), r"ssh-keygen", rf"{_FLAG}-[NP]{_SPACED}"),
     (("smbclient", "rpcclient", "smbmap", "crackmapexec", "netexec"), r"(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)", rf"{_FLAG}-U[ \t]*['\"]?[^\s%'\"]{{1,128}}%(?P<v>[^\s'\"]{{1,256}})"),
     (("freerdp", "rdesktop"), r"(?:(?:x|wl)?freerdp|rdesktop)", rf"{_FLAG}(?:/p:|-p[ \t]+){_VALUE}"),
-    (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
+    (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
     (("sqlplus",), r"sqlplus", r"[ \t](?:-\w+[ \t]+){0,3}['\"]?[^\s/@'\"]{1,128}/(?P<v>[^\s@/'\"]{1,256})@"),
     (("mosquitto",), r"mosquitto_(?:pub|sub|rr)", rf"{_FLAG}-P{_SPACED}"),
     (("ipmitool",), r"ipmitool", rf"{_FLAG}-P{_SPACED}"),
@@ -55,6 +55,11 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("ldappasswd",), r"ldappasswd", rf"{_FLAG}-s{_SPACED}"),
     (("redis-cli",), r"redis-cli", rf"[ \t](?:AUTH|auth)[ \t]+(?:\S+[ \t]+)?{_VALUE}(?=\s|$)"),
     (("smbclient",), r"smbclient", r"(?<=smbclient)[ \t]+//\S+[ \t]+(?P<v>[^\s\-'\"][^\s]{0,255})"),
+    (("cqlsh", "winrm", "rabbitmqadmin", "hdbsql"), r"(?:cqlsh|evil-winrm|rabbitmqadmin|hdbsql)", rf"{_FLAG}-p{_SPACED}"),
+    # impacket's `[[domain/]user[:password]@]target`
+    (("psexec", "smbexec", "wmiexec", "atexec", "dcomexec", "secretsdump", "gettgt", "getuserspns", "getnpusers"), r"(?:psexec|smbexec|wmiexec|atexec|dcomexec|secretsdump|getTGT|GetUserSPNs|GetNPUsers)(?:\.py)?", r":(?P<v>[^\s:@'\"/]{1,256})@"),
+    (("net use",), r"net", r"(?<=use)[ \t]+(?:[A-Za-z]:|\*)?[ \t]*\\\\\S+[ \t]+(?P<v>[^\s/*'\"][^\s]{2,255})"),
+    (("mc alias", "mc config"), r"mc", r"(?<=set|add)[ \t]+\S+[ \t]+\S+://\S+[ \t]+[^\s-]\S*[ \t]+(?P<v>[^\s\-'\"][^\s]{2,255})"),
 )  # fmt: skip
 
 #: Where a command ends: a line break (not one continued by `\`), `;`, `|`, `&&` or a JSON `\n`.
@@ -121,9 +126,17 @@ def redact_command(
         if ended:
             continue
         value = flag.group("v")
-        if value and not already_redacted(value):
+        if value and not already_redacted(value) and not _reference(value):
             spans.append(flag.span("v"))
     return replace_spans(text, spans, "cli_password")
+
+
+_REFERENCE = re.compile(r"\$\{?[A-Za-z_]\w*\}?|%\w+%|<[^<>]+>|\{\{[^{}]+\}\}")
+
+
+def _reference(value: str) -> bool:
+    """A variable or placeholder given as the password (`-p"$DB_PASS"`, `-p '%PW%'`, `<pw>`)."""
+    return _REFERENCE.fullmatch(value.strip("\\\"'")) is not None
 
 
 def _starts_command(text: str, at: int) -> bool:

@@ -190,6 +190,30 @@ def redact_piped_passwords(text: str, lowered: str) -> str:
     return sub_from_starts(_PIPED, replace, text, lowered)
 
 
+#: `<command that reads a password> <<< '…'`: a here-string to `sudo -S`, `passwd --stdin`, ….
+_HERE_STRING = re.compile(rf"<<<[ \t]*{_VALUE}")
+_READER_START = re.compile(r"[\n;|&<>][^\n;|&<>]*\Z")
+
+
+def redact_here_strings(text: str, lowered: str) -> str:
+    """Found from each `<<<`; the command reading it is what precedes it since the line or the
+    command started (up to 200 characters)."""
+    pieces: list[str] = []
+    done = 0
+    for found in _HERE_STRING.finditer(text):
+        if found.start() < done:
+            continue
+        window = text[max(done, found.start() - 200) : found.start()]
+        start = _READER_START.search(window)
+        reader = window[start.start() + 1 :] if start else window
+        value = _value(found)
+        if value is None or not reader.strip() or not _READS_PASSWORD.search(reader):
+            continue
+        pieces.append(text[done : found.start(value[0])] + mark("cli_password"))
+        done = found.end(value[0])
+    return "".join(pieces) + text[done:] if pieces else text
+
+
 def redact_quoted_after_password(text: str, lowered: str) -> str:
     def replace(match: re.Match[str]) -> str:
         found = _value(match)
@@ -198,13 +222,96 @@ def redact_quoted_after_password(text: str, lowered: str) -> str:
     return sub_from_starts(_QUOTED_AFTER, replace, text, lowered)
 
 
+#: A line of an auth file listing users with their passwords (PgBouncer's `userlist.txt`):
+#: `"user" "password"`, the password read as one (letters with digits or symbols) or a hash.
+_USER_PASSWORD_LINE = re.compile(
+    r'(?m)^[ \t]*"[\w.@+-]{1,64}"[ \t]+"(?P<bv>[^"\s\\]{8,256})"[ \t]*\r?$'
+)
+
+
+def _password_like(value: str) -> bool:
+    """A password or its hash as an auth file keeps it: letters of both cases with digits, or
+    with symbols; `md5` and 32 hex digits; `SCRAM-SHA-256$…` (not a bare hex digest, a word)."""
+    if value.startswith("SCRAM-SHA-256$") or (value[:3] == "md5" and len(value) == 35):
+        return True
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    digits = any(c.isdigit() for c in value)
+    symbols = any(not c.isalnum() for c in value)
+    return any(c.isalpha() for c in value) and ((cases and digits) or symbols)
+
+
+def redact_user_password_lines(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        value = match.group("bv")
+        if already_redacted(value) or value[0] in "${<" or not _password_like(value):
+            return match.group(0)
+        return _replaced(match, "bv", "assignment")
+
+    return _USER_PASSWORD_LINE.sub(replace, text)
+
+
+#: A Redis ACL rule's password (`user alice on >pw ~* +@all`, `ACL SETUSER alice >pw`).
+_REDIS_ACL = re.compile(
+    r"(?im)^[ \t]*(?:acl[ \t]+setuser|user)[ \t]+\S+[ \t]+(?:[^\n>]*?[ \t])?>(?P<bv>[^\s]{3,256})"
+)
+#: A `user:password` pair after `auth` (HAProxy's `stats auth admin:pw`, `--auth user:pw`).
+_AUTH_PAIR = re.compile(r"auth[ \t]+[^\s:=]{1,64}:(?P<bv>[^\s'\"]{3,256})")
+#: An ftp script's `user NAME PASSWORD` line (`ftp -n host <<EOF`).
+_FTP_USER = re.compile(r"(?m)[ \t]*user[ \t]+\S+[ \t]+(?P<bv>[^\s]{3,256})[ \t]*$")
+
+
+def _user_lines(
+    text: str, lowered: str, replace: Callable[[re.Match[str]], str], *, acl: bool, ftp: bool
+) -> str:
+    """`_REDIS_ACL` and `_FTP_USER` tried only at the starts of lines holding `user `."""
+    pieces: list[str] = []
+    done = 0
+    seen = -1
+    at = lowered.find("user ")
+    while at >= 0:
+        start = lowered.rfind("\n", 0, at) + 1
+        if start > seen and start >= done:
+            seen = start
+            found = (_REDIS_ACL.match(text, start) if acl else None) or (
+                _FTP_USER.match(text, start) if ftp else None
+            )
+            if found is not None:
+                pieces.append(text[done:start] + replace(found))
+                done = found.end()
+        at = lowered.find("user ", at + 5)
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def redact_login_lines(text: str, lowered: str) -> str:
+    def any_value(match: re.Match[str]) -> str:
+        found = _value(match)
+        return _replaced(match, found[0], "cli_password") if found else match.group(0)
+
+    def auth_pair(match: re.Match[str]) -> str:
+        before = text[max(0, match.start() - 6) : match.start()].lower()
+        if before[-1:].isalnum() and not before.endswith(("basic", "basic-", "basic_")):
+            return match.group(0)  # `oauth x:y`, not `auth` or `basic-auth`
+        return any_value(match)
+
+    acl = " >" in text or "\t>" in text
+    ftp = "ftp" in lowered
+    if acl or ftp:
+        text = _user_lines(text, lowered, any_value, acl=acl, ftp=ftp)
+    if "auth" in lowered:
+        text = _AUTH_PAIR.sub(auth_pair, text)
+    return text
+
+
 CONFIG_SHAPES = (
+    Shape("cli_password", ("setuser", "user ", "auth ", "auth\t"), redact_login_lines),
+    Shape("assignment", ('" "', '"\t"'), redact_user_password_lines),
     Shape(
         "cli_secret",
         ("config", "secret", "user-secrets", "kv ", "]:", "client_send"),
         redact_config_commands,
     ),
     Shape("cli_password", ("echo", "printf"), redact_piped_passwords),
+    Shape("cli_password", ("<<<",), redact_here_strings),
     Shape("assignment", ("pass",), redact_quoted_after_password),
     Shape(
         "assignment",

@@ -58,6 +58,25 @@ _CONNECTION_PASSWORD = re.compile(
 #: `user/password@database` of Oracle's thin driver and sqlplus connect strings.
 _SLASH_PASSWORD = re.compile(r"\bjdbc:oracle:[a-z]+:@?(?:[^\s/@'\"]{1,128})/([^\s@/'\"]{1,256})@")
 
+#: Go's MySQL DSN, `user:password@tcp(host:port)/db`: no scheme, so not a URL's userinfo.
+_GO_DSN = re.compile(r"(?<![\w.-])[\w.-]{1,64}:([^\s@\"'`:/]{1,256})@(?:tcp|unix|udp)\(")
+
+
+def redact_go_dsns(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        value = match.group(1)
+        if already_redacted(value) or value[0] in "${<%" or value.lower() in _DOC_PASSWORDS:
+            return match.group(0)  # `user:password@tcp(…)`: the placeholder of the docs
+        start = match.start(1) - match.start()
+        whole = match.group(0)
+        return whole[:start] + mark("connection_string") + whole[start + len(value) :]
+
+    return _GO_DSN.sub(replace, text)
+
+
+_DOC_PASSWORDS = frozenset({"password", "pass", "pwd", "secret", "passwd"})
+
+
 #: A password stated in a sentence: what it is called, an optional "for the database", "is", the value.
 _STATED = re.compile(
     r"(?P<what>pass(?:word|wd|phrase|code)|pass word|pwd|pw|pin|api key|api token|access token|secret key|token|secret)"
@@ -154,6 +173,11 @@ CREDENTIAL_SHAPES = (
     ),
     Shape(
         "connection_string", ("jdbc:oracle:",), regex_apply(_SLASH_PASSWORD, 1, "connection_string")
+    ),
+    Shape(
+        "connection_string",
+        ("@tcp(", "@unix(", "@udp("),
+        redact_go_dsns,
     ),
     Shape(
         "stated_password",

@@ -18,6 +18,8 @@ from .literal_starts import lowered_again, sub_from_starts
 _AUTHORIZATION = re.compile(
     r"""(?i)(?<![\w-])(?:proxy-)?authorization(?P<close>\\?["'`]?)[ \t]*[:=][ \t]*(?P<open>\\?["'`]|f["'])?[ \t]*"""
     r"""(?P<scheme>[A-Za-z][A-Za-z0-9_.-]{1,40})[ \t]+(?P<creds>[^\n\r"'`\\]{1,2000})"""
+    # quoted pairs on (`Digest username="u", response="…"`): read only for a paired scheme
+    r"""(?P<tail>(?:(?<==)"[^"\n\r\\]{0,512}"[^\n\r"'`\\]{0,512}){0,32})"""
 )
 #: Inside credentials of `key=value` pairs (Digest, OAuth 1, AWS SigV4): the pairs that are secret.
 _PAIR = re.compile(
@@ -25,7 +27,7 @@ _PAIR = re.compile(
 )
 _SECRET_PAIRS = frozenset({
     "response", "signature", "oauth_token", "oauth_signature", "token", "sig", "key", "secret",
-    "password", "access_token", "cnonce",
+    "password", "access_token", "cnonce", "mac",
 })  # fmt: skip
 #: Schemes whose credentials are `key=value` pairs, of which only some are secret.
 _PAIRED_SCHEMES = frozenset(
@@ -42,16 +44,18 @@ def _authorization(match: re.Match[str]) -> str:
     scheme, creds = match.group("scheme"), match.group("creds")
     start = match.start("creds") - match.start()
     whole = match.group(0)
+    tail = match.group("tail")
     if scheme.lower() in _PAIRED_SCHEMES or (_PAIR.match(creds) and "=" in creds[:40]):
-        cleaned = _PAIR.sub(_secret_pair, creds)
+        cleaned = _PAIR.sub(_secret_pair, creds + tail)
         return whole[:start] + cleaned
+    whole = whole[: len(whole) - len(tail)] if tail else whole
     words = creds.split()
     if not words:  # `Authorization: Token  `: the spaces after the scheme, nothing more
-        return whole
+        return whole + tail
     value = words[0].rstrip(",;)")
     if not _credential(value):
-        return whole
-    return whole[:start] + mark("authorization") + creds[len(value) :]
+        return whole + tail
+    return whole[:start] + mark("authorization") + creds[len(value) :] + tail
 
 
 def _secret_pair(match: re.Match[str]) -> str:
@@ -97,7 +101,7 @@ _COOKIE_LIST = re.compile(
 )
 #: `Set-Cookie: name=value; Path=/` and `document.cookie = "name=value; path=/"`: the first value.
 _SET_COOKIE = re.compile(
-    r"""(?i)(?:(?<![\w-])set-cookie[ \t]*:[ \t]*|document\.cookie[ \t]*=[ \t]*\\?["'`])[^=\s;"'`]{1,256}=(?P<v>[^;\s"'`\\]{1,4096})"""
+    r"""(?i)(?:(?<![\w-])set-cookie\d?[ \t]*:[ \t]*|document\.cookie[ \t]*=[ \t]*\\?["'`])[^=\s;"'`]{1,256}="?(?P<v>[^;\s"'`\\]{1,4096})"""
 )
 _COOKIE_PAIR = re.compile(r"(?P<name>[^=;\s]{1,256})=(?P<v>[^;\s]{1,4096})")
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, alnum_run, already_redacted, keywords_first, mark
+from ._shape import Shape, alnum_run, already_redacted, keywords_first, mark, regex_apply
 from .literal_starts import sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -29,7 +29,7 @@ def redact_putty(text: str, lowered: str) -> str:
 
 #: The private members of a JSON Web Key (the public ones, n, e, x, y, stay).
 _JWK_PRIVATE = re.compile(
-    r"""(\\?"(?:d|p|q|dp|dq|qi|k|oth)\\?"[ \t]*:[ \t]*\\?")([A-Za-z0-9_\-+/=]{16,})"""
+    r"""((?:\\?"(?:d|p|q|dp|dq|qi|k|oth)\\?"|'(?:d|p|q|dp|dq|qi|k|oth)')[ \t]*:[ \t]*(?:\\?"|'))([A-Za-z0-9_\-+/=]{16,})"""
 )
 
 
@@ -37,9 +37,12 @@ def redact_jwk(text: str, lowered: str) -> str:
     return _JWK_PRIVATE.sub(lambda m: m.group(1) + mark("jwk_private"), text)
 
 
-#: The base64 openings of DER private keys: PKCS#1 RSA, PKCS#8, SEC1 EC, Ed25519/X25519 PKCS#8.
+#: The base64 openings of DER private keys: PKCS#1 RSA, PKCS#8, SEC1 EC, Ed25519/X25519 PKCS#8;
+#: of OpenSSH's private key container (`openssh-key-v1`); and of a container login password
+#: (`{"payload":"…`, what `aws ecr get-login-password` prints), long.
 _DER_PRIVATE = re.compile(
-    r"(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEEI|MIGkAgEBBD|MIHcAgEBBE|MC4CAQAwBQYDK2V|MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49)[A-Za-z0-9+/=]*"
+    r"(?:MII[A-Za-z0-9+/]{3}IBA(?:AK|DAN)|MHcCAQEEI|MIGkAgEBBD|MIHcAgEBBE|MC4CAQAwBQYDK2V|MIG[A-Za-z0-9+/]AgEAMBMGByqGSM49"
+    r"|b3BlbnNzaC1rZXktdjE|PT0gZWQyNTUxOXYxLXNlY3JldDog|eyJwYXlsb2FkIjoi(?=[A-Za-z0-9+/]{200}))[A-Za-z0-9+/=]*"
 )
 #: A line that goes on with base64 (perhaps after grep's `path:` or indentation).
 _CONTINUED = re.compile(
@@ -107,6 +110,47 @@ def redact_armoured_bodies(text: str, lowered: str) -> str:
         done = stop
     return "".join(pieces) + text[done:]
 
+
+#: The hex openings of DER private keys (`xxd -p` of one): PKCS#1 RSA and PKCS#8 (a SEQUENCE,
+#: version 0, then the modulus or the RSA algorithm), SEC1 EC (version 1, a 32-byte octet string).
+_DER_HEX = re.compile(
+    r"(?i)(?<![0-9a-f])(?:3082[0-9a-f]{4}020100(?:02820101|02820201|0282018|300d06092a864886f70d010101)|30770201010420)[0-9a-f]{40,}"
+)
+#: An encrypted PEM key's headers (its BEGIN line cut off): the base64 lines after `DEK-Info:`.
+_DEK_BODY = re.compile(
+    r"DEK-Info:[^\n]{0,200}\r?\n(?:[ \t]*\r?\n)?(?P<body>(?:[ \t]*[A-Za-z0-9+/=]{16,}[ \t]*(?:\r?\n|\Z))+)"
+)
+#: A keypair as a JSON array of 64 bytes (Solana's `id.json`).
+_BYTE_ARRAY = re.compile(r"\[(?:[ \t]*\d{1,3}[ \t]*,){63}[ \t]*\d{1,3}[ \t]*\]")
+
+
+def redact_dek_bodies(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        body = match.group("body")
+        end = "\n" if body.endswith("\n") else ""
+        return match.group(0)[: match.start("body") - match.start()] + mark("private_key") + end
+
+    return _DEK_BODY.sub(replace, text)
+
+
+def redact_byte_arrays(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        numbers = [int(n) for n in match.group(0).strip("[] \t").split(",")]
+        return mark("wallet_key") if all(n <= 255 for n in numbers) else match.group(0)
+
+    return _BYTE_ARRAY.sub(replace, text)
+
+
+#: minisign's and signify's key files: a comment line, then the key; a secret key's says so.
+_COMMENTED_KEY = re.compile(
+    r"untrusted comment:[^\n]{0,200}\bsecret key\b[^\n]{0,200}\r?\n[ \t]*([A-Za-z0-9+/]{40,}={0,2})"
+)
+#: A bech32 secret key: a human-readable part naming one (`nsec1…`, `…secretkey1…`), 38 or more
+#: data characters (all in one case, as bech32 asks).
+_BECH32_SECRET = re.compile(
+    r"(?<![A-Za-z0-9])(?:[a-z]{0,16}(?:sec|secretkey|priv|prv|privkey)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}"
+    r"|[A-Z]{0,16}(?:SEC|SECRETKEY|PRIV|PRV|PRIVKEY)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{38,})(?![A-Za-z0-9])"
+)
 
 _WIF = re.compile(
     r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])"
@@ -187,8 +231,27 @@ KEY_FORMAT_SHAPES = (
     Shape("private_key", ("-----end ",), redact_armoured_bodies),
     Shape(
         "private_key",
-        ("mii", "mhccaqeei", "migkagebbd", "mihcagebbe", "mc4caqawbqydk2v", "mig"),
+        (
+            "mii",
+            "mhccaqeei",
+            "migkagebbd",
+            "mihcagebbe",
+            "mc4caqawbqydk2v",
+            "mig",
+            "b3blbnnzac1rzxktdje",
+            "eyjwyxlsb2fkijoi",
+            "pt0gzwqyntuxoxyxlxnly3jldd",
+        ),
         redact_der_bodies,
+    ),
+    Shape("private_key", ("020100", "0201010420"), regex_apply(_DER_HEX, 0, "private_key")),
+    Shape("private_key", ("dek-info:",), redact_dek_bodies),
+    Shape("wallet_key", tuple(f"[{d}" for d in "0123456789"), redact_byte_arrays),
+    Shape("private_key", ("untrusted comment:",), regex_apply(_COMMENTED_KEY, 1, "private_key")),
+    Shape(
+        "private_key",
+        ("sec1", "priv1", "prv1", "key1"),
+        regex_apply(_BECH32_SECRET, 0, "private_key"),
     ),
     Shape("wallet_key", ("5h", "5j", "5k", "k", "l"), redact_wif),
     Shape(

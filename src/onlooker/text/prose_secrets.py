@@ -19,6 +19,11 @@ from .literal_starts import Started
 #: The value: quoted in backticks, or a run holding a digit (what `_strong` asks of most values).
 _V = r"(?P<v>`[^`\n]{3,128}`|(?=[^\s\"'`,;()\[\]{}<>]{0,127}\d)[^\s\"'`,;()\[\]{}<>]{3,128})"
 _WHAT = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|pin|passcode|key|token|secret|creds|credentials|mot de passe|contraseña|passwort|kennwort|senha)"
+#: A user name (or one redacted already), and "for the staging box" after what is named.
+_USER = r"(?:[\w.@-]{1,64}|\[redacted:\w+\])"
+_FOR = r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w.@-]{1,40}){1,3}?)?"
+#: "is" in the languages `_WHAT` names the password in.
+_IS = r"[ \t](?:lautet|ist|war|es|era|est|était|é)"
 #: What `_WHAT` starts with: every phrasing starting with `_WHAT` is tried only there.
 _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
@@ -30,20 +35,27 @@ _WHAT_STARTS = (
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
     Started(re.compile(
-        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?[ \t]*(?:->|→|=>|:|=|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was)?[ \t]+{_V}"
+        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*(?:->|→|=>|:|=|—|–|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was|{_IS})?[ \t]+{_V}"
     ), _WHAT_STARTS),
     # use X as the password; X is the password; X (the admin password)
-    Started(re.compile(rf"use[ \t]+{_V}[ \t]+as[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use",), _WHAT_STARTS),
+    Started(re.compile(rf"(?:use[sd]?|using|set|chose|picked)[ \t]+{_V}[ \t]+(?:as|for)[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use", "using", "set", "chose", "picked"), _WHAT_STARTS),
     # login with admin / X; creds are admin:X; log in as root with X
-    Started(re.compile(rf"(?:with|using)[ \t]+[\w.@-]{{1,64}}[ \t]*/[ \t]*{_V}"), ("with", "using")),
+    # (the user may have been redacted already, as the value of `Credentials:`)
     Started(re.compile(
-        r"(?:creds|credentials|login|user/pass)[ \t]+(?:are|is|:)[ \t]*[\w.@-]{1,64}:(?P<v>[^\s\"'`,;()]{3,128})"
+        rf"(?:with|using|creds|credentials|login|logon|log-in|account)[ \t]*:?[ \t]+{_USER}[ \t]*/[ \t]*{_V}"
+    ), ("with", "using", "cred", "login", "logon", "log-in", "account")),
+    Started(re.compile(
+        rf"(?:creds|credentials|login|user/pass){_FOR}[ \t]+(?:are|is|:)[ \t]*{_USER}:(?P<v>[^\s\"'`,;()]{{3,128}})"
     ), ("cred", "login", "user/pass")),
     Started(re.compile(
-        rf"(?:log[ \t]?in|sign[ \t]?in|ssh|connect)[ \t]+as[ \t]+[\w.@-]{{1,64}}[ \t]+(?:with|using)[ \t]+{_V}"
+        rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in|ssh(?:ed)?|connect(?:ed)?)[ \t]+as[ \t]+{_USER}[ \t]+(?:with|using)[ \t]+{_V}"
     ), ("log", "sign", "ssh", "connect"), ("with", "using")),
+    # sign in with jdoe and X (a user, then the password, after a login's verb)
+    Started(re.compile(
+        rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)[ \t]+(?:with|using)[ \t]+{_USER}[ \t]+(?:and|&)[ \t]+{_V}"
+    ), ("log", "sign"), ("with", "using")),
     # password reset done, new one is X
-    Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,30}}?\b(?:is|was|are)[ \t]+{_V}"), ("pass",)),
+    Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,60}}?(?:\b(?:is|was|are)[ \t]+|:[ \t]*){_V}"), ("pass",)),
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
@@ -70,9 +82,7 @@ def redact_prose(text: str, lowered: str) -> str:
             if budget < 0:
                 spans.append(found.span("v"))
                 continue
-            if found.start() and (
-                haystack[found.start() - 1].isalnum() or haystack[found.start() - 1] in "_-"
-            ):
+            if found.start() and _inside_word(haystack, found.start()):
                 continue
             start, end = found.span("v")
             value = text[start:end]
@@ -103,6 +113,16 @@ def redact_prose(text: str, lowered: str) -> str:
     return replace_spans(text, spans, "stated_password")
 
 
+def _inside_word(text: str, at: int) -> bool:
+    """Whether `at` is inside a word: after a letter, digit or `_`, or after a `-` that joins
+    it to a word (`bypass`, `my_token`); `insecure-password X` names a password, `--password X`
+    is a flag (assignments.py)."""
+    before = text[at - 1]
+    if before.isalnum() or before == "_":
+        return True
+    return before == "-" and not (at > 1 and text[at - 2].isalnum())
+
+
 def _strong(value: str) -> bool:
     """Reads as a secret: letters and digits mixed (or symbols), not a word of prose."""
     if (
@@ -126,7 +146,65 @@ def _strong(value: str) -> bool:
 _CODE = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")
 
 
+#: `admin:S3cr3t!x` in a sentence: a user's name, `:`, a value; found from each `:`.
+_PAIR = re.compile(r":(?P<v>[^\s:/@\"'`<>()\[\]{},;]{6,128})(?=[\s,.;)]|$)")
+_PAIR_USER = re.compile(r"(?<![\w.@/:-])[A-Za-z][\w.@-]{1,32}$")
+#: Words of a sentence that say a `user:value` pair is a login (on its line, either side).
+_LOGIN_WORDS = re.compile(r"(?:log[ -]?in|logon|sign[ -]?in|creds|credentials|account|works for)\b")
+
+
+def redact_user_pairs(text: str, lowered: str) -> str:
+    """`user:password` pairs stated with a login's words on their line, whose value reads as a
+    password: letters with digits and a symbol, or both cases with digits (not `redis:7-alpine`,
+    `host:8080`, `key:value`)."""
+    spans: list[tuple[int, int]] = []
+    haystack = lowered if len(lowered) == len(text) else text.lower()
+    for line_start, line_end in _login_lines(haystack):
+        if "://" in haystack[line_start:line_end]:
+            continue
+        for found in _PAIR.finditer(text, line_start, line_end):
+            value = found.group("v").rstrip(".")
+            if _password_like(value) and _PAIR_USER.search(
+                text, max(line_start, found.start() - 34), found.start()
+            ):
+                spans.append((found.start("v"), found.start("v") + len(value)))
+    return replace_spans(text, spans, "stated_password") if spans else text
+
+
+def _login_lines(haystack: str) -> list[tuple[int, int]]:
+    """(start, end) of each line holding a login's word (found with `str.find`: a pattern with
+    no first letter is tried at every character)."""
+    lines: set[tuple[int, int]] = set()
+    for word in _LOGIN_WORD_LIST:
+        at = haystack.find(word)
+        while at >= 0:
+            end = at + len(word)
+            if _LOGIN_WORDS.match(haystack, at) and (at == 0 or not haystack[at - 1].isalnum()):
+                start = haystack.rfind("\n", 0, at) + 1
+                stop = haystack.find("\n", end)
+                lines.add((start, len(haystack) if stop < 0 else stop))
+                end = len(haystack) if stop < 0 else stop
+            at = haystack.find(word, end)
+    return sorted(lines)
+
+
+_LOGIN_WORD_LIST = ("log", "sign", "creds", "credentials", "account", "works for")
+
+
+def _password_like(value: str) -> bool:
+    digits = any(c.isdigit() for c in value)
+    letters = any(c.isalpha() for c in value)
+    symbol = any(not c.isalnum() and c not in "._-" for c in value)
+    cases = any(c.isupper() for c in value) and any(c.islower() for c in value)
+    return digits and letters and (symbol or cases) and not already_redacted(value)
+
+
 PROSE_SHAPES = (
+    Shape(
+        "stated_password",
+        ("login", "log in", "logon", "sign in", "creds", "credentials", "works for"),
+        redact_user_pairs,
+    ),
     Shape(
         "stated_password",
         (
@@ -140,6 +218,14 @@ PROSE_SHAPES = (
             "login",
             "log in",
             "sign in",
+            "logon",
+            "log-in",
+            "logged in",
+            "signed in",
+            "ssh as",
+            "sshed in as",
+            "connect as",
+            "connected as",
             "mot de passe",
             "contraseña",
             "kennwort",

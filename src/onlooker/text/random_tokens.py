@@ -5,11 +5,12 @@
 
 from __future__ import annotations
 
+import base64
 import re
 import string
 from collections.abc import Iterator
 
-from ._shape import Shape, alnum_run, already_redacted, byte_table, mark
+from ._shape import Shape, alnum_run, already_redacted, byte_table, mark, regex_apply
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -37,7 +38,8 @@ def _credential_word(before: str) -> bool:
 
 
 _DIGEST_BEFORE = re.compile(
-    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public|pub\b|iVBOR|base64,)[\s\"':=]*$"
+    r"(?i)(?:sha\d{1,3}[-:=~]|integrity|checksum|digest|hash|h1:|md5|fingerprint|commit|public"
+    r"|pub\b|iVBOR|base64,|public[ _-]?key|pubkey)[\s\"':=]*$"
 )
 #: The longest word `_DIGEST_BEFORE` looks for (`fingerprint`).
 _DIGEST_WORD = 11
@@ -92,9 +94,41 @@ def redact_random_tokens(text: str, lowered: str) -> str:
         before = text[line_start : found.start()]
         if "://" in before[-12:] or not _credential_word(before) or _digest_before(before):
             continue
+        if (token.startswith(_PEM_BASE64) and _public_pem(token)) or _public_pem_body(before):
+            continue
+        if token.startswith(_SSH_PUBLIC):
+            continue  # an SSH public key's blob (`ssh-ed25519 AAAAC3Nza…`)
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
     return "".join(pieces) + text[done:] if pieces else text
+
+
+#: The openings of SSH public key blobs: `ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-…`, `ssh-dss`,
+#: `sk-…@openssh.com`, length-prefixed and in base64.
+_SSH_PUBLIC = ("AAAAC3NzaC1lZDI1NTE5", "AAAAB3NzaC1yc2E", "AAAAE2VjZHNhLXNoYTIt", "AAAAB3NzaC1kc3M",
+               "AAAAGnNrLXNzaC1lZDI1NTE5", "AAAAInNrLWVjZHNh")  # fmt: skip
+#: `-----BEGIN ` in base64: a PEM block encoded whole (kubeconfig's `…-data` fields).
+_PEM_BASE64 = "LS0tLS1CRUdJTi"
+
+
+def _public_pem(token: str) -> bool:
+    """A base64-encoded certificate or public key (`certificate-authority-data: LS0tLS1…`)."""
+    try:
+        head = base64.b64decode(token[:60])
+    except ValueError:
+        return False
+    label = head.split(b"-----")[1] if head.count(b"-----") >= 2 else head
+    return b"PRIVATE" not in label and (b"CERTIFICATE" in label or b"PUBLIC KEY" in label)
+
+
+def _public_pem_body(before: str) -> bool:
+    """A token right after the BEGIN line of a certificate or public key on the same line
+    (`"-----BEGIN PUBLIC KEY-----\\nMFkw…"`, a PEM written with `\\n` escapes)."""
+    at = before.rfind("-----BEGIN ")
+    if at < 0:
+        return False
+    head = before[at : at + 40]
+    return "PRIVATE" not in head and ("PUBLIC KEY-----" in head or "CERTIFICATE-----" in head)
 
 
 def _path(token: str) -> bool:
@@ -116,6 +150,11 @@ _DROP_DIGITS = str.maketrans("", "", "0123456789")
 _REMEMBERED_LENGTH = 128
 _REMEMBERED_TOKENS = 20_000
 _SEEN: dict[str, bool] = {}
+
+
+def random_token(token: str) -> bool:
+    """Whether `token` reads as random: letters of both cases and digits, enough entropy."""
+    return token.isascii() and _random(token)
 
 
 def _random(token: str) -> bool:
@@ -168,7 +207,12 @@ def redact_prefixed_tokens(text: str, lowered: str) -> str:
         if found is None:
             break
         token = found.group("v")
-        if _random(token) and entropy(token) >= PREFIXED_ENTROPY:
+        publishable = found.group(0).startswith(("pk_", "pk-"))  # Stripe's and Clerk's, public
+        if publishable:
+            pieces.append(text[done : found.end()])
+        elif (_random(token) and entropy(token) >= PREFIXED_ENTROPY) or _named_hex(
+            text, found.start(), found.group(0), token
+        ):
             pieces.append(text[done : found.start()])
             pieces.append(mark("prefixed_token"))
         else:
@@ -177,7 +221,27 @@ def redact_prefixed_tokens(text: str, lowered: str) -> str:
     return "".join(pieces) + text[done:] if pieces else text
 
 
+_HEX = frozenset("0123456789abcdef")
+#: The least entropy of the hex part of a prefixed token (random hex has some 3.8 bits of 4).
+HEX_ENTROPY = 3.3
+
+
+def _named_hex(text: str, start: int, whole: str, token: str) -> bool:
+    """A vendor token whose random part is hex (`bkua_3f9…`): 32 or more hex digits after a
+    prefix joined by `_`, with a word meaning a credential before it on its line and no digest's."""
+    if len(token) < 32 or "_" not in whole[: len(whole) - len(token)] or not _HEX.issuperset(token):
+        return False
+    line_start = max(text.rfind("\n", 0, start) + 1, start - REACH)
+    before = text[line_start:start]
+    return entropy(token) >= HEX_ENTROPY and _credential_word(before) and not _digest_before(before)
+
+
+#: A vendor token wrapping base64url JSON (`ops_eyJ…`, a service account's token): a lowercase
+#: prefix joined by `_`, then `{"` in base64url and 60 or more characters.
+_PREFIXED_JSON = re.compile(r"(?<![A-Za-z0-9_-])[a-z]{2,8}_eyJ[A-Za-z0-9_-]{60,4096}={0,2}")
+
 RANDOM_TOKEN_SHAPES = (
+    Shape("prefixed_token", ("_eyj",), regex_apply(_PREFIXED_JSON, 0, "prefixed_token")),
     Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
     Shape(
         "random_token",

@@ -15,12 +15,12 @@ from functools import lru_cache
 SECRET_ENDINGS = (
     "password", "passwd", "passphrase", "passcode", "secret", "token", "apikey", "credential",
     "credentials", "privatekey", "secretkey", "accesskey", "masterkey", "authkey", "mnemonic",
-    "privkey", "seedphrase", "secrets", "passwords",
+    "privkey", "seedphrase", "secrets", "passwords", "authtok",
 )  # fmt: skip
 #: Words that name a secret only on their own (`DB_PASS`, `auth`, `sig`), never inside another.
 SECRET_WORDS = frozenset({
     "pass", "pwd", "pw", "auth", "authorization", "cookie", "sig", "creds", "psk", "sas", "salt",
-    "pepper", "bearer", "jwt", "otp", "totp", "hmac",
+    "pepper", "bearer", "jwt", "otp", "totp", "hmac", "cookies", "requirepass", "masterauth",
 })  # fmt: skip
 #: Words that name a secret after another word (`GH_PAT`, `STRIPE_SK`), not alone (`pat = r"…"`).
 SECRET_AFTER_ANY = frozenset({"pat", "sk", "private"})
@@ -42,6 +42,12 @@ KEY_QUALIFIERS = frozenset({
     "otp", "totp", "mfa", "decryption", "wrapping", "rsa", "ed25519", "sops", "vault", "server",
     "push", "fcm", "apns", "personal", "partner", "merchant", "provisioning", "rcon", "hash",
 })  # fmt: skip
+#: `code` and `codes` name secrets after one of these words (`recovery_codes`, `mfa_code`).
+CODE_QUALIFIERS = frozenset({
+    "recovery", "backup", "mfa", "otp", "totp", "2fa", "auth", "authorization", "verification",
+})  # fmt: skip
+#: Names of a public key, whatever else they hold (`JWT_PUBLIC_KEY`, `ssh_pubkey`).
+PUBLIC_KEY_ENDS = (("public", "key"), ("pub", "key"), ("publickey",), ("pubkey",), ("public",))
 #: A last word that makes the name describe a secret instead of holding one (`token_count`).
 DESCRIBING_LAST = frozenset({
     "count", "counts", "limit", "limits", "max", "min", "length", "len", "size", "type", "types",
@@ -62,7 +68,8 @@ DESCRIBING_LAST = frozenset({
     "retries", "attempts", "level", "width", "height", "visible", "visibility", "link", "page",
     "route", "view", "form", "button", "widget", "component", "icon", "used", "uses", "store",
     "service", "server", "issuer", "audience", "user", "username", "login", "email", "account",
-    "owner", "reset", "set", "get", "exists", "present", "missing", "ref", "refs",
+    "owner", "reset", "set", "get", "exists", "present", "missing", "ref", "refs", "hash",
+    "hashes",
     # file extensions: `auth.ts`, `secrets.yaml`, `token.pem` name files, not values
     "py", "ts", "tsx", "js", "jsx", "mjs", "json", "yaml", "yml", "md", "txt", "go", "rs", "java",
     "rb", "php", "c", "h", "cpp", "cs", "sh", "toml", "ini", "cfg", "conf", "lock", "log", "html",
@@ -82,7 +89,8 @@ SHELL_NAMES = frozenset({"PWD", "OLDPWD"})
 #: name secret holds one): a line holding none holds no secret name.
 NAME_WORDS = (
     "pass", "pw", "auth", "cookie", "sig", "cred", "sk", "sas", "salt", "pepper", "bearer", "jwt",
-    "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase",
+    "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase", "recovery",
+    "backup", "mfa", "2fa", "verification",
 )  # fmt: skip
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -104,7 +112,11 @@ def is_secret_name(name: str) -> bool:
     words = name_words(name)
     if not words or "_".join(words) in NOT_SECRET:
         return False
+    if words[-2:] in (["secret", "id"], ["code", "verifier"], ["oauth", "verifier"]):
+        return True  # the id is the secret (Vault's and Consul's `SecretID`), PKCE's verifier
     if len(words) > 1 and (words[-1] in DESCRIBING_LAST or words[0] in DESCRIBING_FIRST):
+        return False
+    if any(tuple(words[-len(end) :]) == end for end in PUBLIC_KEY_ENDS):
         return False
     for at, word in enumerate(words):
         if word in SECRET_WORDS or word.endswith(SECRET_ENDINGS):
@@ -116,6 +128,8 @@ def is_secret_name(name: str) -> bool:
         if word in SECRET_AFTER_ANY and (at > 0 or name.isupper() or name == word):
             return True
         if word == "phrase" and at > 0 and words[at - 1] in PHRASE_QUALIFIERS:
+            return True
+        if word in ("code", "codes") and at > 0 and words[at - 1] in CODE_QUALIFIERS:
             return True
     return False
 

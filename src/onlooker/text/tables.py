@@ -27,7 +27,9 @@ _CODE_CHARS = re.compile(r"[#=(){};]|\b(?:if|for|return|def|import)\b")
 MOST_LINES = 5000
 
 
-def _kind(line: str) -> str | None:
+def _kind(line: str, row: bool = False) -> str | None:
+    """The table layout of `line`, if any; a row under a secret's column (`row`) may hold the
+    characters of code (a password with `#` or `=`)."""
     if line.count(",") >= 2:
         kind = "csv"
     elif line.count("|") >= 2:
@@ -36,12 +38,12 @@ def _kind(line: str) -> str | None:
         kind = "space"
     else:
         return None  # no separators: what is cheap to see first (most lines of code and prose)
-    return None if _CODE_CHARS.search(line) else kind
+    return None if not row and _CODE_CHARS.search(line) else kind
 
 
 def _cells(line: str, kind: str) -> list[tuple[int, int]]:
     if kind == "space":
-        return [m.span() for m in re.finditer(r"\S+(?: \S+)*", line.replace("\t", "  "))]
+        return [m.span() for m in _CELLS["space"].finditer(line)]  # a tab parts cells too
     return [m.span() for m in _CELLS[kind].finditer(line) if m.end() > m.start() or kind == "csv"]
 
 
@@ -59,7 +61,10 @@ def _may_have_table(lowered: str) -> bool:
         start = lowered.rfind("\n", 0, at) + 1
         end = lowered.find("\n", at)
         seen = len(lowered) if end < 0 else end
-        if _kind(lowered[start:seen]) is not None:
+        line = lowered[start:seen]
+        if _kind(line) is not None or (
+            line.lstrip().startswith("#") and _kind(_uncommented(line)) == "space"
+        ):
             return True
     return False
 
@@ -97,10 +102,10 @@ def redact_tables(text: str, lowered: str) -> str:
             continue
         if _RULE.match(line):
             continue
-        line_kind = _kind(line)
+        line_kind = _kind(line, row=bool(secret_columns))
         if secret_columns and line_kind == kind and kind is not None:
             spans = _cells(line, kind)
-            if kind == "space" and len(spans) != header_cells:
+            if len(spans) != header_cells:
                 secret_columns, kind = [], None
                 continue
             new = line
@@ -119,14 +124,20 @@ def redact_tables(text: str, lowered: str) -> str:
                 lines[number], changed = new, True
             continue
         if line_kind is None:
-            continue
+            if not line.lstrip().startswith("#"):
+                continue
+            line = _uncommented(line)  # `# client  server  secret`: a header in a comment
+            if _kind(line) != "space":
+                continue
+            line_kind = "space"
         spans = _cells(line, line_kind)
         names = [line[s:e].strip() for s, e in spans]
         columns = [i for i, name in enumerate(names) if _column_name(name)]
         if (
             columns
             and len(names) >= 2
-            and not any(_secret_cell(n) and not is_secret_name(n) for n in names)
+            and not any(_secret_cell(n) and not _header(n, lines, number, line_kind) for n in names)
+            and not any("`" in n or n.count(" ") > 4 for n in names)  # a sentence, markdown
         ):
             secret_columns, kind, header_cells = columns, line_kind, len(names)
         elif len(names) >= 2 and is_secret_name(names[0]) and _random_cell(names[1]):
@@ -150,6 +161,26 @@ def _naming_lines(text: str, lowered: str) -> set[int] | None:
 def _column_name(name: str) -> bool:
     """A column header that names a secret: a few words, not a flag or a sentence."""
     return bool(name) and not name.startswith("-") and name.count(" ") <= 3 and is_secret_name(name)
+
+
+def _uncommented(line: str) -> str:
+    """A comment line with its `#` as spaces (what a header in a comment is laid out as)."""
+    stripped = line.lstrip()
+    if not stripped.startswith("#"):
+        return line
+    body = stripped.lstrip("#")
+    return line[: len(line) - len(stripped)] + " " * (len(stripped) - len(body)) + body
+
+
+def _header(cell: str, lines: list[str], number: int, kind: str | None) -> bool:
+    """Whether a cell can be a column's name: a secret's name, or, on the first line of a table
+    (not a row under another), a word of letters (`Tenant`, `AppId`, `Console_link`)."""
+    if is_secret_name(cell):
+        return True
+    if not cell.replace("_", "").replace("-", "").isalpha():
+        return False
+    above = lines[number - 1] if number else ""
+    return not above.strip() or _RULE.match(above) is not None or _kind(above) != kind
 
 
 def _random_cell(cell: str) -> bool:

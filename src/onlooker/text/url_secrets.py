@@ -21,6 +21,7 @@ QUERY_NAMES = frozenset({
     "code", "appid", "app_id", "key", "apikey", "api_key", "sig", "signature", "x-amz-signature",
     "x-goog-signature", "share", "hash", "hmac", "client_secret", "private_token", "s", "k",
     "authkey", "auth_key", "license", "licensekey", "subscription-key", "sv_sig", "security_token",
+    "jsessionid", "phpsessid", "sessionid", "session_id", "sid",
 })  # fmt: skip
 
 
@@ -60,6 +61,9 @@ _URL = re.compile(
 CAPABILITY_MARKERS = frozenset({
     "hooks", "hook", "webhook", "webhooks", "catch", "key", "keys", "published", "private",
     "invoke", "ical", "ics", "feed", "feeds", "calendar", "incomingwebhook", "services",
+    # one-time links: invitations, password resets, magic sign-in links, confirmations
+    "invite", "invites", "invitation", "invitations", "reset", "reset-password", "password-reset",
+    "reset_password", "magic", "magic-link", "verify", "confirm", "activate",
 })  # fmt: skip
 _SEGMENT = re.compile(r"[^/]+")
 _PRIVATE_SEGMENT = re.compile(r"private-([0-9a-fA-F]{16,})")

@@ -1,0 +1,61 @@
+"""The blind corpus (tests/fixtures/redaction/blind_*.py), loaded by path: `CASES` (secrets with
+their family and carrier), `CONTROLS`, and `leaks` / `changed` that say what `redact` missed or
+touched, through the text and through the hook input that carries it."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from carriers import hook_input
+
+from onlooker.text.redact import redact, redact_value
+
+FIXTURES = Path(__file__).parents[1] / "fixtures" / "redaction"
+
+
+def _load(name: str) -> ModuleType:
+    if name in sys.modules:
+        return sys.modules[name]
+    spec = importlib.util.spec_from_file_location(name, FIXTURES / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+_load("blind_tokens")
+_SECRETS = _load("blind_secrets")
+_load("blind_config")
+_load("blind_shell")
+CONTROLS: list[Any] = _load("blind_controls").CONTROLS
+_load("blind_heldout")
+_load("blind_round3")
+CASES: list[Any] = _SECRETS.CASES
+
+
+def _found(text: str, secrets: tuple[str, ...]) -> list[str]:
+    return [s for s in secrets if s in text or json.dumps(s)[1:-1] in text]
+
+
+def leaks(case: Any) -> list[str]:
+    """The secrets of `case` still present after `redact` on its text (after its command, if a
+    command printed it) or `redact_value` on its hook input."""
+    payload = hook_input(case.carrier, case.text, case.command)
+    # a command's output, as text, is read after the command (`$ cmd`), as a transcript shows it
+    text = f"$ {case.command}\n{case.text}" if case.command else case.text
+    left = _found(redact(text), case.secrets)
+    left += _found(json.dumps(redact_value(payload)), case.secrets)
+    return sorted(set(left))
+
+
+def changed(control: Any) -> bool:
+    """Whether redaction touched a look-alike, as text or inside its hook input."""
+    payload = hook_input(control.carrier, control.text, control.command)
+    text = f"$ {control.command}\n{control.text}" if control.command else control.text
+    return bool(redact(text) != text or redact_value(payload) != payload)
