@@ -1,13 +1,14 @@
 """The watched files' state in a git work tree, from what git already knows (specs/engine.md).
 
-Two `git ls-files` run at once: one reads the index entries the patterns match (mode, object id,
-path) and marks those whose file git finds modified or deleted (it compares its stat cache, and
-the content where the stat cannot tell); the other lists the untracked files the `.gitignore` files
-do not ignore. Each watched file counts by its content's object id: the index's for a file git
-finds unchanged, its own (hashed here as `git hash-object --no-filters` would) for a modified or
-untracked one. So the state is that of the tree `git add -A` would record for the matched paths:
-it changes when a matched file is added, deleted, renamed or its content changes, and not when a
-file is only touched, staged or committed.
+Git lists the index entries the patterns match (mode, object id, path), and, in one `git
+ls-files` (two at once when a core is free), which entries it finds modified or deleted (it
+compares its stat cache, and the content where the stat cannot tell) and the untracked files the
+`.gitignore` files do not ignore. The index listing is kept while the index file is unchanged
+(`git_index.py`), so a repeated check costs that one `git ls-files`. Each watched file counts by
+its content's object id: the index's for a file git finds unchanged, its own (hashed here as `git
+hash-object --no-filters` would) for a modified or untracked one. So the state is that of the tree
+`git add -A` would record for the matched paths: it changes when a matched file is added,
+deleted, renamed or its content changes, and not when a file is only touched, staged or committed.
 """
 
 from __future__ import annotations
@@ -17,16 +18,14 @@ import os
 import re
 import shutil
 import stat
-import subprocess
 from collections.abc import Sequence
 from functools import partial
 from pathlib import Path
 
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher, watched_below
+from .git_index import LISTINGS, a_core_is_free, index_key, run_together
 
-GIT_TIMEOUT = 30.0
-"""Seconds git may take before the walk answers instead."""
 HASHED_SIZE = 1 << 20
 """A modified or untracked file larger than this counts by its mtime and size, not its content."""
 HASHED_FILES = 2_000
@@ -34,6 +33,9 @@ HASHED_FILES = 2_000
 by their mtime and size: reading them all would cost more than the walk did."""
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
+SEARCHED_SHARE = 64
+"""Changed paths are each searched for among the index records while they number less than the
+records over this; more are looked up in a set of all the records' paths."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
 
@@ -47,20 +49,15 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     specs = pathspecs(patterns)
     if not specs:
         return hashlib.md5(b"", usedforsecurity=False).hexdigest()
-    exclude = f"--exclude-per-directory={IGNORE_FILE}"
-    commands = (
-        ["ls-files", "-z", "-t", "--stage", "--cached", "--modified", "--deleted", "--", *specs],
-        ["ls-files", "-z", "--others", exclude, "--", *untracked_pathspecs(patterns)],
-    )
-    outputs = _run_together(git, root, commands)
-    if outputs is None:
+    listed = _listed(git, root, specs, untracked_pathspecs(patterns))
+    if listed is None:
         return None
-    entries, untracked = outputs
-    changed = _changed(entries)
+    entries, changed, untracked = listed
     matches = path_matcher(patterns)
-    listed = [os.fsdecode(path) for path in _records(untracked)]
-    added = [path for path in listed if not path.endswith("/") and matches(path)]
-    skipped = {path for path in listed if path.endswith("/")} | _repositories_above(root, patterns)
+    added = [path for path in untracked if not path.endswith("/") and matches(path)]
+    skipped = {path for path in untracked if path.endswith("/")} | _repositories_above(
+        root, patterns
+    )
     submodules = _submodules(root)  # walked too, as the walk goes into them
     if not (changed or added or skipped or submodules):
         return hashlib.md5(entries, usedforsecurity=False).hexdigest()  # the common case
@@ -70,18 +67,62 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     return _digest(root, entries, deleted, modified, added, sorted(skipped), patterns)
 
 
-def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
-    """The (tag, path) of the entries git found modified (`C`) or deleted (`R`)."""
-    found = []
-    data = b"\0" + entries
-    for tag in (b"C", b"R"):
-        needle = b"\0" + tag + b" "  # a record's start: a scan in C, not a regex at every byte
-        at = data.find(needle)
-        while at != -1:
-            end = data.index(b"\0", at + 1)
-            found.append((tag, data[at + 1 : end].partition(b"\t")[2]))
-            at = data.find(needle, end)
-    return found
+def _listed(
+    git: str, root: Path, specs: list[str], untracked_specs: list[str]
+) -> tuple[bytes, list[tuple[bytes, bytes]], list[str]] | None:
+    """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
+    deleted (`R`), the untracked paths below `untracked_specs`); None when git cannot answer.
+    The records come from the kept listing while the index checksum stays the same."""
+    exclude = f"--exclude-per-directory={IGNORE_FILE}"
+    changes = ["ls-files", "-z", "-t", "--modified", "--deleted", "--others", exclude]
+    if a_core_is_free():  # the stat cache's check and the untracked files' walk side by side
+        commands = [[*changes[:5], "--", *untracked_specs], [*changes[:3], *changes[5:]]]
+        commands[1] += ["--", *untracked_specs]
+    else:
+        commands = [[*changes, "--", *untracked_specs]]
+    key = index_key(root)
+    entries = LISTINGS.get(root, specs, key)
+    if entries is not None:
+        outputs = run_together(git, root, commands)
+        if outputs is None:
+            return None
+        if index_key(root) == key:
+            return entries, *_changes(entries, b"".join(outputs))
+        key = index_key(root)  # the index changed while git looked: list it again too
+    listing = ["ls-files", "-z", "-t", "--stage", "--cached", "--", *specs]
+    outputs = run_together(git, root, [listing, *commands])
+    if outputs is None:
+        return None
+    entries = outputs.pop(0)
+    if index_key(root) == key:
+        LISTINGS.keep(root, specs, key, entries)
+    return entries, *_changes(entries, b"".join(outputs))
+
+
+def _changes(entries: bytes, output: bytes) -> tuple[list[tuple[bytes, bytes]], list[str]]:
+    """The (tag, path) of the `entries` the tagged `output` marks modified (`C`) or deleted
+    (`R`), and the untracked paths (`?`) it lists."""
+    changed: list[tuple[bytes, bytes]] = []
+    untracked: list[str] = []
+    for record in _records(output):
+        tag, path = record[:2], record[2:]
+        if tag == b"? ":
+            untracked.append(os.fsdecode(path))
+        elif tag in (b"C ", b"R "):
+            changed.append((tag[:1], path))
+    if len(changed) * SEARCHED_SHARE > entries.count(b"\0"):  # many: one set costs less
+        listed = {_path(record) for record in _records(entries)}
+        return [item for item in changed if item[1] in listed], untracked
+    return [item for item in changed if _holds(entries, item[1])], untracked
+
+
+def _holds(entries: bytes, path: bytes) -> bool:
+    """Whether a record of `entries` (sorted by path) is for `path`."""
+    start = _offset(entries, path)
+    if start >= len(entries):
+        return False
+    end = entries.index(b"\0", start)
+    return entries[entries.index(b"\t", start, end) + 1 : end] == path
 
 
 def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:
@@ -128,28 +169,6 @@ def untracked_pathspecs(patterns: Sequence[str]) -> list[str]:
     if "" in prefixes:
         return [".", *_LEFT_OUT]
     return [*(f":(literal){prefix}" for prefix in prefixes), *_LEFT_OUT]
-
-
-def _run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[bytes] | None:
-    """The outputs of the git `commands`, run at once in `root`; None when one fails or outlasts
-    `GIT_TIMEOUT` (git's own variables left out, so no hook's GIT_DIR points it elsewhere)."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    options = {"cwd": root, "env": env, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    running: list[subprocess.Popen[bytes]] = []
-    try:
-        for command in commands:
-            argv = [git, "-c", "core.quotePath=false", *command]
-            running.append(subprocess.Popen(argv, stdout=subprocess.PIPE, **options))  # type: ignore[call-overload]
-        outputs = [process.communicate(timeout=GIT_TIMEOUT)[0] for process in running]
-    except (OSError, subprocess.TimeoutExpired):
-        for process in running:
-            process.kill()
-            process.wait()
-        return None
-    if any(process.returncode != 0 for process in running):
-        return None
-    return outputs
 
 
 def _records(output: bytes) -> list[bytes]:

@@ -1,0 +1,137 @@
+"""Running git for change detection (specs/engine.md): its commands, and the index listing kept
+while the index file is unchanged.
+
+Listing the index entries the watched globs match costs a read of the whole index; the entries
+change only when the index file does (git rewrites it whole and ends it with a checksum of its
+content), so a long-running process (the hook service, the worker) keeps the last listings, keyed
+by that checksum, and a check then costs one `git ls-files` that finds what changed in the work
+tree. The listing is read again whenever the checksum differs, or cannot be read.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import threading
+from collections import OrderedDict
+from collections.abc import Sequence
+from pathlib import Path
+
+GIT_TIMEOUT = 30.0
+"""Seconds git may take before the walk answers instead."""
+KEPT_LISTINGS = 4
+"""Index listings kept (the most recently used): one per project root and set of globs."""
+_TRAILER = 32
+"""Bytes read at the index file's end: its checksum (SHA-1's 20 or SHA-256's 32)."""
+
+
+def index_key(root: Path) -> bytes | None:
+    """The checksum that ends the index file of the work tree at `root`; None when there is none
+    to read (no index yet, an index written without one, a `.git` file that points nowhere)."""
+    index = _index_file(root)
+    if index is None:
+        return None
+    try:
+        with open(index, "rb") as file:
+            file.seek(-_TRAILER, os.SEEK_END)
+            trailer = file.read(_TRAILER)
+    except OSError:
+        return None
+    if len(trailer) != _TRAILER or not trailer.strip(b"\0"):
+        return None  # `index.skipHash` leaves zeros: nothing tells a rewrite
+    return trailer
+
+
+def _index_file(root: Path) -> Path | None:
+    dot_git = root / ".git"
+    if dot_git.is_dir():
+        return dot_git / "index"
+    try:
+        text = dot_git.read_text(encoding="utf-8").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    if not text.startswith("gitdir:"):
+        return None
+    return (root / text.removeprefix("gitdir:").strip()) / "index"  # a linked work tree
+
+
+class IndexListings:
+    """Index listings by (root, pathspecs), each with the index checksum it was read under."""
+
+    def __init__(self, kept: int = KEPT_LISTINGS) -> None:
+        self._kept = kept
+        self._listings: OrderedDict[tuple[str, tuple[str, ...]], tuple[bytes, bytes]] = (
+            OrderedDict()
+        )
+        self._lock = threading.Lock()
+
+    def get(self, root: Path, specs: Sequence[str], key: bytes | None) -> bytes | None:
+        """The listing read under the index checksum `key`; None when none is kept."""
+        if key is None:
+            return None
+        name = (str(root), tuple(specs))
+        with self._lock:
+            kept = self._listings.get(name)
+            if kept is None or kept[0] != key:
+                return None
+            self._listings.move_to_end(name)
+            return kept[1]
+
+    def keep(self, root: Path, specs: Sequence[str], key: bytes | None, listing: bytes) -> None:
+        if key is None:
+            return
+        name = (str(root), tuple(specs))
+        with self._lock:
+            self._listings[name] = (key, listing)
+            self._listings.move_to_end(name)
+            while len(self._listings) > self._kept:
+                self._listings.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._listings.clear()
+
+
+LISTINGS = IndexListings()
+"""This process's kept index listings."""
+
+
+def run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[bytes] | None:
+    """The outputs of the git `commands`, run at once in `root`; None when one fails or outlasts
+    `GIT_TIMEOUT` (git's own variables left out, so no hook's GIT_DIR points it elsewhere)."""
+    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
+    env["GIT_OPTIONAL_LOCKS"] = "0"
+    options = {"cwd": root, "env": env, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    running: list[subprocess.Popen[bytes]] = []
+    try:
+        for command in commands:
+            argv = [git, "-c", "core.quotePath=false", *command]
+            running.append(subprocess.Popen(argv, stdout=subprocess.PIPE, **options))  # type: ignore[call-overload]
+        outputs = [process.communicate(timeout=GIT_TIMEOUT)[0] for process in running]
+    except (OSError, subprocess.TimeoutExpired):
+        for process in running:
+            process.kill()
+            process.wait()
+        return None
+    if any(process.returncode != 0 for process in running):
+        return None
+    return outputs
+
+
+def a_core_is_free() -> bool:
+    """Whether fewer tasks are ready to run than this process may use cores, this one counted
+    (Linux's `/proc/loadavg`; elsewhere the last minute's load): work split between two git
+    processes then finishes sooner; on busy cores one process doing it all costs less."""
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = os.cpu_count() or 1
+    try:
+        with open("/proc/loadavg", encoding="ascii") as file:
+            runnable = int(file.read().split()[3].partition("/")[0])
+    except (OSError, ValueError, IndexError):
+        try:
+            runnable = round(os.getloadavg()[0]) + 1
+        except OSError:
+            return False
+    return runnable < cores
