@@ -16,8 +16,8 @@ from types import ModuleType
 
 import pytest
 
-from onlooker.reviewers import git_state
-from onlooker.reviewers.git_index import LISTINGS, index_key
+from onlooker.reviewers import git_state, tree_splice
+from onlooker.reviewers.git_index import IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state
 
 HERE = Path(__file__).resolve().parent
@@ -46,18 +46,27 @@ def layout(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
     free: bool = request.param.startswith("two")
     monkeypatch.setattr(git_state, "a_core_is_free", lambda: free)
     monkeypatch.setattr(git_state, "SEARCHED_SHARE", 10**9 if free else 0)
-    LISTINGS.clear()
     yield request.param
-    LISTINGS.clear()
+
+
+@pytest.fixture(autouse=True)
+def listings(monkeypatch: pytest.MonkeyPatch) -> IndexListings:
+    """Room for a listing per set of globs, so each is kept from one step to the next."""
+    kept = IndexListings(kept=len(PATTERNS))
+    monkeypatch.setattr(git_state, "LISTINGS", kept)
+    return kept
 
 
 def assert_equal(root: Path, step: str) -> None:
+    """The state is the one before: with the listing kept from the last step (and what that
+    check found), with the index listed now, and with that listing kept."""
     for patterns in PATTERNS:
         expected = baseline.git_files_state(root, patterns)
-        LISTINGS.clear()
-        first = git_files_state(root, patterns)  # the index listed now
-        again = git_files_state(root, patterns)  # the kept listing
-        assert first == again == expected, f"{step}: {patterns}"
+        kept = git_files_state(root, patterns)
+        git_state.LISTINGS.clear()
+        first = git_files_state(root, patterns)
+        again = git_files_state(root, patterns)
+        assert kept == first == again == expected, f"{step}: {patterns}"
 
 
 def test_every_step_gives_the_same_state_as_before(tmp_path: Path, layout: str) -> None:
@@ -174,7 +183,7 @@ def test_a_submodule_and_a_linked_work_tree_give_the_same_state_as_before(tmp_pa
 def test_a_tree_not_yet_added_gives_the_same_state_as_before(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(git_state, "HASHED_FILES", 3)
+    monkeypatch.setattr(tree_splice, "HASHED_FILES", 3)
     monkeypatch.setattr(baseline, "HASHED_FILES", 3)
     for name, text in trees.TREE.items():
         write(tmp_path, name, text)

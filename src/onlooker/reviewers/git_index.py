@@ -10,6 +10,7 @@ tree. The listing is read again whenever the checksum differs, or cannot be read
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import threading
@@ -55,17 +56,51 @@ def _index_file(root: Path) -> Path | None:
     return (root / text.removeprefix("gitdir:").strip()) / "index"  # a linked work tree
 
 
+Changes = tuple[list[tuple[bytes, bytes]], list[str]]
+"""The (tag, path) of the listed entries git finds modified (`C`) or deleted (`R`), and the
+untracked paths."""
+
+
+class IndexListing:
+    """One `git ls-files --stage` output (records sorted by path, each ended by NUL) and what is
+    worked out from it once: its MD5, its count of records, and what the last check found (the
+    work tree's changes reported by git, the state), reused when the next check finds the same."""
+
+    __slots__ = ("_count", "_digest", "last_changes", "last_state", "records")
+
+    def __init__(self, records: bytes) -> None:
+        self.records = records
+        self._digest: str | None = None
+        self._count: int | None = None
+        self.last_changes: tuple[bytes, Changes] | None = None
+        """(git's report of the work tree's changes, what was read from it) at the last check."""
+        self.last_state: tuple[object, str] | None = None
+        """(the records spliced into this listing, the state they gave) at the last check."""
+
+    @property
+    def digest(self) -> str:
+        if self._digest is None:
+            self._digest = hashlib.md5(self.records, usedforsecurity=False).hexdigest()
+        return self._digest
+
+    @property
+    def count(self) -> int:
+        if self._count is None:
+            self._count = self.records.count(b"\0")
+        return self._count
+
+
 class IndexListings:
     """Index listings by (root, pathspecs), each with the index checksum it was read under."""
 
     def __init__(self, kept: int = KEPT_LISTINGS) -> None:
         self._kept = kept
-        self._listings: OrderedDict[tuple[str, tuple[str, ...]], tuple[bytes, bytes]] = (
+        self._listings: OrderedDict[tuple[str, tuple[str, ...]], tuple[bytes, IndexListing]] = (
             OrderedDict()
         )
         self._lock = threading.Lock()
 
-    def get(self, root: Path, specs: Sequence[str], key: bytes | None) -> bytes | None:
+    def get(self, root: Path, specs: Sequence[str], key: bytes | None) -> IndexListing | None:
         """The listing read under the index checksum `key`; None when none is kept."""
         if key is None:
             return None
@@ -77,7 +112,9 @@ class IndexListings:
             self._listings.move_to_end(name)
             return kept[1]
 
-    def keep(self, root: Path, specs: Sequence[str], key: bytes | None, listing: bytes) -> None:
+    def keep(
+        self, root: Path, specs: Sequence[str], key: bytes | None, listing: IndexListing
+    ) -> None:
         if key is None:
             return
         name = (str(root), tuple(specs))
