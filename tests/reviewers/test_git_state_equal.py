@@ -63,9 +63,12 @@ def assert_equal(root: Path, step: str) -> None:
     for patterns in PATTERNS:
         expected = baseline.git_files_state(root, patterns)
         kept = git_files_state(root, patterns)
-        git_state.LISTINGS.clear()
-        first = git_files_state(root, patterns)
-        again = git_files_state(root, patterns)
+        spanning, git_state.LISTINGS = git_state.LISTINGS, IndexListings()
+        try:
+            first = git_files_state(root, patterns)
+            again = git_files_state(root, patterns)
+        finally:
+            git_state.LISTINGS = spanning
         assert kept == first == again == expected, f"{step}: {patterns}"
 
 
