@@ -155,6 +155,18 @@ def test_a_merge_conflict_gives_the_same_state_as_before(tmp_path: Path, layout:
     assert_equal(root, "resolved in the index")
 
 
+def test_another_file_changed_in_a_report_as_long_is_read_anew(tmp_path: Path) -> None:
+    root = repository(tmp_path)
+    write(root, "src/b.py", "b\n")
+    git(root, "add", "src/b.py")
+    git(root, "commit", "-qm", "b")
+    write(root, "src/a.py", "a = 'edited'\n")
+    assert_equal(root, "a.py edited")
+    write(root, "src/a.py", trees.TREE["src/a.py"])  # as committed again; the index unchanged
+    write(root, "src/b.py", "b = 'edited'\n")  # git's report: as long, another path
+    assert_equal(root, "b.py edited")
+
+
 def test_a_kept_listing_is_read_again_once_the_index_changes(tmp_path: Path) -> None:
     root = repository(tmp_path)
     key = index_key(root)
