@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from onlooker.reviewers import git_state, tree_splice
+from onlooker.reviewers import git_state, git_verdicts, tree_splice
 from onlooker.reviewers.git_index import IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state
 
@@ -39,13 +39,15 @@ git, write, repository = trees.git, trees.write, trees.repository
 PATTERNS = [*trees.PATTERNS, ("vendor/**",), ("lib/**/*.py", "*.txt"), ("**/.hg/*", "src/*")]
 
 
-@pytest.fixture(params=["one process, searched", "two processes, a set"])
+@pytest.fixture(params=["searched, named", "a set, all judged"])
 def layout(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Iterator[str]:
-    """git's work in one `ls-files` (busy cores) or split in two (a core free); the changed
-    paths searched for among the index records, or looked up in a set of them."""
-    free: bool = request.param.startswith("two")
-    monkeypatch.setattr(git_state, "a_core_is_free", lambda: free)
-    monkeypatch.setattr(git_state, "SEARCHED_SHARE", 10**9 if free else 0)
+    """The changed paths searched for among the index records, or looked up in a set of them;
+    the candidates named to `git ls-files`, or every entry judged; git's verdicts kept from one
+    check to the next (however fresh the files' stats), or never."""
+    named: bool = request.param.endswith("named")
+    monkeypatch.setattr(tree_splice, "SEARCHED_SHARE", 0 if named else 10**9)
+    monkeypatch.setattr(git_verdicts, "ASKED_BY_NAME", 10**9 if named else 0)
+    monkeypatch.setattr(git_verdicts, "SETTLED_NS", -(10**12) if named else 10**12)
     yield request.param
 
 
@@ -110,6 +112,8 @@ def _file_to_folder(root: Path) -> None:
 
 
 SCENARIOS: list[tuple[str, Callable[[Path], object]]] = [
+    ("touch a file", lambda root: trees.later(root / "src/pkg/b.py")),
+    ("then edit it", lambda root: write(root, "src/pkg/b.py", "b = 3\n")),
     ("stage a change", lambda root: (write(root, "src/a.py", "s\n"), git(root, "add", "-A"))),
     ("commit it", lambda root: git(root, "commit", "-qm", "staged")),
     ("modify a staged file", lambda root: write(root, "src/a.py", "after staging\n")),
@@ -165,6 +169,21 @@ def test_another_file_changed_in_a_report_as_long_is_read_anew(tmp_path: Path) -
     write(root, "src/a.py", trees.TREE["src/a.py"])  # as committed again; the index unchanged
     write(root, "src/b.py", "b = 'edited'\n")  # git's report: as long, another path
     assert_equal(root, "b.py edited")
+
+
+def test_an_attributes_file_written_after_a_verdict_was_kept_counts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(git_verdicts, "SETTLED_NS", -(10**12))  # verdicts kept at once
+    root = repository(tmp_path)
+    write(root, ".gitattributes", "*.py text\n")
+    (root / "src/crlf.py").write_bytes(b"a = 1\r\n")  # kept with LF in the index
+    git(root, "add", ".gitattributes", "src/crlf.py")
+    git(root, "commit", "-qm", "crlf")
+    trees.later(root / "src/crlf.py")  # touched: a candidate git judges unmodified
+    assert_equal(root, "touched")
+    write(root, ".gitattributes", "*.py -text\n")  # compared as it is now: modified
+    assert_equal(root, "no text attribute")
 
 
 def test_a_kept_listing_is_read_again_once_the_index_changes(tmp_path: Path) -> None:

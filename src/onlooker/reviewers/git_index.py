@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
 import subprocess
 import threading
 from collections import OrderedDict
@@ -22,6 +23,7 @@ GIT_TIMEOUT = 30.0
 """Seconds git may take before the walk answers instead."""
 KEPT_LISTINGS = 4
 """Index listings kept (the most recently used): one per project root and set of globs."""
+_ASSUMED = re.compile(rb"(^|\0)[a-z] (?=[0-7]+ [0-9a-f]+ \d\t([^\0]*))")
 _TRAILER = 32
 """Bytes read at the index file's end: its checksum (SHA-1's 20 or SHA-256's 32)."""
 
@@ -29,7 +31,7 @@ _TRAILER = 32
 def index_key(root: Path) -> bytes | None:
     """The checksum that ends the index file of the work tree at `root`; None when there is none
     to read (no index yet, an index written without one, a `.git` file that points nowhere)."""
-    index = _index_file(root)
+    index = index_file(root)
     if index is None:
         return None
     try:
@@ -43,7 +45,8 @@ def index_key(root: Path) -> bytes | None:
     return trailer
 
 
-def _index_file(root: Path) -> Path | None:
+def index_file(root: Path) -> Path | None:
+    """Where the index of the work tree at `root` is (None: `.git` points nowhere readable)."""
     dot_git = root / ".git"
     if dot_git.is_dir():
         return dot_git / "index"
@@ -56,24 +59,39 @@ def _index_file(root: Path) -> Path | None:
     return (root / text.removeprefix("gitdir:").strip()) / "index"  # a linked work tree
 
 
-Changes = tuple[list[tuple[bytes, bytes]], list[str]]
-"""The (tag, path) of the listed entries git finds modified (`C`) or deleted (`R`), and the
-untracked paths."""
-
-
 class IndexListing:
     """One `git ls-files --stage` output (records sorted by path, each ended by NUL) and what is
-    worked out from it once: its MD5, its count of records, and what the last check found (the
-    work tree's changes reported by git, the state), reused when the next check finds the same."""
+    worked out from it once: its MD5, its count of records, and what the last check found (git's
+    verdicts on the changed entries, the state), reused when the next check finds the same."""
 
-    __slots__ = ("_count", "_digest", "last_changes", "last_state", "records")
+    __slots__ = (
+        "_count",
+        "_digest",
+        "assumed",
+        "git_dir",
+        "gitlinks",
+        "last_state",
+        "last_verdicts",
+        "records",
+    )
 
-    def __init__(self, records: bytes) -> None:
-        self.records = records
+    def __init__(self, output: bytes, git_dir: Path | None = None) -> None:
+        """`output`: `git ls-files -z -v --stage`, whose tags are lower case for the entries
+        marked assume-unchanged; the records keep the tags `-t` gives (upper case)."""
+        self.assumed: tuple[bytes, ...] = ()
+        """The paths of the entries marked assume-unchanged."""
+        if _ASSUMED.search(output):
+            self.assumed = tuple(match[2] for match in _ASSUMED.finditer(output))
+            output = _ASSUMED.sub(lambda match: match[0].upper(), output)
+        self.records = output
+        self.git_dir = git_dir
+        """The repository folder the index is in."""
+        self.gitlinks: tuple[bytes, ...] | None = None
+        """The paths of the submodule entries, once looked for."""
+        self.last_verdicts: tuple[object, list[tuple[bytes, bytes]]] | None = None
+        """(what the verdicts hung on, git's verdicts on the candidates) at the last check."""
         self._digest: str | None = None
         self._count: int | None = None
-        self.last_changes: tuple[bytes, Changes] | None = None
-        """(git's report of the work tree's changes, what was read from it) at the last check."""
         self.last_state: tuple[object, str] | None = None
         """(the records spliced into this listing, the state they gave) at the last check."""
 
@@ -153,22 +171,3 @@ def run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[by
     if any(process.returncode != 0 for process in running):
         return None
     return outputs
-
-
-def a_core_is_free() -> bool:
-    """Whether fewer tasks are ready to run than this process may use cores, this one counted
-    (Linux's `/proc/loadavg`; elsewhere the last minute's load): work split between two git
-    processes then finishes sooner; on busy cores one process doing it all costs less."""
-    try:
-        cores = len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):
-        cores = os.cpu_count() or 1
-    try:
-        with open("/proc/loadavg", encoding="ascii") as file:
-            runnable = int(file.read().split()[3].partition("/")[0])
-    except (OSError, ValueError, IndexError):
-        try:
-            runnable = round(os.getloadavg()[0]) + 1
-        except OSError:
-            return False
-    return runnable < cores

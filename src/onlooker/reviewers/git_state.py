@@ -1,13 +1,12 @@
 """The watched files' state in a git work tree, from what git already knows (specs/engine.md).
 
-Git lists the index entries the patterns match (mode, object id, path), and, in one `git
-ls-files` (two at once when a core is free), which entries it finds modified or deleted (it
-compares its stat cache, and the content where the stat cannot tell) and the untracked files the
-`.gitignore` files do not ignore. The index listing is kept while the index file is unchanged
-(`git_index.py`), so a repeated check costs that one `git ls-files`. The state is that of the tree
-`git add -A` would record for the matched paths (`tree_splice.py`): it changes when a matched file
-is added, deleted, renamed or its content changes, and not when a file is only touched, staged or
-committed.
+Git lists the index entries the patterns match (mode, object id, path), which entries it finds
+modified or deleted (`git_verdicts.py`: its stat cache checked on several threads, and the
+content where the stat cannot tell) and, at the same time, the untracked files the `.gitignore`
+files do not ignore. The index listing is kept while the index file is unchanged
+(`git_index.py`). The state is that of the tree `git add -A` would record for the matched paths
+(`tree_splice.py`): it changes when a matched file is added, deleted, renamed or its content
+changes, and not when a file is only touched, staged or committed.
 """
 
 from __future__ import annotations
@@ -20,14 +19,12 @@ from pathlib import Path
 
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher
-from .git_index import LISTINGS, Changes, IndexListing, a_core_is_free, index_key, run_together
-from .tree_splice import offset, record_path, records, spliced_state
+from .git_index import LISTINGS, IndexListing, index_file, index_key, run_together
+from .git_verdicts import CANDIDATES, candidates, verdicts
+from .tree_splice import records, spliced_state
 
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
-SEARCHED_SHARE = 64
-"""Changed paths are each searched for among the index records while they number less than the
-records over this; more are looked up in a set of all the records' paths."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
 _NOTHING = "d41d8cd98f00b204e9800998ecf8427e"
@@ -63,67 +60,34 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
 
 def _listed(
     git: str, root: Path, specs: list[str], untracked_specs: list[str]
-) -> tuple[IndexListing, *Changes] | None:
+) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
     """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
     deleted (`R`), the untracked paths below `untracked_specs`); None when git cannot answer.
     The records come from the kept listing while the index checksum stays the same."""
-    exclude = f"--exclude-per-directory={IGNORE_FILE}"
-    changes = ["ls-files", "-z", "-t", "--modified", "--deleted", "--others", exclude]
-    if a_core_is_free():  # the stat cache's check and the untracked files' walk side by side
-        commands = [[*changes[:5], "--", *untracked_specs], [*changes[:3], *changes[5:]]]
-        commands[1] += ["--", *untracked_specs]
-    else:
-        commands = [[*changes, "--", *untracked_specs]]
+    others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
+    commands = [CANDIDATES, [*others, "--", *untracked_specs]]
     key = index_key(root)
     listing = LISTINGS.get(root, specs, key)
+    outputs = None
     if listing is not None:
         outputs = run_together(git, root, commands)
+        if index_key(root) != key:  # the index changed while git looked: list it again too
+            key, outputs = index_key(root), None
+    if outputs is None:
+        stage = ["ls-files", "-z", "-v", "--stage", "--cached", "--", *specs]
+        outputs = run_together(git, root, [stage, *commands])
         if outputs is None:
             return None
+        index = index_file(root)
+        listing = IndexListing(outputs.pop(0), None if index is None else index.parent)
         if index_key(root) == key:
-            return listing, *_changes(listing, b"".join(outputs))
-        key = index_key(root)  # the index changed while git looked: list it again too
-    stage = ["ls-files", "-z", "-t", "--stage", "--cached", "--", *specs]
-    outputs = run_together(git, root, [stage, *commands])
-    if outputs is None:
+            LISTINGS.keep(root, specs, key, listing)
+    assert listing is not None
+    named, untracked = outputs
+    changed = verdicts(git, root, listing, candidates(listing, named), specs)
+    if changed is None:
         return None
-    listing = IndexListing(outputs.pop(0))
-    if index_key(root) == key:
-        LISTINGS.keep(root, specs, key, listing)
-    return listing, *_changes(listing, b"".join(outputs))
-
-
-def _changes(listing: IndexListing, output: bytes) -> Changes:
-    """The (tag, path) of the listed entries the tagged `output` marks modified (`C`) or deleted
-    (`R`), and the untracked paths (`?`) it lists."""
-    last = listing.last_changes
-    if last is not None and last[0] == output:
-        return last[1]
-    changed: list[tuple[bytes, bytes]] = []
-    untracked: list[str] = []
-    for record in records(output):
-        tag, path = record[:2], record[2:]
-        if tag == b"? ":
-            untracked.append(os.fsdecode(path))
-        elif tag in (b"C ", b"R "):
-            changed.append((tag[:1], path))
-    entries = listing.records
-    if len(changed) * SEARCHED_SHARE > listing.count:  # many: one set costs less
-        listed = {record_path(record) for record in records(entries)}
-        changed = [item for item in changed if item[1] in listed]
-    else:
-        changed = [item for item in changed if _holds(entries, item[1])]
-    listing.last_changes = (output, (changed, untracked))
-    return changed, untracked
-
-
-def _holds(entries: bytes, path: bytes) -> bool:
-    """Whether a record of `entries` (sorted by path) is for `path`."""
-    start = offset(entries, path)
-    if start >= len(entries):
-        return False
-    end = entries.index(b"\0", start)
-    return entries[entries.index(b"\t", start, end) + 1 : end] == path
+    return listing, changed, [os.fsdecode(path) for path in records(untracked)]
 
 
 def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:

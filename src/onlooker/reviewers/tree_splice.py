@@ -19,9 +19,30 @@ from .git_index import IndexListing
 
 HASHED_SIZE = 1 << 20
 """A modified or untracked file larger than this counts by its mtime and size, not its content."""
+SEARCHED_SHARE = 64
+"""Paths are each searched for among a listing's records while they number less than the records
+over this; more are looked up in a set of all the records' paths."""
 HASHED_FILES = 2_000
 """With more modified and untracked files than this (a tree not yet added to git), they all count
 by their mtime and size: reading them all would cost more than the walk did."""
+
+
+def listed_among(listing: IndexListing, paths: list[bytes]) -> list[bytes]:
+    """The `paths` a record of the listing is for, in their order."""
+    entries = listing.records
+    if len(paths) * SEARCHED_SHARE > listing.count:  # many: one set costs less
+        listed = {record_path(record) for record in records(entries)}
+        return [path for path in paths if path in listed]
+    return [path for path in paths if _holds(entries, path)]
+
+
+def _holds(entries: bytes, path: bytes) -> bool:
+    """Whether a record of `entries` (sorted by path) is for `path`."""
+    start = offset(entries, path)
+    if start >= len(entries):
+        return False
+    end = entries.index(b"\0", start)
+    return entries[entries.index(b"\t", start, end) + 1 : end] == path
 
 
 def records(output: bytes) -> list[bytes]:
