@@ -16,7 +16,7 @@ from types import ModuleType
 
 import pytest
 
-from onlooker.reviewers import git_state, git_verdicts, tree_splice
+from onlooker.reviewers import git_state, git_status_cache, git_verdicts, tree_splice
 from onlooker.reviewers.git_index import IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state
 
@@ -106,6 +106,12 @@ def _repository_within(root: Path) -> None:
     git(root / "vendor/x", "init", "-q")
 
 
+def _svn_kept(root: Path) -> None:
+    write(root, "src/.svn/kept.py", "kept\n")
+    git(root, "add", "src/.svn/kept.py")
+    write(root, "src/.svn/x.py", "s\n")
+
+
 def _file_to_folder(root: Path) -> None:
     (root / "README.md").unlink()
     write(root, "README.md/inner.md", "now a folder\n")
@@ -125,6 +131,11 @@ SCENARIOS: list[tuple[str, Callable[[Path], object]]] = [
     ("symbolic links", _symlinks),
     ("a file becomes a folder", _file_to_folder),
     ("a repository within", _repository_within),
+    ("a folder of untracked files", lambda root: write(root, "fresh/deep/er/new.py", "n\n")),
+    ("one in a .hg folder", lambda root: write(root, "fresh/.hg/store.py", "hg\n")),
+    ("a .svn folder git keeps a file of", _svn_kept),
+    ("only ignored files", lambda root: write(root, "logs/run.log", "log\n")),
+    ("info/exclude names files", lambda root: write(root, ".git/info/exclude", "*.md\nsrc/\n")),
     ("index rewritten by reset", lambda root: git(root, "reset", "-q")),
 ]
 
@@ -184,6 +195,17 @@ def test_an_attributes_file_written_after_a_verdict_was_kept_counts(
     assert_equal(root, "touched")
     write(root, ".gitattributes", "*.py -text\n")  # compared as it is now: modified
     assert_equal(root, "no text attribute")
+
+
+def test_git_status_answers_over_a_private_copy_of_the_index(tmp_path: Path) -> None:
+    root = repository(tmp_path)
+    index = (root / ".git/index").read_bytes()
+    write(root, "src/a.py", "a = 4\n")
+    write(root, "src/new/n.py", "n\n")
+    assert_equal(root, "changes")
+    copy = git_status_cache.PRIVATE.copy(root, root / ".git/index", index_key(root) or b"")
+    assert copy is not None and copy.read_bytes() != index  # git status keeps its cache there
+    assert (root / ".git/index").read_bytes() == index  # never in the repository's index
 
 
 def test_a_kept_listing_is_read_again_once_the_index_changes(tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ import re
 import subprocess
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 GIT_TIMEOUT = 30.0
@@ -151,17 +151,24 @@ LISTINGS = IndexListings()
 """This process's kept index listings."""
 
 
-def run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[bytes] | None:
+Command = list[str] | tuple[list[str], Mapping[str, str]]
+"""A git command's arguments, optionally with variables to set for it."""
+
+
+def run_together(git: str, root: Path, commands: Sequence[Command]) -> list[bytes] | None:
     """The outputs of the git `commands`, run at once in `root`; None when one fails or outlasts
     `GIT_TIMEOUT` (git's own variables left out, so no hook's GIT_DIR points it elsewhere)."""
     env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
     env["GIT_OPTIONAL_LOCKS"] = "0"
-    options = {"cwd": root, "env": env, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    options = {"cwd": root, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
     running: list[subprocess.Popen[bytes]] = []
     try:
         for command in commands:
-            argv = [git, "-c", "core.quotePath=false", *command]
-            running.append(subprocess.Popen(argv, stdout=subprocess.PIPE, **options))  # type: ignore[call-overload]
+            arguments, variables = command if isinstance(command, tuple) else (command, {})
+            argv = [git, "-c", "core.quotePath=false", *arguments]
+            running.append(
+                subprocess.Popen(argv, stdout=subprocess.PIPE, env={**env, **variables}, **options)  # type: ignore[call-overload]
+            )
         outputs = [process.communicate(timeout=GIT_TIMEOUT)[0] for process in running]
     except (OSError, subprocess.TimeoutExpired):
         for process in running:

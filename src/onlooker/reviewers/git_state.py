@@ -19,7 +19,14 @@ from pathlib import Path
 
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher
-from .git_index import LISTINGS, IndexListing, index_file, index_key, run_together
+from .git_index import LISTINGS, Command, IndexListing, index_file, index_key, run_together
+from .git_status_cache import (
+    PRIVATE,
+    excludes_elsewhere,
+    read_status,
+    status_command,
+    untracked_below,
+)
 from .git_verdicts import CANDIDATES, candidates, verdicts
 from .tree_splice import records, spliced_state
 
@@ -40,7 +47,7 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     specs = pathspecs(patterns)
     if not specs:
         return _NOTHING
-    listed = _listed(git, root, specs, untracked_pathspecs(patterns))
+    listed = _listed(git, root, specs, sorted(set(fixed_prefixes(patterns))))
     if listed is None:
         return None
     listing, changed, untracked = listed
@@ -59,35 +66,75 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
 
 
 def _listed(
-    git: str, root: Path, specs: list[str], untracked_specs: list[str]
+    git: str, root: Path, specs: list[str], prefixes: list[str]
 ) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
     """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
-    deleted (`R`), the untracked paths below `untracked_specs`); None when git cannot answer.
-    The records come from the kept listing while the index checksum stays the same."""
+    deleted (`R`), the untracked paths below the `prefixes`); None when git cannot answer. The
+    records come from the kept listing while the index checksum stays the same; `git status`
+    over a private copy of the index finds what changed (`git_status_cache.py`), else `git
+    diff-files` and `git ls-files --others` at once."""
+    key, index = index_key(root), index_file(root)
+    git_dir = None if index is None else index.parent
+    copy = None
+    if key is not None and index is not None and not excludes_elsewhere(git_dir):
+        copy = PRIVATE.copy(root, index, key)
+    if copy is not None:
+        found = _found(git, root, specs, key, git_dir, [status_command(copy)])
+        if found is not None:
+            listing, (output,) = found
+            read = read_status(output)
+            untracked = None
+            if read is not None:
+                untracked = untracked_below(git, root, read[1], read[0], prefixes)
+            if read is not None and untracked is not None:
+                return _judged(git, root, specs, listing, read[0], untracked)
     others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
-    commands = [CANDIDATES, [*others, "--", *untracked_specs]]
-    key = index_key(root)
+    commands: list[Command] = [CANDIDATES, [*others, "--", *untracked_pathspecs(prefixes)]]
+    found = _found(git, root, specs, key, git_dir, commands)
+    if found is None:
+        return None
+    listing, (named, untracked_output) = found
+    untracked = [os.fsdecode(path) for path in records(untracked_output)]
+    return _judged(git, root, specs, listing, records(named), untracked)
+
+
+def _found(
+    git: str,
+    root: Path,
+    specs: list[str],
+    key: bytes | None,
+    git_dir: Path | None,
+    commands: list[Command],
+) -> tuple[IndexListing, list[bytes]] | None:
+    """The index listing (kept, or read now beside the `commands`) and the commands' outputs."""
     listing = LISTINGS.get(root, specs, key)
-    outputs = None
     if listing is not None:
         outputs = run_together(git, root, commands)
-        if index_key(root) != key:  # the index changed while git looked: list it again too
-            key, outputs = index_key(root), None
-    if outputs is None:
-        stage = ["ls-files", "-z", "-v", "--stage", "--cached", "--", *specs]
-        outputs = run_together(git, root, [stage, *commands])
         if outputs is None:
             return None
-        index = index_file(root)
-        listing = IndexListing(outputs.pop(0), None if index is None else index.parent)
         if index_key(root) == key:
-            LISTINGS.keep(root, specs, key, listing)
-    assert listing is not None
-    named, untracked = outputs
-    changed = verdicts(git, root, listing, candidates(listing, named), specs)
-    if changed is None:
+            return listing, outputs
+        key = index_key(root)  # the index changed while git looked: list it again too
+    stage = ["ls-files", "-z", "-v", "--stage", "--cached", "--", *specs]
+    outputs = run_together(git, root, [stage, *commands])
+    if outputs is None:
         return None
-    return listing, changed, [os.fsdecode(path) for path in records(untracked)]
+    listing = IndexListing(outputs.pop(0), git_dir)
+    if index_key(root) == key:
+        LISTINGS.keep(root, specs, key, listing)
+    return listing, outputs
+
+
+def _judged(
+    git: str,
+    root: Path,
+    specs: list[str],
+    listing: IndexListing,
+    named: list[bytes],
+    untracked: list[str],
+) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
+    changed = verdicts(git, root, listing, candidates(listing, named), specs)
+    return None if changed is None else (listing, changed, untracked)
 
 
 def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:
@@ -127,10 +174,10 @@ def pathspecs(patterns: Sequence[str]) -> list[str]:
     return [*specs, *_LEFT_OUT]
 
 
-def untracked_pathspecs(patterns: Sequence[str]) -> list[str]:
-    """The patterns' fixed folders, literally: untracked files are matched here, as the walk
-    matches them, and git lists a repository within only when no glob narrows the listing."""
-    prefixes = sorted(set(fixed_prefixes(patterns)))
+def untracked_pathspecs(prefixes: Sequence[str]) -> list[str]:
+    """The patterns' fixed folders (`prefixes`), literally: untracked files are matched here, as
+    the walk matches them, and git lists a repository within only when no glob narrows the
+    listing."""
     if "" in prefixes:
         return [".", *_LEFT_OUT]
     return [*(f":(literal){prefix}" for prefix in prefixes), *_LEFT_OUT]

@@ -31,12 +31,10 @@ _GITLINK = re.compile(rb"(?:^|\0)[A-Za-z] 160000 [0-9a-f]+ \d\t([^\0]*)")
 Stat = tuple[int, int, int, int, int] | None
 
 
-def candidates(listing: IndexListing, output: bytes) -> list[bytes]:
-    """The listed entries `git diff-files` named (its `-z --name-only` output), and the
-    submodule entries and those marked assume-unchanged (`git diff-files` does not look for
-    their removal; ls-files does): always judged."""
-    named = output.split(b"\0")
-    named.pop()
+def candidates(listing: IndexListing, named: list[bytes]) -> list[bytes]:
+    """The listed entries git named changed (`git diff-files`, `git status`), and the submodule
+    entries and those marked assume-unchanged (neither looks for their removal; ls-files does):
+    always judged."""
     if listing.gitlinks is None:
         found = _GITLINK.findall(listing.records) if b" 160000 " in listing.records else []
         listing.gitlinks = tuple(found)
