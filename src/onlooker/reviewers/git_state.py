@@ -28,12 +28,13 @@ from .git_status_cache import (
     untracked_below,
 )
 from .git_verdicts import CANDIDATES, candidates, verdicts
-from .tree_splice import records, spliced_state
+from .tree_splice import record_path, records, spliced_state
 
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
+_VERDICT = re.compile(rb"(?:^|\0)[CRcr] ")
 _NOTHING = "d41d8cd98f00b204e9800998ecf8427e"
 """MD5 of no bytes: the state when no pattern can match a file."""
 
@@ -69,60 +70,78 @@ def _listed(
     git: str, root: Path, specs: list[str], prefixes: list[str]
 ) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
     """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
-    deleted (`R`), the untracked paths below the `prefixes`); None when git cannot answer. The
-    records come from the kept listing while the index checksum stays the same; `git status`
-    over a private copy of the index finds what changed (`git_status_cache.py`), else `git
-    diff-files` and `git ls-files --others` at once."""
+    deleted (`R`), the untracked paths below the `prefixes`); None when git cannot answer.
+
+    A first check (no listing kept under the index's checksum) runs the two `git ls-files` at
+    once, as before. A repeated one keeps the listing and asks `git status` over a private copy
+    of the index what changed (`git_status_cache.py`), else `git diff-files` and `git ls-files
+    --others` at once; git's verdicts on what they name come from `git_verdicts.py`."""
     key, index = index_key(root), index_file(root)
     git_dir = None if index is None else index.parent
+    others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
+    untracked_listing: Command = [*others, "--", *untracked_pathspecs(prefixes)]
+    listing = LISTINGS.get(root, specs, key)
+    if listing is None or key is None:
+        return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
     copy = None
-    if key is not None and index is not None and not excludes_elsewhere(git_dir):
+    if index is not None and not excludes_elsewhere(git_dir):
         copy = PRIVATE.copy(root, index, key)
     if copy is not None:
-        found = _found(git, root, specs, key, git_dir, [status_command(copy)])
-        if found is not None:
-            listing, (output,) = found
-            read = read_status(output)
-            untracked = None
-            if read is not None:
-                untracked = untracked_below(git, root, read[1], read[0], prefixes)
-            if read is not None and untracked is not None:
+        outputs = _outputs(git, root, key, [status_command(copy)])
+        read = None if outputs is None else read_status(outputs[0])
+        if read is not None:
+            untracked = untracked_below(git, root, read[1], read[0], prefixes)
+            if untracked is not None:
                 return _judged(git, root, specs, listing, read[0], untracked)
-    others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
-    commands: list[Command] = [CANDIDATES, [*others, "--", *untracked_pathspecs(prefixes)]]
-    found = _found(git, root, specs, key, git_dir, commands)
-    if found is None:
-        return None
-    listing, (named, untracked_output) = found
+    outputs = _outputs(git, root, key, [CANDIDATES, untracked_listing])
+    if outputs is None:
+        return _listed_whole(git, root, specs, index_key(root), git_dir, untracked_listing)
+    named, untracked_output = outputs
     untracked = [os.fsdecode(path) for path in records(untracked_output)]
     return _judged(git, root, specs, listing, records(named), untracked)
 
 
-def _found(
+def _outputs(git: str, root: Path, key: bytes, commands: list[Command]) -> list[bytes] | None:
+    """The `commands`' outputs; None when git fails or the index changed while it looked."""
+    outputs = run_together(git, root, commands)
+    return outputs if outputs is not None and index_key(root) == key else None
+
+
+def _listed_whole(
     git: str,
     root: Path,
     specs: list[str],
     key: bytes | None,
     git_dir: Path | None,
-    commands: list[Command],
-) -> tuple[IndexListing, list[bytes]] | None:
-    """The index listing (kept, or read now beside the `commands`) and the commands' outputs."""
-    listing = LISTINGS.get(root, specs, key)
-    if listing is not None:
-        outputs = run_together(git, root, commands)
-        if outputs is None:
-            return None
-        if index_key(root) == key:
-            return listing, outputs
-        key = index_key(root)  # the index changed while git looked: list it again too
-    stage = ["ls-files", "-z", "-v", "--stage", "--cached", "--", *specs]
-    outputs = run_together(git, root, [stage, *commands])
+    untracked_listing: Command,
+) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
+    """The index listing with git's verdict on every entry, and the untracked files: two `git
+    ls-files` at once; the listing is kept when the index did not change meanwhile."""
+    judged = ["ls-files", "-z", "-v", "--stage", "--cached", "--modified", "--deleted"]
+    outputs = run_together(git, root, [[*judged, "--", *specs], untracked_listing])
     if outputs is None:
         return None
-    listing = IndexListing(outputs.pop(0), git_dir)
+    entries, changed = _split(outputs[0])
+    listing = IndexListing(entries, git_dir)
     if index_key(root) == key:
         LISTINGS.keep(root, specs, key, listing)
-    return listing, outputs
+    return listing, changed, [os.fsdecode(path) for path in records(outputs[1])]
+
+
+def _split(output: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """The index records of a `git ls-files -v --stage --cached --modified --deleted` output, and
+    the (tag, path) of the entries it marks modified (`C`) or deleted (`R`; lower case when the
+    entry is marked assume-unchanged)."""
+    if not _VERDICT.search(output):
+        return output, []
+    kept: list[bytes] = []
+    changed: list[tuple[bytes, bytes]] = []
+    for record in records(output):
+        if record[:2] in (b"C ", b"R ", b"c ", b"r "):
+            changed.append((record[:1].upper(), record_path(record)))
+        else:
+            kept.append(record)
+    return b"".join(record + b"\0" for record in kept), changed
 
 
 def _judged(
