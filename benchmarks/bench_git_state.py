@@ -17,7 +17,9 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from onlooker.reviewers.git_index import LISTINGS
+from onlooker.reviewers import git_state
+from onlooker.reviewers.git_index import IndexListings
+from onlooker.reviewers.git_status_cache import PrivateIndexes
 from onlooker.reviewers.watch import files_state
 
 from . import files_state_baseline, git_state_baseline
@@ -63,21 +65,33 @@ def timed(work: Callable[[], object]) -> float:
     return time.perf_counter() - began
 
 
+def first_check(root: Path) -> object:
+    """A check as the first of a process: nothing kept yet (and what this process keeps, left
+    as it was)."""
+    kept = git_state.LISTINGS, git_state.PRIVATE
+    git_state.LISTINGS, git_state.PRIVATE = IndexListings(), PrivateIndexes()
+    try:
+        return files_state(root, PATTERNS)
+    finally:
+        git_state.LISTINGS, git_state.PRIVATE = kept
+
+
 def ratios(root: Path, runs: int) -> dict[str, float]:
     """Median seconds of each way, in turns (one of each per round, the order rotating)."""
     status = ["git", "status", "--porcelain", "--untracked-files=all"]
     ways: dict[str, Callable[[], object]] = {
         "git status": lambda: subprocess.run(status, cwd=root, check=True, capture_output=True),
         "files_state": lambda: files_state(root, PATTERNS),
-        "first": lambda: (LISTINGS.clear(), files_state(root, PATTERNS)),
+        "first": lambda: first_check(root),
         "two ls-files": lambda: git_state_baseline.git_files_state(root, PATTERNS),
         "walk": lambda: files_state_baseline.files_state(root, PATTERNS),
     }
     spent: dict[str, list[float]] = {name: [] for name in ways}
     names = list(ways)
-    files_state(root, PATTERNS)  # the index listing kept, as after a hook service's first check
+    for _ in range(2):  # the listing and the index copy kept, as in a hook service
+        files_state(root, PATTERNS)
     for turn in range(runs):
-        for name in names[turn % len(names) :] + names[: turn % len(names)]:  # "first" keeps
+        for name in names[turn % len(names) :] + names[: turn % len(names)]:
             spent[name].append(timed(ways[name]))
     return {name: statistics.median(seconds) for name, seconds in spent.items()}
 

@@ -24,6 +24,9 @@ GIT_TIMEOUT = 30.0
 KEPT_LISTINGS = 4
 """Index listings kept (the most recently used): one per project root and set of globs."""
 _ASSUMED = re.compile(rb"(^|\0)[a-z] (?=[0-7]+ [0-9a-f]+ \d\t([^\0]*))")
+_LOWER_TAGS = (b"h ", b"s ", b"m ", b"u ", b"k ")
+"""The tags `git ls-files -v` gives the entries marked assume-unchanged (searched for before the
+pattern, which costs more)."""
 _TRAILER = 32
 """Bytes read at the index file's end: its checksum (SHA-1's 20 or SHA-256's 32)."""
 
@@ -80,7 +83,8 @@ class IndexListing:
         marked assume-unchanged; the records keep the tags `-t` gives (upper case)."""
         self.assumed: tuple[bytes, ...] = ()
         """The paths of the entries marked assume-unchanged."""
-        if _ASSUMED.search(output):
+        lower = output[:2] in _LOWER_TAGS or any(b"\0" + tag in output for tag in _LOWER_TAGS)
+        if lower and _ASSUMED.search(output):
             self.assumed = tuple(match[2] for match in _ASSUMED.finditer(output))
             output = _ASSUMED.sub(lambda match: match[0].upper(), output)
         self.records = output

@@ -34,7 +34,6 @@ SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
-_VERDICT = re.compile(rb"(?:^|\0)[CRcr] ")
 _NOTHING = "d41d8cd98f00b204e9800998ecf8427e"
 """MD5 of no bytes: the state when no pattern can match a file."""
 
@@ -131,17 +130,26 @@ def _listed_whole(
 def _split(output: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
     """The index records of a `git ls-files -v --stage --cached --modified --deleted` output, and
     the (tag, path) of the entries it marks modified (`C`) or deleted (`R`; lower case when the
-    entry is marked assume-unchanged)."""
-    if not _VERDICT.search(output):
-        return output, []
-    kept: list[bytes] = []
+    entry is marked assume-unchanged): found by searching, the records between them kept whole."""
+    data = b"\0" + output
+    spans: list[tuple[int, int]] = []
     changed: list[tuple[bytes, bytes]] = []
-    for record in records(output):
-        if record[:2] in (b"C ", b"R ", b"c ", b"r "):
-            changed.append((record[:1].upper(), record_path(record)))
-        else:
-            kept.append(record)
-    return b"".join(record + b"\0" for record in kept), changed
+    for tag in (b"C", b"R", b"c", b"r"):
+        needle = b"\0" + tag + b" "
+        at = data.find(needle)
+        while at != -1:
+            end = data.index(b"\0", at + 1)
+            spans.append((at, end))
+            changed.append((tag.upper(), record_path(data[at + 1 : end])))
+            at = data.find(needle, end)
+    if not spans:
+        return output, []
+    kept, done = [], 0
+    for start, end in sorted(spans):
+        kept.append(data[done:start])
+        done = end
+    kept.append(data[done:])
+    return b"".join(kept)[1:], changed
 
 
 def _judged(
