@@ -83,10 +83,16 @@ def _stat(path: Path) -> Stat:
 def _verdict_sources(root: Path, git_dir: Path | None, found: Sequence[bytes]) -> tuple[Stat, ...]:
     """The stats of the files whose content could change a verdict: git's config files, and the
     attributes files (filters, line endings) git reads for the candidates."""
-    home = Path.home()
-    config_home = Path(os.environ.get("XDG_CONFIG_HOME") or home / ".config") / "git"
-    paths = [home / ".gitconfig", config_home / "config", config_home / "attributes"]
-    paths.append(Path("/etc/gitconfig"))
+    paths = [Path("/etc/gitconfig")]
+    try:
+        home = Path.home()
+    except (RuntimeError, KeyError):  # no home: git reads no global files either
+        home = None
+    config_home = os.environ.get("XDG_CONFIG_HOME") or (home and home / ".config")
+    if home is not None:
+        paths.append(home / ".gitconfig")
+    if config_home:
+        paths += [Path(config_home) / "git" / "config", Path(config_home) / "git" / "attributes"]
     if git_dir is not None:
         paths += [git_dir / "config", git_dir / "info" / "attributes", git_dir / "commondir"]
         common = _common_dir(git_dir)
