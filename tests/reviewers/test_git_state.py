@@ -15,7 +15,7 @@ from types import ModuleType
 
 import pytest
 
-from onlooker.reviewers import git_state
+from onlooker.reviewers import tree_splice
 from onlooker.reviewers.git_state import git_files_state
 from onlooker.reviewers.watch import files_state
 
@@ -220,7 +220,7 @@ def test_a_submodule_s_files_are_walked_as_before(tmp_path: Path) -> None:
 def test_a_tree_not_yet_added_counts_its_many_files_by_mtime_and_size(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(git_state, "HASHED_FILES", 3)  # more untracked files than this
+    monkeypatch.setattr(tree_splice, "HASHED_FILES", 3)  # more untracked files than this
     root = tmp_path
     for name, text in TREE.items():
         write(root, name, text)

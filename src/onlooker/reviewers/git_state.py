@@ -1,41 +1,43 @@
 """The watched files' state in a git work tree, from what git already knows (specs/engine.md).
 
-Two `git ls-files` run at once: one reads the index entries the patterns match (mode, object id,
-path) and marks those whose file git finds modified or deleted (it compares its stat cache, and
-the content where the stat cannot tell); the other lists the untracked files the `.gitignore` files
-do not ignore. Each watched file counts by its content's object id: the index's for a file git
-finds unchanged, its own (hashed here as `git hash-object --no-filters` would) for a modified or
-untracked one. So the state is that of the tree `git add -A` would record for the matched paths:
+Git lists the index entries the patterns match (mode, object id, path), which entries it finds
+modified or deleted (its stat cache, and the content where the stat cannot tell) and the
+untracked files the `.gitignore` files do not ignore. A first check runs two `git ls-files` at
+once; the index listing is then kept while the index file is unchanged (`git_index.py`), and a
+repeated check asks `git status` over a private copy of the index, where git keeps its untracked
+cache (`git_status_cache.py`), with `git ls-files` judging what it names (`git_verdicts.py`).
+The state is that of the tree `git add -A` would record for the matched paths (`tree_splice.py`):
 it changes when a matched file is added, deleted, renamed or its content changes, and not when a
 file is only touched, staged or committed.
 """
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 import shutil
-import stat
-import subprocess
 from collections.abc import Sequence
-from functools import partial
 from pathlib import Path
 
 from ..text.ignore import IGNORE_FILE
-from .file_walk import fixed_prefixes, path_matcher, watched_below
+from .file_walk import fixed_prefixes, path_matcher
+from .git_index import LISTINGS, Command, IndexListing, index_file, index_key, run_together
+from .git_status_cache import (
+    PRIVATE,
+    excludes_elsewhere,
+    read_status,
+    status_command,
+    untracked_below,
+)
+from .git_verdicts import CANDIDATES, candidates, verdicts
+from .tree_splice import record_path, records, spliced_state
 
-GIT_TIMEOUT = 30.0
-"""Seconds git may take before the walk answers instead."""
-HASHED_SIZE = 1 << 20
-"""A modified or untracked file larger than this counts by its mtime and size, not its content."""
-HASHED_FILES = 2_000
-"""With more modified and untracked files than this (a tree not yet added to git), they all count
-by their mtime and size: reading them all would cost more than the walk did."""
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
+_NOTHING = "d41d8cd98f00b204e9800998ecf8427e"
+"""MD5 of no bytes: the state when no pattern can match a file."""
 
 
 def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
@@ -46,42 +48,122 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
         return None
     specs = pathspecs(patterns)
     if not specs:
-        return hashlib.md5(b"", usedforsecurity=False).hexdigest()
-    exclude = f"--exclude-per-directory={IGNORE_FILE}"
-    commands = (
-        ["ls-files", "-z", "-t", "--stage", "--cached", "--modified", "--deleted", "--", *specs],
-        ["ls-files", "-z", "--others", exclude, "--", *untracked_pathspecs(patterns)],
-    )
-    outputs = _run_together(git, root, commands)
-    if outputs is None:
+        return _NOTHING
+    listed = _listed(git, root, specs, sorted(set(fixed_prefixes(patterns))))
+    if listed is None:
         return None
-    entries, untracked = outputs
-    changed = _changed(entries)
+    listing, changed, untracked = listed
     matches = path_matcher(patterns)
-    listed = [os.fsdecode(path) for path in _records(untracked)]
-    added = [path for path in listed if not path.endswith("/") and matches(path)]
-    skipped = {path for path in listed if path.endswith("/")} | _repositories_above(root, patterns)
+    added = [path for path in untracked if not path.endswith("/") and matches(path)]
+    skipped = {path for path in untracked if path.endswith("/")} | _repositories_above(
+        root, patterns
+    )
     submodules = _submodules(root)  # walked too, as the walk goes into them
     if not (changed or added or skipped or submodules):
-        return hashlib.md5(entries, usedforsecurity=False).hexdigest()  # the common case
+        return listing.digest  # the common case
     skipped |= {f"{path}/" for path in submodules}
     deleted = {path for tag, path in changed if tag == b"R"} | set(map(os.fsencode, submodules))
     modified = {path for tag, path in changed if tag == b"C"} - deleted
-    return _digest(root, entries, deleted, modified, added, sorted(skipped), patterns)
+    return spliced_state(root, listing, deleted, modified, added, sorted(skipped), patterns)
 
 
-def _changed(entries: bytes) -> list[tuple[bytes, bytes]]:
-    """The (tag, path) of the entries git found modified (`C`) or deleted (`R`)."""
-    found = []
-    data = b"\0" + entries
-    for tag in (b"C", b"R"):
-        needle = b"\0" + tag + b" "  # a record's start: a scan in C, not a regex at every byte
+def _listed(
+    git: str, root: Path, specs: list[str], prefixes: list[str]
+) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
+    """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
+    deleted (`R`), the untracked paths below the `prefixes`); None when git cannot answer.
+
+    A first check (no listing kept under the index's checksum) runs the two `git ls-files` at
+    once, as before. A repeated one keeps the listing and asks `git status` over a private copy
+    of the index what changed (`git_status_cache.py`), else `git diff-files` and `git ls-files
+    --others` at once; git's verdicts on what they name come from `git_verdicts.py`."""
+    key, index = index_key(root), index_file(root)
+    git_dir = None if index is None else index.parent
+    others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
+    untracked_listing: Command = [*others, "--", *untracked_pathspecs(prefixes)]
+    listing = LISTINGS.get(root, specs, key)
+    if listing is None or key is None:
+        return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
+    copy = None
+    if index is not None and not excludes_elsewhere(git_dir):
+        copy = PRIVATE.copy(root, index, key)
+    if copy is not None:
+        outputs = _outputs(git, root, key, [status_command(copy)])
+        read = None if outputs is None else read_status(outputs[0])
+        if read is not None:
+            untracked = untracked_below(git, root, read[1], read[0], prefixes)
+            if untracked is not None:
+                return _judged(git, root, specs, listing, read[0], untracked)
+    outputs = _outputs(git, root, key, [CANDIDATES, untracked_listing])
+    if outputs is None:
+        return _listed_whole(git, root, specs, index_key(root), git_dir, untracked_listing)
+    named, untracked_output = outputs
+    untracked = [os.fsdecode(path) for path in records(untracked_output)]
+    return _judged(git, root, specs, listing, records(named), untracked)
+
+
+def _outputs(git: str, root: Path, key: bytes, commands: list[Command]) -> list[bytes] | None:
+    """The `commands`' outputs; None when git fails or the index changed while it looked."""
+    outputs = run_together(git, root, commands)
+    return outputs if outputs is not None and index_key(root) == key else None
+
+
+def _listed_whole(
+    git: str,
+    root: Path,
+    specs: list[str],
+    key: bytes | None,
+    git_dir: Path | None,
+    untracked_listing: Command,
+) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
+    """The index listing with git's verdict on every entry, and the untracked files: two `git
+    ls-files` at once; the listing is kept when the index did not change meanwhile."""
+    judged = ["ls-files", "-z", "-v", "--stage", "--cached", "--modified", "--deleted"]
+    outputs = run_together(git, root, [[*judged, "--", *specs], untracked_listing])
+    if outputs is None:
+        return None
+    entries, changed = _split(outputs[0])
+    listing = IndexListing(entries, git_dir)
+    if index_key(root) == key:
+        LISTINGS.keep(root, specs, key, listing)
+    return listing, changed, [os.fsdecode(path) for path in records(outputs[1])]
+
+
+def _split(output: bytes) -> tuple[bytes, list[tuple[bytes, bytes]]]:
+    """The index records of a `git ls-files -v --stage --cached --modified --deleted` output, and
+    the (tag, path) of the entries it marks modified (`C`) or deleted (`R`; lower case when the
+    entry is marked assume-unchanged): found by searching, the records between them kept whole."""
+    data = b"\0" + output
+    spans: list[tuple[int, int]] = []
+    changed: list[tuple[bytes, bytes]] = []
+    for tag in (b"C", b"R", b"c", b"r"):
+        needle = b"\0" + tag + b" "
         at = data.find(needle)
         while at != -1:
             end = data.index(b"\0", at + 1)
-            found.append((tag, data[at + 1 : end].partition(b"\t")[2]))
+            spans.append((at, end))
+            changed.append((tag.upper(), record_path(data[at + 1 : end])))
             at = data.find(needle, end)
-    return found
+    if not spans:
+        return output, []
+    kept, done = [], 0
+    for start, end in sorted(spans):
+        kept.append(data[done:start])
+        done = end
+    kept.append(data[done:])
+    return b"".join(kept)[1:], changed
+
+
+def _judged(
+    git: str,
+    root: Path,
+    specs: list[str],
+    listing: IndexListing,
+    named: list[bytes],
+    untracked: list[str],
+) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
+    changed = verdicts(git, root, listing, candidates(listing, named), specs)
+    return None if changed is None else (listing, changed, untracked)
 
 
 def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:
@@ -121,135 +203,10 @@ def pathspecs(patterns: Sequence[str]) -> list[str]:
     return [*specs, *_LEFT_OUT]
 
 
-def untracked_pathspecs(patterns: Sequence[str]) -> list[str]:
-    """The patterns' fixed folders, literally: untracked files are matched here, as the walk
-    matches them, and git lists a repository within only when no glob narrows the listing."""
-    prefixes = sorted(set(fixed_prefixes(patterns)))
+def untracked_pathspecs(prefixes: Sequence[str]) -> list[str]:
+    """The patterns' fixed folders (`prefixes`), literally: untracked files are matched here, as
+    the walk matches them, and git lists a repository within only when no glob narrows the
+    listing."""
     if "" in prefixes:
         return [".", *_LEFT_OUT]
     return [*(f":(literal){prefix}" for prefix in prefixes), *_LEFT_OUT]
-
-
-def _run_together(git: str, root: Path, commands: Sequence[list[str]]) -> list[bytes] | None:
-    """The outputs of the git `commands`, run at once in `root`; None when one fails or outlasts
-    `GIT_TIMEOUT` (git's own variables left out, so no hook's GIT_DIR points it elsewhere)."""
-    env = {key: value for key, value in os.environ.items() if not key.startswith("GIT_")}
-    env["GIT_OPTIONAL_LOCKS"] = "0"
-    options = {"cwd": root, "env": env, "stdin": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
-    running: list[subprocess.Popen[bytes]] = []
-    try:
-        for command in commands:
-            argv = [git, "-c", "core.quotePath=false", *command]
-            running.append(subprocess.Popen(argv, stdout=subprocess.PIPE, **options))  # type: ignore[call-overload]
-        outputs = [process.communicate(timeout=GIT_TIMEOUT)[0] for process in running]
-    except (OSError, subprocess.TimeoutExpired):
-        for process in running:
-            process.kill()
-            process.wait()
-        return None
-    if any(process.returncode != 0 for process in running):
-        return None
-    return outputs
-
-
-def _records(output: bytes) -> list[bytes]:
-    records = output.split(b"\0")
-    records.pop()  # after the last NUL
-    return records
-
-
-def _path(record: bytes) -> bytes:
-    return record.partition(b"\t")[2]
-
-
-def _digest(
-    root: Path,
-    entries: bytes,
-    deleted: set[bytes],
-    modified: set[bytes],
-    added: list[str],
-    skipped: list[str],
-    patterns: Sequence[str],
-) -> str:
-    """MD5 of the index's records with deleted files left out, modified and untracked files at
-    their content, and the files of repositories within (which git lists as one folder) walked:
-    the bytes `git ls-files` would print once all of them were added."""
-    if skipped:
-        added = list(dict.fromkeys([*added, *_walk_within(root, skipped, patterns)]))
-    gone = sorted(deleted | modified)
-    record = partial(_record, root, len(modified) + len(added) > HASHED_FILES)
-    new = sorted(filter(None, map(record, [*map(os.fsdecode, modified), *added])), key=_path)
-    if (len(gone) + len(new)) * 64 > entries.count(b"\0"):  # many: one sort is cheaper
-        kept = set(gone)
-        records = sorted([*(r for r in _records(entries) if _path(r) not in kept), *new], key=_path)
-        return hashlib.md5(b"".join(r + b"\0" for r in records), usedforsecurity=False).hexdigest()
-    return _spliced(entries, gone, new)
-
-
-def _spliced(entries: bytes, gone: list[bytes], new: list[bytes]) -> str:
-    """MD5 of `entries` without the records of the `gone` paths and with the `new` records at
-    their places, fed in slices: the few changes cost searches, not a pass over every record."""
-    edits: list[tuple[int, int, bytes, int | bytes]] = []
-    for path in gone:
-        start = _offset(entries, path)
-        edits.append((start, 1, path, _offset(entries, path, after=True, lo=start)))
-    edits += [(_offset(entries, _path(r)), 0, _path(r), r + b"\0") for r in new]
-    edits.sort(key=lambda edit: edit[:3])
-    digest = hashlib.md5(usedforsecurity=False)
-    view = memoryview(entries)
-    done = 0
-    for at, _, _, change in edits:
-        digest.update(view[done:at])
-        done = at
-        if isinstance(change, bytes):
-            digest.update(change)
-        else:
-            done = change
-    digest.update(view[done:])
-    return digest.hexdigest()
-
-
-def _offset(entries: bytes, path: bytes, *, after: bool = False, lo: int = 0) -> int:
-    """Where the first record whose path sorts after `path` (or is it, unless `after`) starts in
-    `entries` (records sorted by path, each ended by NUL): a binary search over the bytes."""
-    hi = len(entries)
-    while lo < hi:
-        mid = (lo + hi) // 2
-        start = entries.rfind(b"\0", lo, mid) + 1 or lo
-        end = entries.index(b"\0", start)
-        found = entries[entries.index(b"\t", start, end) + 1 : end]
-        if found < path or (after and found == path):
-            lo = end + 1
-        else:
-            hi = start
-    return lo
-
-
-def _record(root: Path, by_stat: bool, path: str) -> bytes | None:
-    """The index record `git add` would make for the file at `path` (None: it is gone, or it is a
-    folder: a repository within, which the walk covers)."""
-    full = root / path
-    try:
-        info = os.lstat(full)
-        if stat.S_ISLNK(info.st_mode):
-            data = os.fsencode(os.readlink(full))
-            return os.fsencode(f"H 120000 {_blob_id(data)} 0\t{path}")
-        if not stat.S_ISREG(info.st_mode):
-            return None
-        mode = "100755" if info.st_mode & stat.S_IXUSR else "100644"
-        if by_stat or info.st_size > HASHED_SIZE:
-            oid = f"mtime:{info.st_mtime_ns}:size:{info.st_size}"
-        else:
-            oid = _blob_id(full.read_bytes())
-        return os.fsencode(f"H {mode} {oid} 0\t{path}")
-    except OSError:
-        return None
-
-
-def _blob_id(data: bytes) -> str:
-    return hashlib.sha1(b"blob %d\0" % len(data) + data, usedforsecurity=False).hexdigest()
-
-
-def _walk_within(root: Path, folders: list[str], patterns: Sequence[str]) -> list[str]:
-    """The matched files in repositories within, which git lists as one untracked folder."""
-    return [f.path for folder in folders for f in watched_below(root, folder, patterns)]

@@ -1,0 +1,154 @@
+"""`git status` over a private copy of the index, where git keeps its untracked cache
+(specs/engine.md).
+
+One `git status` checks every entry's stat on several threads and finds the untracked files; with
+the untracked cache (`core.untrackedCache`), a folder whose stat has not changed since the last
+check is not read again. The cache lives in the index, which onlooker never writes: so `git
+status` runs over a copy of it in a folder of this process (`GIT_INDEX_FILE`), taken again
+whenever the index file's checksum changes. Its answers are read as the two `git ls-files` read
+before: the entries it finds changed are the candidates `git ls-files --modified --deleted`
+judges (`git_verdicts.py`), and the folders it lists whole are listed file by file by `git
+ls-files --others`. Where they could differ, the caller asks git as before: when
+`.git/info/exclude` holds patterns (`git status` reads it, `git ls-files` as run here does not),
+or a listed path is in a `.hg` or `.svn` folder (which the listing leaves out).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+import threading
+import weakref
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..text.ignore import IGNORE_FILE
+from .git_index import Command, run_together
+
+STATUS = ["-c", "core.untrackedCache=true", "-c", "core.fsmonitor=false"]
+STATUS += ["-c", "core.splitIndex=false"]  # the copy is written whole, nothing in the repository
+STATUS += ["-c", f"core.excludesFile={os.devnull}", "-c", "status.showUntrackedFiles=normal"]
+STATUS += ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-renames"]
+STATUS += ["--ignore-submodules=all"]  # submodules are judged by ls-files (git_verdicts.py)
+_SKIPPED = ("/.hg/", "/.svn/")
+
+
+class PrivateIndexes:
+    """This process's copies of work trees' indexes, each with the checksum it was taken under."""
+
+    def __init__(self) -> None:
+        self._folder: Path | None = None
+        self._copies: dict[str, tuple[bytes, Path]] = {}
+        self._lock = threading.Lock()
+
+    def copy(self, root: Path, index: Path, key: bytes) -> Path | None:
+        """The private copy of `index` (taken now unless it was under `key`); None when it
+        cannot be taken."""
+        with self._lock:
+            kept = self._copies.get(str(root))
+            if kept is not None and kept[0] == key and kept[1].exists():
+                return kept[1]
+            try:
+                if self._folder is None:
+                    self._folder = Path(tempfile.mkdtemp(prefix="onlooker-index-"))
+                    weakref.finalize(self, shutil.rmtree, self._folder, True)
+                copy = self._folder / f"index-{len(self._copies)}"
+                if kept is not None:
+                    copy = kept[1]
+                taking = copy.with_suffix(".taking")
+                shutil.copyfile(index, taking)
+                os.replace(taking, copy)  # a status running over the last copy reads it whole
+            except OSError:
+                return None
+            self._copies[str(root)] = (key, copy)
+            return copy
+
+
+PRIVATE = PrivateIndexes()
+
+
+def status_command(copy: Path) -> Command:
+    """`git status` over the private copy (which it may write: no one else does)."""
+    return (STATUS, {"GIT_INDEX_FILE": str(copy), "GIT_OPTIONAL_LOCKS": "1"})
+
+
+def excludes_elsewhere(git_dir: Path | None) -> bool:
+    """Whether `info/exclude` holds a pattern (or cannot be read), which `git status` would
+    apply and the untracked listing does not."""
+    if git_dir is None:
+        return True
+    folders = [git_dir]
+    try:
+        common = (git_dir / "commondir").read_text(encoding="utf-8").strip()
+        folders.append(git_dir / common)
+    except FileNotFoundError:
+        pass
+    except (OSError, UnicodeDecodeError):
+        return True
+    for folder in folders:
+        try:
+            text = (folder / "info" / "exclude").read_text(encoding="utf-8")
+        except FileNotFoundError:
+            continue
+        except (OSError, UnicodeDecodeError):
+            return True
+        lines = (line.strip() for line in text.splitlines())
+        if any(line and not line.startswith("#") for line in lines):
+            return True
+    return False
+
+
+def read_status(output: bytes) -> tuple[list[bytes], list[str]] | None:
+    """(the entries `git status` finds changed in the work tree, the untracked paths it lists,
+    folders with a `/`); None when a record is not one this reading knows."""
+    changed: list[bytes] = []
+    untracked: list[str] = []
+    for record in output.split(b"\0")[:-1]:
+        kind = record[:2]
+        if kind == b"? ":
+            untracked.append(os.fsdecode(record[2:]))
+        elif kind in (b"1 ", b"u "):
+            fields = record.split(b" ", 8 if kind == b"1 " else 10)
+            if len(fields) < (9 if kind == b"1 " else 11):
+                return None
+            if fields[1][1:2] != b"." or kind == b"u ":
+                changed.append(fields[-1])
+        else:
+            return None
+    return changed, untracked
+
+
+def untracked_below(
+    git: str, root: Path, listed: list[str], changed: list[bytes], prefixes: Sequence[str]
+) -> list[str] | None:
+    """The untracked paths below the `prefixes` ('' for all), as `git ls-files --others` lists
+    them: the files `git status` named, and the folders it listed whole listed again by `git
+    ls-files`, as are the folders now where it found a changed entry (a file become a folder,
+    whose files it does not list); None when git cannot answer or a path is in a folder the
+    listing leaves out."""
+    if any(part in f"/{path}" for path in listed for part in _SKIPPED):
+        return None
+    found = [path for path in listed if not path.endswith("/") and _below(path, prefixes)]
+    asked = []
+    folders = [path for path in listed if path.endswith("/")]
+    folders += [f"{os.fsdecode(path)}/" for path in changed if (root / os.fsdecode(path)).is_dir()]
+    for folder in folders:
+        if _below(folder, prefixes):
+            asked.append(folder.rstrip("/"))
+        asked += [prefix for prefix in prefixes if prefix and _below(prefix + "/", [folder])]
+    if asked:
+        others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}", "--"]
+        asked = list(dict.fromkeys(asked))
+        outputs = run_together(git, root, [[*others, *(f":(literal){path}" for path in asked)]])
+        if outputs is None:
+            return None
+        more = [os.fsdecode(path) for path in outputs[0].split(b"\0")[:-1]]
+        if any(part in f"/{path}" for path in more for part in _SKIPPED):
+            return None
+        found += more
+    return list(dict.fromkeys(found))
+
+
+def _below(path: str, prefixes: Sequence[str]) -> bool:
+    return any(not prefix or path.startswith(prefix.rstrip("/") + "/") for prefix in prefixes)
