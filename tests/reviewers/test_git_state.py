@@ -117,7 +117,7 @@ STEPS: list[Step] = [
 def test_each_step_changes_the_state_when_the_walk_s_state_changes(
     tmp_path: Path, patterns: tuple[str, ...]
 ) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     before_git, before_walk = files_state(root, patterns), baseline.files_state(root, patterns)
     assert git_files_state(root, patterns) == before_git  # git answered, no walk
     for step, act in STEPS:
@@ -131,7 +131,7 @@ def test_each_step_changes_the_state_when_the_walk_s_state_changes(
 def test_a_modified_file_staged_or_committed_or_only_touched_keeps_its_state(
     tmp_path: Path,
 ) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     first = files_state(root, ["**/*"])
     write(root, "src/a.py", "a = 100\n")
     write(root, "src/fresh.py", "fresh\n")
@@ -150,7 +150,7 @@ def test_a_modified_file_staged_or_committed_or_only_touched_keeps_its_state(
 
 
 def test_a_tracked_file_a_gitignore_names_still_counts_as_git_keeps_it(tmp_path: Path) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     write(root, "kept.log", "tracked on purpose\n")
     git(root, "add", "-f", "kept.log")
     before = files_state(root, ["**/*.log"])
@@ -160,7 +160,7 @@ def test_a_tracked_file_a_gitignore_names_still_counts_as_git_keeps_it(tmp_path:
 
 
 def test_a_repository_within_is_walked(tmp_path: Path) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     inner = root / "vendor/lib"
     write(root, "vendor/lib/mod.py", "m\n")
     write(root, "vendor/lib/src/deep.py", "d\n")
@@ -194,7 +194,7 @@ def test_outside_a_work_tree_top_the_walk_is_today_s_hash_for_hash(tmp_path: Pat
 
 
 def test_patterns_that_match_nothing_give_one_state(tmp_path: Path) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     empty = files_state(root, ["missing/**"])
     assert files_state(root, [".", ""]) == files_state(root, []) == empty
     write(root, "src/a.py", "a = 9\n")
@@ -221,7 +221,7 @@ def test_a_tree_not_yet_added_counts_its_many_files_by_mtime_and_size(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(tree_splice, "HASHED_FILES", 3)  # more untracked files than this
-    root = tmp_path
+    root = tmp_path / "tree"
     for name, text in TREE.items():
         write(root, name, text)
     git(root, "init", "-q")

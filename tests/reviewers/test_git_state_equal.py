@@ -19,6 +19,7 @@ import pytest
 from onlooker.reviewers import git_state, git_status_cache, git_verdicts, tree_splice
 from onlooker.reviewers.git_index import IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state
+from onlooker.store.home import data_home
 
 HERE = Path(__file__).resolve().parent
 
@@ -75,7 +76,7 @@ def assert_equal(root: Path, step: str) -> None:
 
 
 def test_every_step_gives_the_same_state_as_before(tmp_path: Path, layout: str) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     for step, act in trees.STEPS:
         act(root)
         assert_equal(root, step)
@@ -154,14 +155,14 @@ def _skipped(root: Path, name: str) -> None:
 
 
 def test_what_the_index_marks_gives_the_same_state_as_before(tmp_path: Path, layout: str) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     for step, act in SCENARIOS:
         act(root)
         assert_equal(root, step)
 
 
 def test_a_merge_conflict_gives_the_same_state_as_before(tmp_path: Path, layout: str) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     _conflict(root)
     assert_equal(root, "unmerged entries")
     write(root, "src/a.py", "a = 'resolved'\n")
@@ -171,7 +172,7 @@ def test_a_merge_conflict_gives_the_same_state_as_before(tmp_path: Path, layout:
 
 
 def test_another_file_changed_in_a_report_as_long_is_read_anew(tmp_path: Path) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     write(root, "src/b.py", "b\n")
     git(root, "add", "src/b.py")
     git(root, "commit", "-qm", "b")
@@ -186,7 +187,7 @@ def test_an_attributes_file_written_after_a_verdict_was_kept_counts(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(git_verdicts, "SETTLED_NS", -(10**12))  # verdicts kept at once
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     write(root, ".gitattributes", "*.py text\n")
     (root / "src/crlf.py").write_bytes(b"a = 1\r\n")  # kept with LF in the index
     git(root, "add", ".gitattributes", "src/crlf.py")
@@ -198,7 +199,7 @@ def test_an_attributes_file_written_after_a_verdict_was_kept_counts(
 
 
 def test_git_status_answers_over_a_private_copy_of_the_index(tmp_path: Path) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     index = (root / ".git/index").read_bytes()
     write(root, "src/a.py", "a = 4\n")
     write(root, "src/new/n.py", "n\n")
@@ -206,10 +207,24 @@ def test_git_status_answers_over_a_private_copy_of_the_index(tmp_path: Path) -> 
     copy = git_status_cache.PRIVATE.copy(root, root / ".git/index", index_key(root) or b"")
     assert copy is not None and copy.read_bytes() != index  # git status keeps its cache there
     assert (root / ".git/index").read_bytes() == index  # never in the repository's index
+    assert copy.parent == data_home() / "run" / f"git-index-{os.getpid()}"
+
+
+def test_the_index_copies_of_a_process_that_is_gone_are_removed(tmp_path: Path) -> None:
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    left = data_home() / "run" / f"git-index-{gone.pid}"
+    left.mkdir(parents=True)
+    (left / "index-0").write_bytes(b"left by a killed worker")
+    root = repository(tmp_path / "tree")
+    shutil.rmtree(data_home() / "run" / f"git-index-{os.getpid()}", ignore_errors=True)
+    write(root, "src/a.py", "a = 5\n")
+    assert git_status_cache.PRIVATE.copy(root, root / ".git/index", b"another key") is not None
+    assert not left.exists()
 
 
 def test_a_kept_listing_is_read_again_once_the_index_changes(tmp_path: Path) -> None:
-    root = repository(tmp_path)
+    root = repository(tmp_path / "tree")
     key = index_key(root)
     kept = git_files_state(root, ["**/*"])
     assert kept == baseline.git_files_state(root, ["**/*"])
@@ -241,14 +256,15 @@ def test_a_tree_not_yet_added_gives_the_same_state_as_before(
 ) -> None:
     monkeypatch.setattr(tree_splice, "HASHED_FILES", 3)
     monkeypatch.setattr(baseline, "HASHED_FILES", 3)
+    root = tmp_path / "tree"
     for name, text in trees.TREE.items():
-        write(tmp_path, name, text)
-    git(tmp_path, "init", "-q")
-    assert index_key(tmp_path) is None  # no index yet: nothing kept
-    assert_equal(tmp_path, "no index")
-    git(tmp_path, "add", "src")
+        write(root, name, text)
+    git(root, "init", "-q")
+    assert index_key(root) is None  # no index yet: nothing kept
+    assert_equal(root, "no index")
+    git(root, "add", "src")
     for number in range(100):
-        write(tmp_path, f"src/many/m{number}.py", f"{number}\n")
-    assert_equal(tmp_path, "many untracked")
-    os.utime(tmp_path / "src/many/m1.py", ns=(0, 0))
-    assert_equal(tmp_path, "one touched")
+        write(root, f"src/many/m{number}.py", f"{number}\n")
+    assert_equal(root, "many untracked")
+    os.utime(root / "src/many/m1.py", ns=(0, 0))
+    assert_equal(root, "one touched")

@@ -4,9 +4,10 @@
 One `git status` checks every entry's stat on several threads and finds the untracked files; with
 the untracked cache (`core.untrackedCache`), a folder whose stat has not changed since the last
 check is not read again. The cache lives in the index, which onlooker never writes: so `git
-status` runs over a copy of it in a folder of this process (`GIT_INDEX_FILE`), taken again
-whenever the index file's checksum changes. Its answers are read as the two `git ls-files` read
-before: the entries it finds changed are the candidates `git ls-files --modified --deleted`
+status` runs over a copy of it (`GIT_INDEX_FILE`) in this process's folder of the data home
+(`run/git-index-<pid>/`, removed when the process ends and, left by a killed one, by the next),
+taken again whenever the index file's checksum changes. Its answers are read as the two `git
+ls-files` read before: the entries it finds changed are the candidates `git ls-files --modified --deleted`
 judges (`git_verdicts.py`), and the folders it lists whole are listed file by file by `git
 ls-files --others`. Where they could differ, the caller asks git as before: when
 `.git/info/exclude` holds patterns (`git status` reads it, `git ls-files` as run here does not),
@@ -17,12 +18,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import tempfile
 import threading
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..store.home import data_home
 from ..text.ignore import IGNORE_FILE
 from .git_index import Command, run_together
 
@@ -32,6 +33,34 @@ STATUS += ["-c", f"core.excludesFile={os.devnull}", "-c", "status.showUntrackedF
 STATUS += ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-renames"]
 STATUS += ["--ignore-submodules=all"]  # submodules are judged by ls-files (git_verdicts.py)
 _SKIPPED = ("/.hg/", "/.svn/")
+_FOLDER_PREFIX = "git-index-"
+
+
+def _copies_folder(run: Path) -> Path:
+    """This process's folder for index copies, under the data home's `run/`; the folders of
+    processes that are gone are removed first."""
+    for folder in run.glob(f"{_FOLDER_PREFIX}*"):
+        pid = folder.name.removeprefix(_FOLDER_PREFIX)
+        if pid.isdigit() and int(pid) != os.getpid() and not _alive(int(pid)):
+            shutil.rmtree(folder, ignore_errors=True)
+    folder = run / f"{_FOLDER_PREFIX}{os.getpid()}"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder
+
+
+def _remove_own(folder: Path, pid: int) -> None:
+    if os.getpid() == pid:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
 
 
 class PrivateIndexes:
@@ -39,6 +68,7 @@ class PrivateIndexes:
 
     def __init__(self) -> None:
         self._folder: Path | None = None
+        self._pid = os.getpid()
         self._copies: dict[str, tuple[bytes, Path]] = {}
         self._lock = threading.Lock()
 
@@ -46,13 +76,18 @@ class PrivateIndexes:
         """The private copy of `index` (taken now unless it was under `key`); None when it
         cannot be taken."""
         with self._lock:
+            if self._pid != os.getpid():  # a forked child takes copies of its own
+                self._folder, self._pid, self._copies = None, os.getpid(), {}
+            run = data_home() / "run"
+            if self._folder is not None and self._folder.parent != run:  # another data home
+                self._folder, self._copies = None, {}
             kept = self._copies.get(str(root))
             if kept is not None and kept[0] == key and kept[1].exists():
                 return kept[1]
             try:
-                if self._folder is None:
-                    self._folder = Path(tempfile.mkdtemp(prefix="onlooker-index-"))
-                    weakref.finalize(self, shutil.rmtree, self._folder, True)
+                if self._folder is None or not self._folder.is_dir():
+                    self._folder, self._copies, kept = _copies_folder(run), {}, None
+                    weakref.finalize(self, _remove_own, self._folder, self._pid)
                 copy = self._folder / f"index-{len(self._copies)}"
                 if kept is not None:
                     copy = kept[1]
