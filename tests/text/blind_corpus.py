@@ -36,6 +36,7 @@ _load("blind_shell")
 CONTROLS: list[Any] = _load("blind_controls").CONTROLS
 _load("blind_heldout")
 _load("blind_round3")
+_ROUND4 = _load("blind_round4")
 CASES: list[Any] = _SECRETS.CASES
 
 

@@ -4,6 +4,7 @@ that takes a text (and the same text lowercased) and returns it with that kind's
 
 from __future__ import annotations
 
+import itertools
 import re
 import string
 from collections.abc import Callable, Iterable
@@ -61,6 +62,23 @@ def already_redacted(value: str) -> bool:
     return "[REDACTED:" in value
 
 
+#: The shortest run of one repeated character that makes a value a placeholder.
+PLACEHOLDER_RUN = 8
+
+
+def placeholder(value: str) -> bool:
+    """A documentation placeholder in a secret's shape (`sk_live_xxxxxxxxxxxxxxxx`,
+    `AKIAXXXXXXXXXXXXXXXX`, `ghp_000000…`): half the value or more is one character repeated,
+    which no random secret is."""
+    if len(value) < PLACEHOLDER_RUN:
+        return False
+    longest = run = 1
+    for before, char in itertools.pairwise(value):
+        run = run + 1 if char == before else 1
+        longest = max(longest, run)
+    return longest >= PLACEHOLDER_RUN and longest * 2 >= len(value)
+
+
 def replace_spans(text: str, spans: Iterable[tuple[int, int]], kind: str) -> str:
     """`text` with each (start, end) span, in order and not overlapping, replaced by the mark."""
     pieces: list[str] = []
@@ -82,7 +100,7 @@ def regex_apply(pattern: re.Pattern[str], group: int, kind: str) -> Apply:
         replacement = mark(kind)
 
         def replace(match: re.Match[str]) -> str:
-            return replacement
+            return match.group(0) if placeholder(match.group(0)) else replacement
 
     else:
 
@@ -95,7 +113,7 @@ def regex_apply(pattern: re.Pattern[str], group: int, kind: str) -> Apply:
 def replace_group(match: re.Match[str], group: int, kind: str) -> str:
     """The match with `group` replaced by the mark (left alone when it holds one already)."""
     value = match.group(group)
-    if value is None or already_redacted(value):
+    if value is None or already_redacted(value) or placeholder(value):
         return match.group(0)
     start, end = match.span(group)
     whole = match.group(0)

@@ -11,7 +11,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from typing import NamedTuple
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, mark, placeholder
 from .folding import ascii_lowered
 from .literal_starts import positions, searched
 from .random_tokens import random_token
@@ -276,7 +276,9 @@ def _plain_literal(name: str, value: str, *, quoted: bool) -> bool:
     if len(stripped) < 3 or already_redacted(stripped):
         return False
     lowered = stripped.lower()
-    if lowered in NOT_VALUES or _TEMPLATE.match(stripped) or len(set(stripped)) == 1:
+    if lowered in NOT_VALUES or _TEMPLATE.match(stripped) or placeholder(stripped):
+        return False
+    if len(set(stripped)) == 1:
         return False
     if "${" in stripped or "{{" in stripped:
         return False  # an interpolated template: `Token ${process.env.API_TOKEN}`

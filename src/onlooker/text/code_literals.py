@@ -14,7 +14,7 @@ import re
 
 from ._shape import Shape, already_redacted, mark
 from .literal_starts import Started, lowered_again, positions, searched, sub_from_starts
-from .secret_names import is_secret_name
+from .secret_names import is_secret_name, name_words
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -191,7 +191,7 @@ def redact_name_values(text: str, lowered: str) -> str:
         if not names or "valueFrom" in window[-40:]:
             return match.group(0)
         cookie = '"domain"' in text[max(0, match.start() - 200) : match.end() + 200]
-        if not (cookie or is_secret_name(names[-1])):
+        if not (cookie or is_secret_name(names[-1]) or session_cookie_name(names[-1])):
             return match.group(0)
         return _replaced(match, group, "assignment")
 
@@ -200,6 +200,16 @@ def redact_name_values(text: str, lowered: str) -> str:
 
 _SENSITIVE = re.compile(r"""\\?"sensitive\\?"\s*:\s*true""")
 _VALUE = re.compile(r"""\\?"value\\?"\s*:\s*\\?"(?P<v>[^"\\\n]{1,2048})\\?\"""")
+
+
+#: The last word of a session cookie's name (`laravel_session`, `PHPSESSID`, `connect.sid`): a
+#: name/value pair under one is a cookie (a HAR entry, a browser's export), whatever its domain.
+_SESSION_WORDS = frozenset({"session", "sess", "sid", "sessid", "sessionid", "jsessionid"})
+
+
+def session_cookie_name(name: str) -> bool:
+    words = name_words(name)
+    return bool(words) and (words[-1] in _SESSION_WORDS or words[-1].endswith("sessid"))
 
 
 def redact_sensitive_values(text: str, lowered: str) -> str:
@@ -220,6 +230,43 @@ def redact_sensitive_values(text: str, lowered: str) -> str:
             pieces.append(text[done:start] + mark("sensitive_value"))
             done = stop
     return "".join(pieces) + text[done:]
+
+
+#: A module called as soon as it is loaded: `require('twilio')(sid, token)`,
+#: `require('stripe')('sk_…')`; its arguments are a vendor client's credentials.
+_REQUIRED_CALL = re.compile(
+    r"""require\(\s*["'][\w@/.-]{1,100}["']\s*\)\s*\((?P<args>[^()\n]{1,400})\)"""
+)
+
+
+def redact_required_calls(text: str, lowered: str) -> str:
+    """Each literal argument of a module called on load that reads as a random credential:
+    16 characters or more, letters with digits, no spaces (not a region, a URL or a name)."""
+
+    def replace(match: re.Match[str]) -> str:
+        whole, offset = match.group(0), match.start("args") - match.start()
+        pieces, done = [], 0
+        for arg in _ARG.finditer(match.group("args")):
+            value = arg.group("v")
+            if value is None or not _credential_literal(value):
+                continue
+            start = offset + arg.start("v")
+            pieces.append(whole[done:start] + mark("code_literal"))
+            done = start + len(value)
+        return "".join(pieces) + whole[done:] if pieces else whole
+
+    return _REQUIRED_CALL.sub(replace, text)
+
+
+def _credential_literal(value: str) -> bool:
+    return (
+        len(value) >= 16
+        and _literal(value)
+        and not value.startswith(_PUBLISHABLE)
+        and not any(c in value for c in " /:.")
+        and any(c.isdigit() for c in value)
+        and any(c.isalpha() for c in value)
+    )
 
 
 def _literal(value: str) -> bool:
@@ -254,6 +301,7 @@ CODE_SHAPES = (
     ),
     Shape("sql_password", ("password", "identified"), redact_sql),
     Shape("code_literal", tuple({needle for needle, _, _ in POSITIONAL}), redact_positional),
+    Shape("code_literal", ("require(",), redact_required_calls),
     Shape("assignment", ("value",), redact_name_values),
     Shape("code_literal", (".set", "curlopt_", ":basic", "#define", "# define"), redact_setters),
     Shape("sensitive_value", ('"sensitive', '\\"sensitive'), redact_sensitive_values),

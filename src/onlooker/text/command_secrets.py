@@ -148,10 +148,53 @@ def _starts_command(text: str, at: int) -> bool:
     )
 
 
+#: `-p VALUE` of a command not listed above: a password when a user's flag is on the same
+#: command (`-u deploy -p …`, `--username ci -p …`), not a port, a path or a mapping.
+_P_FLAG = re.compile(rf"-(?<![^\s]-)p[ \t]+{_VALUE}")
+_USER_FLAG = re.compile(
+    r"(?<![^\s])(?:-u|-U|-l|--user(?:name)?|--login)(?:[ \t]+|=)['\"]?[^\s\-'\"]"
+)
+
+
+def redact_user_password_flags(text: str, lowered: str) -> str:
+    spans: list[tuple[int, int]] = []
+    for flag in _P_FLAG.finditer(text):
+        value = flag.group("v").strip("'\"")
+        if not _password_value(value) or already_redacted(value):
+            continue
+        at = flag.start()
+        line_start = max(text.rfind("\n", 0, at) + 1, at - REACH)
+        line_end = text.find("\n", at)
+        line_end = len(text) if line_end < 0 else min(line_end, at + REACH)
+        start, end = line_start, line_end
+        for boundary in _COMMAND_END.finditer(text, line_start, line_end):
+            if boundary.end() <= at:
+                start = boundary.end()
+            elif boundary.start() >= flag.end():
+                end = boundary.start()
+                break
+        if _USER_FLAG.search(text, start, end):
+            spans.append(flag.span("v"))
+    return replace_spans(text, spans, "cli_password") if spans else text
+
+
+def _password_value(value: str) -> bool:
+    """Letters with digits or signs, six characters or more, no path, mapping or variable."""
+    if len(value) < 6 or value[0] in "-$%<{(" or any(c in value for c in "/=:@\\"):
+        return False
+    letters = any(c.isalpha() for c in value)
+    digits = any(c.isdigit() for c in value)
+    signs = any(not c.isalnum() and c not in "._-" for c in value)
+    return letters and (digits or signs)
+
+
 def _shape(needles: tuple[str, ...], command: re.Pattern[str], flags: re.Pattern[str]) -> Shape:
     return Shape(
         "cli_password", needles, lambda text, lowered: redact_command(command, flags, text, lowered)
     )
 
 
-COMMAND_SHAPES = tuple(_shape(*family) for family in _COMPILED)
+COMMAND_SHAPES = (
+    *(_shape(*family) for family in _COMPILED),
+    Shape("cli_password", ("-p ", "-p\t"), redact_user_password_flags),
+)

@@ -24,6 +24,9 @@ _USER = r"(?:[\w.@-]{1,64}|\[redacted:\w+\])"
 _FOR = r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w.@-]{1,40}){1,3}?)?"
 #: "is" in the languages `_WHAT` names the password in.
 _IS = r"[ \t](?:lautet|ist|war|es|era|est|était|é)"
+#: The words that name a password only (not a key or a token, whose qualified names are code).
+_PASSWORD_WORD = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|passcode|mot de passe|contraseña|passwort|kennwort|senha)"
+_PASSWORD_STARTS = ("pass", "pw", "mot de passe", "contraseña", "kennwort", "senha")
 #: What `_WHAT` starts with: every phrasing starting with `_WHAT` is tried only there.
 _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
@@ -54,6 +57,11 @@ PHRASINGS = (
     Started(re.compile(
         rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)[ \t]+(?:with|using)[ \t]+{_USER}[ \t]+(?:and|&)[ \t]+{_V}"
     ), ("log", "sign"), ("with", "using")),
+    # the password of the test account: X; mot de passe du compte : X; Passwort für den Nutzer: X
+    # (a password's word, a few words saying whose, then a separator that states a value)
+    Started(re.compile(
+        rf"{_PASSWORD_WORD}(?:[ \t]+[^\s:=>\-–—→]{{1,40}}){{1,4}}?[ \t]*(?::|=|->|=>|→|—|–)[ \t]*{_V}"
+    ), _PASSWORD_STARTS),
     # password reset done, new one is X
     Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,60}}?(?:\b(?:is|was|are)[ \t]+|:[ \t]*){_V}"), ("pass",)),
 )  # fmt: skip

@@ -10,7 +10,7 @@ import dataclasses
 import re
 from typing import Any, TypeVar
 
-from ._shape import Shape, mark, regex_apply, replace_group
+from ._shape import Shape, mark, placeholder, regex_apply, replace_group
 from .assignments import ASSIGNMENTS, NOT_VALUES
 from .code_literals import CODE_SHAPES
 from .command_secrets import COMMAND_SHAPES
@@ -237,7 +237,11 @@ def _field_secret(value: str) -> bool:
     stripped = value.strip()
     if len(stripped) < 3 or "[REDACTED:" in stripped or stripped.lower() in NOT_VALUES:
         return False
-    return not (stripped.startswith(("${", "{{", "$", "<")) or len(set(stripped)) == 1)
+    return not (
+        stripped.startswith(("${", "{{", "$", "<"))
+        or len(set(stripped)) == 1
+        or placeholder(stripped)
+    )
 
 
 _PRINTED = ("output", "result", "error")
