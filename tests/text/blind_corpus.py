@@ -37,7 +37,13 @@ CONTROLS: list[Any] = _load("blind_controls").CONTROLS
 _load("blind_heldout")
 _load("blind_round3")
 _ROUND4 = _load("blind_round4")
+_ROUND5 = _load("blind_round5")
 CASES: list[Any] = _SECRETS.CASES
+#: The fourth held-out set (written before reading the rules) and the fifth (after its changes).
+ROUND4 = CASES[_ROUND4.START : _ROUND5.START]
+ROUND4_CONTROLS = CONTROLS[_ROUND4.CONTROLS_START : _ROUND5.CONTROLS_START]
+ROUND5 = CASES[_ROUND5.START :]
+ROUND5_CONTROLS = CONTROLS[_ROUND5.CONTROLS_START :]
 
 
 def _found(text: str, secrets: tuple[str, ...]) -> list[str]:

@@ -30,3 +30,12 @@ def test_every_blind_secret_is_redacted(case: Any) -> None:
 @pytest.mark.parametrize("control", CONTROLS, ids=[c.what for c in CONTROLS])
 def test_every_blind_look_alike_stays(control: Any) -> None:
     assert not blind_corpus.changed(control)
+
+
+def test_the_fourth_and_fifth_held_out_sets_cover_every_family_and_carrier() -> None:
+    fourth, fifth = blind_corpus.ROUND4, blind_corpus.ROUND5
+    for cases, controls, least in ((fourth, blind_corpus.ROUND4_CONTROLS, (120, 40)),
+                                   (fifth, blind_corpus.ROUND5_CONTROLS, (40, 15))):  # fmt: skip
+        assert len(cases) >= least[0] and len(controls) >= least[1]
+        assert len({case.family for case in cases}) == 12
+        assert len({case.carrier for case in cases}) == 11

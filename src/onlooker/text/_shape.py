@@ -66,10 +66,22 @@ def already_redacted(value: str) -> bool:
 PLACEHOLDER_RUN = 8
 
 
+#: Words that make a value of lowercase words a placeholder (`your-api-key-here`).
+PLACEHOLDER_WORDS = frozenset({
+    "your", "here", "placeholder", "example", "changeme", "insert", "replace", "dummy", "fake",
+    "sample", "goes", "put",
+})  # fmt: skip
+_WORDS_JOINED = re.compile(r"[a-z]+(?:[-_ ][a-z]+){1,8}")
+
+
 def placeholder(value: str) -> bool:
-    """A documentation placeholder in a secret's shape (`sk_live_xxxxxxxxxxxxxxxx`,
-    `AKIAXXXXXXXXXXXXXXXX`, `ghp_000000…`): half the value or more is one character repeated,
-    which no random secret is."""
+    """A documentation placeholder: a secret's shape whose half or more is one character
+    repeated, which no random secret is (`sk_live_xxxxxxxxxxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX`),
+    or lowercase words saying what goes there (`your-api-key-here`, `insert_token_here`)."""
+    if _WORDS_JOINED.fullmatch(value) and not PLACEHOLDER_WORDS.isdisjoint(
+        re.split(r"[-_ ]", value)
+    ):
+        return True
     if len(value) < PLACEHOLDER_RUN:
         return False
     longest = run = 1

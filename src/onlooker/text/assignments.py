@@ -24,7 +24,7 @@ from .secret_names import LONGEST, is_password_name, is_secret_name, name_words
 NAME_NEEDLES = searched(
     "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt",
     "pepper", "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase",
-    "private", "recovery", "backup", "mfa", "2fa", "verification",
+    "private", "recovery", "backup", "mfa", "2fa", "verification", "unseal",
 )  # fmt: skip
 _KEYWORD = "|".join(NAME_NEEDLES)
 _SEPARATOR = r"[\"'\]]{0,2}[ \t]{0,8}(?::=|=>|=(?![=~>])|:(?![:/\\=]))"
@@ -282,6 +282,8 @@ def _plain_literal(name: str, value: str, *, quoted: bool) -> bool:
         return False
     if "${" in stripped or "{{" in stripped:
         return False  # an interpolated template: `Token ${process.env.API_TOKEN}`
+    if name.lower() in ("cookie", "set-cookie") and _settings_only(stripped):
+        return False  # `Set-Cookie: theme=dark; Path=/`: no session's value
     if lowered.replace("-", "_") == name.lstrip("-").lower().replace("-", "_"):
         return False  # token=token, --password password
     if stripped[0] in "$%{<([@#!&|>*" or stripped.startswith(("~/", "./", "../")):
@@ -291,6 +293,13 @@ def _plain_literal(name: str, value: str, *, quoted: bool) -> bool:
     if stripped.replace(".", "", 1).isdigit():
         return is_password_name(name)
     return quoted or "(" not in stripped
+
+
+def _settings_only(cookie: str) -> bool:
+    """A cookie's first `name=value` pair whose value is a word of one case (`theme=dark`)."""
+    name, equals, value = cookie.partition(";")[0].partition("=")
+    plain = value.isalpha() and (value.islower() or value.isupper()) and len(value) <= 16
+    return bool(equals and name) and plain
 
 
 def _reads_as_code(value: str) -> bool:

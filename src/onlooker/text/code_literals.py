@@ -239,6 +239,21 @@ _REQUIRED_CALL = re.compile(
 )
 
 
+#: A Terraform variable named for a secret and its default: `variable "db_pass" { default = "…" }`.
+_VARIABLE_DEFAULT = re.compile(
+    r'variable[ \t]+"(?P<name>[\w-]{1,100})"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*"(?P<v>[^"\n]{1,512})"'
+)
+
+
+def redact_variable_defaults(text: str, lowered: str) -> str:
+    def replace(match: re.Match[str]) -> str:
+        if not is_secret_name(match.group("name")) or not _literal(match.group("v")):
+            return match.group(0)
+        return _replaced(match, "v", "code_literal")
+
+    return _VARIABLE_DEFAULT.sub(replace, text)
+
+
 def redact_required_calls(text: str, lowered: str) -> str:
     """Each literal argument of a module called on load that reads as a random credential:
     16 characters or more, letters with digits, no spaces (not a region, a URL or a name)."""
@@ -302,6 +317,7 @@ CODE_SHAPES = (
     Shape("sql_password", ("password", "identified"), redact_sql),
     Shape("code_literal", tuple({needle for needle, _, _ in POSITIONAL}), redact_positional),
     Shape("code_literal", ("require(",), redact_required_calls),
+    Shape("code_literal", ("variable",), redact_variable_defaults),
     Shape("assignment", ("value",), redact_name_values),
     Shape("code_literal", (".set", "curlopt_", ":basic", "#define", "# define"), redact_setters),
     Shape("sensitive_value", ('"sensitive', '\\"sensitive'), redact_sensitive_values),
