@@ -67,11 +67,13 @@ PHRASINGS = (
     Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,60}}?(?:\b(?:is|was|are)[ \t]+|:[ \t]*){_V}"), ("pass",)),
 )  # fmt: skip
 #: u jdoe p X; user: jdoe pass: X; username bob, pw X: a user's word and a password's, each
-#: before its value (a shape of its own: `u ` is in most texts, the other phrasings' words not).
+#: before its value (a shape of its own: `u ` is in most texts, the other phrasings' words not;
+#: looked for only on lines holding a password's word after it).
+_PASSWORD_AFTER = (" p ", " p:", " p=", "pass", "pw")
 USER_THEN_PASSWORD = (
     Started(re.compile(
         rf"(?<!\w)(?:u|user|username|login)[ \t]*[:=]?[ \t]+{_USER}[ \t]*[,;/]?[ \t]+(?:p|pass|passwd|password|pw|pwd)[ \t]*[:=]?[ \t]+{_V}"
-    ), ("u ", "u:", "u=", "user", "login")),
+    ), ("u ", "u:", "u=", "user", "login"), _PASSWORD_AFTER),
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
@@ -231,7 +233,7 @@ def _password_like(value: str) -> bool:
 PROSE_SHAPES = (
     Shape(
         "stated_password",
-        ("u ", "u:", "u=", "user", "login"),
+        _PASSWORD_AFTER,
         functools.partial(redact_prose, phrasings=USER_THEN_PASSWORD, named_after=()),
     ),
     Shape(
