@@ -109,7 +109,9 @@ def redact_assignments(text: str, lowered: str) -> str:
             continue
         if name == "PWD" and _directory(text[span[0] : span[1]]):
             continue  # the shell's working directory; `PWD=…` of ODBC is a password
-        at = max(at, span[1])  # a name inside a value is part of the value
+        if secret or not text[span[0] : span[1]].lstrip("'\"\\").startswith(("{", "[")):
+            at = max(at, span[1])  # a name inside a value is part of the value (not inside
+            # JSON given to a flag: `--secret-string '{"password": "…"}'`)
         if secret:
             pieces.append(text[done : span[0]])
             pieces.append(mark("cli_secret" if name.startswith("-") else "assignment"))
@@ -241,14 +243,20 @@ def _vendor_key_name(name: str) -> bool:
     return len(words) > 1 and words[-1] == "key" and words[-2] not in NOT_CREDENTIAL_KEYS
 
 
+def random_key_under(name: str, value: str) -> bool:
+    """Whether `value` under `name`, a `…_key` of no known vendor (`signerKey`, `NUGET_KEY`),
+    is a generated credential."""
+    return _vendor_key_name(name) and _random_key(value)
+
+
 def _random_key(value: str) -> bool:
     """A value that can only be a generated credential: a random token of mixed characters,
     32 or more hex digits, or a UUID (perhaps after a short prefix such as `sdk-`)."""
     value = value.strip()
     if len(value) < 20 or " " in value:
         return False
-    lowered = value.lower()
-    if len(value) >= 32 and all(c in "0123456789abcdef" for c in lowered):
+    lowered = value.lower().removeprefix("0x")
+    if len(lowered) >= 32 and all(c in "0123456789abcdef" for c in lowered):
         return entropy(lowered) >= 3.3
     return _UUID.fullmatch(lowered) is not None or random_token(value)
 

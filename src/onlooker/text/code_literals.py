@@ -232,58 +232,6 @@ def redact_sensitive_values(text: str, lowered: str) -> str:
     return "".join(pieces) + text[done:]
 
 
-#: A module called as soon as it is loaded: `require('twilio')(sid, token)`,
-#: `require('stripe')('sk_…')`; its arguments are a vendor client's credentials.
-_REQUIRED_CALL = re.compile(
-    r"""require\(\s*["'][\w@/.-]{1,100}["']\s*\)\s*\((?P<args>[^()\n]{1,400})\)"""
-)
-
-
-#: A Terraform variable named for a secret and its default: `variable "db_pass" { default = "…" }`.
-_VARIABLE_DEFAULT = re.compile(
-    r'variable[ \t]+"(?P<name>[\w-]{1,100})"[ \t]*\{[^{}]{0,400}?\bdefault[ \t]*=[ \t]*"(?P<v>[^"\n]{1,512})"'
-)
-
-
-def redact_variable_defaults(text: str, lowered: str) -> str:
-    def replace(match: re.Match[str]) -> str:
-        if not is_secret_name(match.group("name")) or not _literal(match.group("v")):
-            return match.group(0)
-        return _replaced(match, "v", "code_literal")
-
-    return _VARIABLE_DEFAULT.sub(replace, text)
-
-
-def redact_required_calls(text: str, lowered: str) -> str:
-    """Each literal argument of a module called on load that reads as a random credential:
-    16 characters or more, letters with digits, no spaces (not a region, a URL or a name)."""
-
-    def replace(match: re.Match[str]) -> str:
-        whole, offset = match.group(0), match.start("args") - match.start()
-        pieces, done = [], 0
-        for arg in _ARG.finditer(match.group("args")):
-            value = arg.group("v")
-            if value is None or not _credential_literal(value):
-                continue
-            start = offset + arg.start("v")
-            pieces.append(whole[done:start] + mark("code_literal"))
-            done = start + len(value)
-        return "".join(pieces) + whole[done:] if pieces else whole
-
-    return _REQUIRED_CALL.sub(replace, text)
-
-
-def _credential_literal(value: str) -> bool:
-    return (
-        len(value) >= 16
-        and _literal(value)
-        and not value.startswith(_PUBLISHABLE)
-        and not any(c in value for c in " /:.")
-        and any(c.isdigit() for c in value)
-        and any(c.isalpha() for c in value)
-    )
-
-
 def _literal(value: str) -> bool:
     stripped = value.strip()
     if len(stripped) < 3 or already_redacted(stripped) or len(set(stripped)) == 1:
@@ -316,8 +264,6 @@ CODE_SHAPES = (
     ),
     Shape("sql_password", ("password", "identified"), redact_sql),
     Shape("code_literal", tuple({needle for needle, _, _ in POSITIONAL}), redact_positional),
-    Shape("code_literal", ("require(",), redact_required_calls),
-    Shape("code_literal", ("variable",), redact_variable_defaults),
     Shape("assignment", ("value",), redact_name_values),
     Shape("code_literal", (".set", "curlopt_", ":basic", "#define", "# define"), redact_setters),
     Shape("sensitive_value", ('"sensitive', '\\"sensitive'), redact_sensitive_values),

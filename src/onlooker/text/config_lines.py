@@ -49,7 +49,8 @@ _SASL_PASSWD = re.compile(
     r"(?m)\[(?<![^\n]\[)[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$"
 )
 _CONFIG_SET = re.compile(
-    rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}"
+    rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}",
+    re.IGNORECASE,  # Redis's `CONFIG SET requirepass …`
 )
 _HTTP_BASIC = re.compile(
     rf"config(?<![\w-]config)[ \t]+(?:--?[\w-]+[ \t]+)*http-basic\.\S+[ \t]+\S+[ \t]+{_VALUE}"

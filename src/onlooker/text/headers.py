@@ -102,7 +102,7 @@ def redact_vendor_headers(text: str, lowered: str) -> str:
 
 #: `Cookie: a=b; c=d` (every value), `curl -b 'a=b'`, `--cookie`, httpie's `Cookie:a=b`.
 _COOKIE_LIST = re.compile(
-    r"""(?i)(?:(?<![\w-])cookie[ \t]*:[ \t]*|(?<![^\s])(?:-b|--cookie)(?:[ \t]+|=)(?P<q>\\?["']?))(?P<pairs>[^\n\r"'`\\]{1,4000})"""
+    r"""(?i)(?:(?<![\w-])cookie(?:[ \t]*:|[ \t]+is)[ \t]*|(?<![^\s])(?:-b|--cookie)(?:[ \t]+|=)(?P<q>\\?["']?))(?P<pairs>[^\n\r"'`\\]{1,4000})"""
 )
 #: `Set-Cookie: name=value; Path=/` and `document.cookie = "name=value; path=/"`: the first value.
 _SET_COOKIE = re.compile(

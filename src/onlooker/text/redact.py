@@ -11,7 +11,7 @@ import re
 from typing import Any, TypeVar
 
 from ._shape import Shape, mark, placeholder, regex_apply, replace_group
-from .assignments import ASSIGNMENTS, NOT_VALUES
+from .assignments import ASSIGNMENTS, NOT_VALUES, random_key_under
 from .code_literals import CODE_SHAPES
 from .command_secrets import COMMAND_SHAPES
 from .compiled_gate import CompiledGate
@@ -27,6 +27,7 @@ from .literal_starts import (
     expect_positions,
 )
 from .needle_gate import NeedleGate
+from .placed_literals import PLACED_SHAPES
 from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES
 from .replaced_spans import lowered_after
@@ -115,6 +116,7 @@ SHAPES: tuple[Shape, ...] = (
     *CREDENTIAL_SHAPES[:-1],
     *COMMAND_SHAPES,
     *CODE_SHAPES,
+    *PLACED_SHAPES,
     *CONFIG_SHAPES,
     *ASSIGNMENTS,
     *TABLE_SHAPES,
@@ -180,6 +182,8 @@ def redact_value(value: Any, name: str = "") -> Any:
     `password`, `Authorization` at any depth) is replaced whole (dict keys stay as they are)."""
     if isinstance(value, str):
         if name and is_secret_name(name) and _field_secret(value):
+            return mark("secret_field")
+        if name and random_key_under(name, value):
             return mark("secret_field")
         return redact(value)
     if isinstance(value, dict) and name and is_secret_name(name):
