@@ -4,7 +4,6 @@ that takes a text (and the same text lowercased) and returns it with that kind's
 
 from __future__ import annotations
 
-import itertools
 import re
 import string
 from collections.abc import Callable, Iterable
@@ -62,10 +61,6 @@ def already_redacted(value: str) -> bool:
     return "[REDACTED:" in value
 
 
-#: The shortest run of one repeated character that makes a value a placeholder.
-PLACEHOLDER_RUN = 8
-
-
 #: Words that make a value of lowercase words a placeholder (`your-api-key-here`).
 PLACEHOLDER_WORDS = frozenset({
     "your", "here", "placeholder", "example", "changeme", "insert", "replace", "dummy", "fake",
@@ -75,20 +70,12 @@ _WORDS_JOINED = re.compile(r"[a-z]+(?:[-_ ][a-z]+){1,8}")
 
 
 def placeholder(value: str) -> bool:
-    """A documentation placeholder: a secret's shape whose half or more is one character
-    repeated, which no random secret is (`sk_live_xxxxxxxxxxxxxxxx`, `AKIAXXXXXXXXXXXXXXXX`),
-    or lowercase words saying what goes there (`your-api-key-here`, `insert_token_here`)."""
-    if _WORDS_JOINED.fullmatch(value) and not PLACEHOLDER_WORDS.isdisjoint(
+    """A documentation placeholder: lowercase words saying what goes there (`your-api-key-here`,
+    `insert_token_here`). A vendor's shape filled with one character (`sk-…-xxxx…`, `AAAA…`)
+    is redacted as the secret it stands for: tests and examples use them so."""
+    return bool(_WORDS_JOINED.fullmatch(value)) and not PLACEHOLDER_WORDS.isdisjoint(
         re.split(r"[-_ ]", value)
-    ):
-        return True
-    if len(value) < PLACEHOLDER_RUN:
-        return False
-    longest = run = 1
-    for before, char in itertools.pairwise(value):
-        run = run + 1 if char == before else 1
-        longest = max(longest, run)
-    return longest >= PLACEHOLDER_RUN and longest * 2 >= len(value)
+    )
 
 
 def replace_spans(text: str, spans: Iterable[tuple[int, int]], kind: str) -> str:
