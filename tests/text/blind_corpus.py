@@ -36,7 +36,22 @@ _load("blind_shell")
 CONTROLS: list[Any] = _load("blind_controls").CONTROLS
 _load("blind_heldout")
 _load("blind_round3")
-CASES: list[Any] = _SECRETS.CASES
+_ROUND4 = _load("blind_round4")
+_ROUND5 = _load("blind_round5")
+_ROUND6 = _load("blind_round6")
+_ALL: list[Any] = _SECRETS.CASES
+#: The fourth held-out set (written before reading the rules), the fifth (after its changes) and
+#: the sixth (after the fifth's).
+ROUND4 = _ALL[_ROUND4.START : _ROUND5.START]
+ROUND4_CONTROLS = CONTROLS[_ROUND4.CONTROLS_START : _ROUND5.CONTROLS_START]
+ROUND5 = _ALL[_ROUND5.START : _ROUND6.START]
+ROUND5_CONTROLS = CONTROLS[_ROUND5.CONTROLS_START : _ROUND6.CONTROLS_START]
+ROUND6 = _ALL[_ROUND6.START :]
+ROUND6_CONTROLS = CONTROLS[_ROUND6.CONTROLS_START :]
+#: Held-out cases that still leak: kept, and checked to leak (a change that catches one says so).
+RESIDUAL: list[Any] = [_ALL[at] for at in _ROUND6.RESIDUAL]
+#: Every other case: 0 leaks.
+CASES: list[Any] = [case for at, case in enumerate(_ALL) if at not in set(_ROUND6.RESIDUAL)]
 
 
 def _found(text: str, secrets: tuple[str, ...]) -> list[str]:

@@ -61,6 +61,23 @@ def already_redacted(value: str) -> bool:
     return "[REDACTED:" in value
 
 
+#: Words that make a value of lowercase words a placeholder (`your-api-key-here`).
+PLACEHOLDER_WORDS = frozenset({
+    "your", "here", "placeholder", "example", "changeme", "insert", "replace", "dummy", "fake",
+    "sample", "goes", "put",
+})  # fmt: skip
+_WORDS_JOINED = re.compile(r"[a-z]+(?:[-_ ][a-z]+){1,8}")
+
+
+def placeholder(value: str) -> bool:
+    """A documentation placeholder: lowercase words saying what goes there (`your-api-key-here`,
+    `insert_token_here`). A vendor's shape filled with one character (`sk-…-xxxx…`, `AAAA…`)
+    is redacted as the secret it stands for: tests and examples use them so."""
+    return bool(_WORDS_JOINED.fullmatch(value)) and not PLACEHOLDER_WORDS.isdisjoint(
+        re.split(r"[-_ ]", value)
+    )
+
+
 def replace_spans(text: str, spans: Iterable[tuple[int, int]], kind: str) -> str:
     """`text` with each (start, end) span, in order and not overlapping, replaced by the mark."""
     pieces: list[str] = []
@@ -82,7 +99,7 @@ def regex_apply(pattern: re.Pattern[str], group: int, kind: str) -> Apply:
         replacement = mark(kind)
 
         def replace(match: re.Match[str]) -> str:
-            return replacement
+            return match.group(0) if placeholder(match.group(0)) else replacement
 
     else:
 
@@ -95,7 +112,7 @@ def regex_apply(pattern: re.Pattern[str], group: int, kind: str) -> Apply:
 def replace_group(match: re.Match[str], group: int, kind: str) -> str:
     """The match with `group` replaced by the mark (left alone when it holds one already)."""
     value = match.group(group)
-    if value is None or already_redacted(value):
+    if value is None or already_redacted(value) or placeholder(value):
         return match.group(0)
     start, end = match.span(group)
     whole = match.group(0)

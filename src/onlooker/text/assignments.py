@@ -11,7 +11,7 @@ from bisect import bisect_left
 from functools import lru_cache
 from typing import NamedTuple
 
-from ._shape import Shape, already_redacted, mark
+from ._shape import Shape, already_redacted, mark, placeholder
 from .folding import ascii_lowered
 from .literal_starts import positions, searched
 from .random_tokens import random_token
@@ -24,7 +24,7 @@ from .secret_names import LONGEST, is_password_name, is_secret_name, name_words
 NAME_NEEDLES = searched(
     "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "cookie", "psk", "salt",
     "pepper", "bearer", "jwt", "otp", "hmac", "_pat", "_sk", "mnemonic", "privkey", "phrase",
-    "private", "recovery", "backup", "mfa", "2fa", "verification",
+    "private", "recovery", "backup", "mfa", "2fa", "verification", "unseal",
 )  # fmt: skip
 _KEYWORD = "|".join(NAME_NEEDLES)
 _SEPARATOR = r"[\"'\]]{0,2}[ \t]{0,8}(?::=|=>|=(?![=~>])|:(?![:/\\=]))"
@@ -109,7 +109,9 @@ def redact_assignments(text: str, lowered: str) -> str:
             continue
         if name == "PWD" and _directory(text[span[0] : span[1]]):
             continue  # the shell's working directory; `PWD=…` of ODBC is a password
-        at = max(at, span[1])  # a name inside a value is part of the value
+        if secret or not text[span[0] : span[1]].lstrip("'\"\\").startswith(("{", "[")):
+            at = max(at, span[1])  # a name inside a value is part of the value (not inside
+            # JSON given to a flag: `--secret-string '{"password": "…"}'`)
         if secret:
             pieces.append(text[done : span[0]])
             pieces.append(mark("cli_secret" if name.startswith("-") else "assignment"))
@@ -241,14 +243,20 @@ def _vendor_key_name(name: str) -> bool:
     return len(words) > 1 and words[-1] == "key" and words[-2] not in NOT_CREDENTIAL_KEYS
 
 
+def random_key_under(name: str, value: str) -> bool:
+    """Whether `value` under `name`, a `…_key` of no known vendor (`signerKey`, `NUGET_KEY`),
+    is a generated credential."""
+    return _vendor_key_name(name) and _random_key(value)
+
+
 def _random_key(value: str) -> bool:
     """A value that can only be a generated credential: a random token of mixed characters,
     32 or more hex digits, or a UUID (perhaps after a short prefix such as `sdk-`)."""
     value = value.strip()
     if len(value) < 20 or " " in value:
         return False
-    lowered = value.lower()
-    if len(value) >= 32 and all(c in "0123456789abcdef" for c in lowered):
+    lowered = value.lower().removeprefix("0x")
+    if len(lowered) >= 32 and all(c in "0123456789abcdef" for c in lowered):
         return entropy(lowered) >= 3.3
     return _UUID.fullmatch(lowered) is not None or random_token(value)
 
@@ -276,10 +284,14 @@ def _plain_literal(name: str, value: str, *, quoted: bool) -> bool:
     if len(stripped) < 3 or already_redacted(stripped):
         return False
     lowered = stripped.lower()
-    if lowered in NOT_VALUES or _TEMPLATE.match(stripped) or len(set(stripped)) == 1:
+    if lowered in NOT_VALUES or _TEMPLATE.match(stripped) or placeholder(stripped):
+        return False
+    if len(set(stripped)) == 1:
         return False
     if "${" in stripped or "{{" in stripped:
         return False  # an interpolated template: `Token ${process.env.API_TOKEN}`
+    if name.lower() in ("cookie", "set-cookie") and _settings_only(stripped):
+        return False  # `Set-Cookie: theme=dark; Path=/`: no session's value
     if lowered.replace("-", "_") == name.lstrip("-").lower().replace("-", "_"):
         return False  # token=token, --password password
     if stripped[0] in "$%{<([@#!&|>*" or stripped.startswith(("~/", "./", "../")):
@@ -289,6 +301,13 @@ def _plain_literal(name: str, value: str, *, quoted: bool) -> bool:
     if stripped.replace(".", "", 1).isdigit():
         return is_password_name(name)
     return quoted or "(" not in stripped
+
+
+def _settings_only(cookie: str) -> bool:
+    """A cookie's first `name=value` pair whose value is a word of one case (`theme=dark`)."""
+    name, equals, value = cookie.partition(";")[0].partition("=")
+    plain = value.isalpha() and (value.islower() or value.isupper()) and len(value) <= 16
+    return bool(equals and name) and plain
 
 
 def _reads_as_code(value: str) -> bool:

@@ -14,7 +14,7 @@ import re
 
 from ._shape import Shape, already_redacted, mark
 from .literal_starts import Started, lowered_again, positions, searched, sub_from_starts
-from .secret_names import is_secret_name
+from .secret_names import is_secret_name, name_words
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -191,7 +191,7 @@ def redact_name_values(text: str, lowered: str) -> str:
         if not names or "valueFrom" in window[-40:]:
             return match.group(0)
         cookie = '"domain"' in text[max(0, match.start() - 200) : match.end() + 200]
-        if not (cookie or is_secret_name(names[-1])):
+        if not (cookie or is_secret_name(names[-1]) or session_cookie_name(names[-1])):
             return match.group(0)
         return _replaced(match, group, "assignment")
 
@@ -200,6 +200,16 @@ def redact_name_values(text: str, lowered: str) -> str:
 
 _SENSITIVE = re.compile(r"""\\?"sensitive\\?"\s*:\s*true""")
 _VALUE = re.compile(r"""\\?"value\\?"\s*:\s*\\?"(?P<v>[^"\\\n]{1,2048})\\?\"""")
+
+
+#: The last word of a session cookie's name (`laravel_session`, `PHPSESSID`, `connect.sid`): a
+#: name/value pair under one is a cookie (a HAR entry, a browser's export), whatever its domain.
+_SESSION_WORDS = frozenset({"session", "sess", "sid", "sessid", "sessionid", "jsessionid"})
+
+
+def session_cookie_name(name: str) -> bool:
+    words = name_words(name)
+    return bool(words) and (words[-1] in _SESSION_WORDS or words[-1].endswith("sessid"))
 
 
 def redact_sensitive_values(text: str, lowered: str) -> str:

@@ -11,6 +11,7 @@ import re
 
 from ._shape import Shape, already_redacted, mark, replace_spans
 from .literal_starts import finditer_from_starts
+from .secret_names import is_secret_name
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -148,10 +149,109 @@ def _starts_command(text: str, at: int) -> bool:
     )
 
 
+#: `-p VALUE` of a command not listed above: a password when a user's flag is on the same
+#: command (`-u deploy -p …`, `--username ci -p …`), not a port, a path or a mapping.
+_P_FLAG = re.compile(rf"-(?<![^\s]-)p[ \t]+{_VALUE}")
+_USER_FLAG = re.compile(
+    r"(?<![^\s])(?:-u|-U|-l|--user(?:name)?|--login)(?:[ \t]+|=)['\"]?[^\s\-'\"]"
+)
+
+
+def redact_user_password_flags(text: str, lowered: str) -> str:
+    spans: list[tuple[int, int]] = []
+    for flag in _P_FLAG.finditer(text):
+        value = flag.group("v").strip("'\"")
+        if not _password_value(value) or already_redacted(value):
+            continue
+        start, end = _command_around(text, flag.start(), flag.end())
+        if _USER_FLAG.search(text, start, end):
+            spans.append(flag.span("v"))
+    return replace_spans(text, spans, "cli_password") if spans else text
+
+
+#: `--value V` of a command storing a secret: one whose `--name` (or `-n`, `--key`) ends with a
+#: secret's name (`/prod/db/pass`, `db-password`) or that says `SecureString`.
+_VALUE_FLAG = re.compile(rf"--value(?:[ \t]+|=){_VALUE}")
+_NAME_FLAG = re.compile(r"(?<![^\s])(?:--name|-n|--key)(?:[ \t]+|=)['\"]?(?P<name>[^\s'\"]{1,200})")
+#: `… user add [alias] NAME PASSWORD`: a user created with its password by position (MinIO's
+#: `mc admin user add`, `rabbitmqctl add_user`, `influx user create`-like commands).
+_USER_ADD = re.compile(
+    rf"(?<![\w-])(?:user[ \t]+(?:add|create)|add[_-]?user|create[_-]?user)(?:[ \t]+[^\s\-'\"|;&][^\s|;&]*){{1,2}}[ \t]+{_VALUE}(?=[ \t]*(?:$|\n|;|&&|\|)|[ \t]+-)"
+)
+
+
+def redact_stored_values(text: str, lowered: str) -> str:
+    spans: list[tuple[int, int]] = []
+    for flag in _VALUE_FLAG.finditer(text):
+        start, end = _command_around(text, flag.start(), flag.end())
+        command = text[start:end]
+        names = [m.group("name").rstrip("/") for m in _NAME_FLAG.finditer(command)]
+        stored = "securestring" in command.lower() or any(
+            is_secret_name(name.replace("/", "_")) or is_secret_name(name.rsplit("/", 1)[-1])
+            for name in names
+        )
+        value = flag.group("v").strip("'\"")
+        if stored and len(value) >= 3 and not already_redacted(value) and not _reference(value):
+            spans.append(flag.span("v"))
+    return replace_spans(text, spans, "cli_secret") if spans else text
+
+
+def redact_users_added(text: str, lowered: str) -> str:
+    spans = [
+        found.span("v")
+        for found in _USER_ADD.finditer(text)
+        if _password_value(found.group("v").strip("'\""))
+    ]
+    return replace_spans(text, spans, "cli_password") if spans else text
+
+
+def _command_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The command holding text[start:end]: its line, cut at `;`, `|`, `&&` (REACH each way)."""
+    line_start = max(text.rfind("\n", 0, start) + 1, start - REACH)
+    line_end = text.find("\n", end)
+    line_end = len(text) if line_end < 0 else min(line_end, end + REACH)
+    first, last = line_start, line_end
+    for boundary in _COMMAND_END.finditer(text, line_start, line_end):
+        if boundary.end() <= start:
+            first = boundary.end()
+        elif boundary.start() >= end:
+            last = boundary.start()
+            break
+    return first, last
+
+
+def _password_value(value: str) -> bool:
+    """Letters with digits or signs, six characters or more, no path, mapping or variable."""
+    if len(value) < 6 or value[0] in "-$%<{(" or any(c in value for c in "/=:@\\"):
+        return False
+    letters = any(c.isalpha() for c in value)
+    digits = any(c.isdigit() for c in value)
+    signs = any(not c.isalnum() and c not in "._-" for c in value)
+    return letters and (digits or signs)
+
+
 def _shape(needles: tuple[str, ...], command: re.Pattern[str], flags: re.Pattern[str]) -> Shape:
     return Shape(
         "cli_password", needles, lambda text, lowered: redact_command(command, flags, text, lowered)
     )
 
 
-COMMAND_SHAPES = tuple(_shape(*family) for family in _COMPILED)
+COMMAND_SHAPES = (
+    *(_shape(*family) for family in _COMPILED),
+    Shape("cli_password", ("-p ", "-p\t"), redact_user_password_flags),
+    Shape("cli_secret", ("--value",), redact_stored_values),
+    Shape(
+        "cli_password",
+        (
+            "user add",
+            "user create",
+            "adduser",
+            "add_user",
+            "add-user",
+            "createuser",
+            "create_user",
+            "create-user",
+        ),
+        redact_users_added,
+    ),
+)

@@ -27,7 +27,7 @@ from .secret_names import NAME_WORDS, is_secret_name
 _VALUE = r"""(?:(?P<q>\\?["'])(?P<qv>[^"'\n\\]{1,256})(?P=q)|(?P<bv>[^\s"'\\|;&<>#]{1,256}))"""
 #: A line that is a name and one value (perhaps after `set`, `setenv`, `export`, `set -gx`).
 _DIRECTIVE = re.compile(
-    rf"(?m)^[ \t]*(?:(?:set(?:env)?|export|declare)(?:[ \t]+-[a-zA-Z]+)*[ \t]+)?(?P<name>[A-Za-z_][\w.-]{{1,80}})[ \t]+{_VALUE}[ \t]*\r?$"
+    rf"(?m)^[ \t]*(?:(?:set(?:env|x)?|export|declare)(?:[ \t]+-[a-zA-Z]+)*[ \t]+)?(?P<name>[A-Za-z_][\w.-]{{1,80}})[ \t]+{_VALUE}[ \t]*\r?$"
 )
 #: Directives whose value is a password even when it is one lowercase word.
 DIRECTIVES = frozenset(
@@ -49,7 +49,8 @@ _SASL_PASSWD = re.compile(
     r"(?m)\[(?<![^\n]\[)[\w.-]{1,253}\](?::\d{1,5})?[ \t]+[^\s:]{1,256}:(?P<bv>[^\s]{3,256})[ \t]*\r?$"
 )
 _CONFIG_SET = re.compile(
-    rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}"
+    rf"config(?<![\w-]config)(?:ure)?(?::set)?[ \t]+(?:set[ \t]+)?(?:--?[\w-]+[ \t]+)*(?P<n>\\?['\"]?)(?P<name>[^\s'\"=\\]{{1,200}})(?P=n)[ \t]+{_VALUE}",
+    re.IGNORECASE,  # Redis's `CONFIG SET requirepass …`
 )
 _HTTP_BASIC = re.compile(
     rf"config(?<![\w-]config)[ \t]+(?:--?[\w-]+[ \t]+)*http-basic\.\S+[ \t]+\S+[ \t]+{_VALUE}"
@@ -93,14 +94,14 @@ def _replaced(match: re.Match[str], group: str, kind: str) -> str:
 
 #: Tried on the text after a newline: from each newline, not at every character as `^` is.
 _DIRECTIVE_HINT = re.compile(
-    r"\n[ \t]*(?:set(?:env)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth)[\w.-]{0,40}[ \t]+[^\s]"
+    r"\n[ \t]*(?:set(?:env|x)?[ \t]+|export[ \t]+|declare[ \t]+)?(?:-[a-zA-Z]+[ \t]+)*[A-Za-z_][\w.-]{0,80}(?:pass|pw|secret|token|key|cred|auth|sig|salt|pepper|pat|mnemonic|sk|masterauth|unseal)[\w.-]{0,40}[ \t]+[^\s]"
 )
 
 
 #: What the name in a `_DIRECTIVE_HINT` line holds, one at least (its keywords).
 _HINT_WORDS = searched(
     "pass", "pw", "secret", "token", "key", "cred", "auth", "sig", "salt", "pepper", "pat",
-    "mnemonic", "sk", "masterauth",
+    "mnemonic", "sk", "masterauth", "unseal",
 )  # fmt: skip
 
 

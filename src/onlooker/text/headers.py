@@ -65,6 +65,11 @@ def _secret_pair(match: re.Match[str]) -> str:
     return match.group(0).replace(value, mark("authorization"), 1)
 
 
+def _setting(value: str) -> bool:
+    """A cookie's value that is a word of one case (`theme=dark`, `lang=en`), not a session's."""
+    return value.isalpha() and len(value) <= 16 and (value.islower() or value.isupper())
+
+
 def _credential(value: str) -> bool:
     """Not a placeholder or a variable (`$TOKEN`, `${token}`, `{token}`, `<token>`)."""
     if len(value) < 6 or already_redacted(value):
@@ -97,7 +102,7 @@ def redact_vendor_headers(text: str, lowered: str) -> str:
 
 #: `Cookie: a=b; c=d` (every value), `curl -b 'a=b'`, `--cookie`, httpie's `Cookie:a=b`.
 _COOKIE_LIST = re.compile(
-    r"""(?i)(?:(?<![\w-])cookie[ \t]*:[ \t]*|(?<![^\s])(?:-b|--cookie)(?:[ \t]+|=)(?P<q>\\?["']?))(?P<pairs>[^\n\r"'`\\]{1,4000})"""
+    r"""(?i)(?:(?<![\w-])cookie(?:[ \t]*:|[ \t]+is)[ \t]*|(?<![^\s])(?:-b|--cookie)(?:[ \t]+|=)(?P<q>\\?["']?))(?P<pairs>[^\n\r"'`\\]{1,4000})"""
 )
 #: `Set-Cookie: name=value; Path=/` and `document.cookie = "name=value; path=/"`: the first value.
 _SET_COOKIE = re.compile(
@@ -126,7 +131,7 @@ def _cookie_list(match: re.Match[str]) -> str:
 
 def _replace_group(match: re.Match[str], group: str, kind: str) -> str:
     value = match.group(group)
-    if len(value) < 4 or already_redacted(value) or value[0] in "$%{<":
+    if len(value) < 4 or already_redacted(value) or value[0] in "$%{<" or _setting(value):
         return match.group(0)
     start, end = match.start(group) - match.start(), match.end(group) - match.start()
     whole = match.group(0)

@@ -22,6 +22,10 @@ _PUTTY = re.compile(
 _PUTTY_MAC = re.compile(r"(?m)^(Private-(?:MAC|Hash):[ \t]*)([0-9a-fA-F]{16,})")
 
 
+#: An onion service's private key as Tor's control port takes it (`ADD_ONION ED25519-V3:…`).
+_ONION_KEY = re.compile(r"(?:ED25519-V3|RSA1024):([A-Za-z0-9+/]{80,2048}={0,2})")
+
+
 def redact_putty(text: str, lowered: str) -> str:
     text = _PUTTY.sub(lambda m: m.group("head") + mark("putty_key") + "\n", text)
     return _PUTTY_MAC.sub(lambda m: m.group(1) + mark("putty_key"), text)
@@ -227,6 +231,7 @@ def redact_kubernetes_secret(text: str, lowered: str) -> str:
 
 KEY_FORMAT_SHAPES = (
     Shape("putty_key", ("private-lines:",), redact_putty),
+    Shape("private_key", ("ed25519-v3:", "rsa1024:"), regex_apply(_ONION_KEY, 1, "private_key")),
     Shape("jwk_private", ("kty",), redact_jwk),
     Shape("private_key", ("-----end ",), redact_armoured_bodies),
     Shape(

@@ -7,6 +7,7 @@ value must read as a secret (letters mixed with digits, or digits after a passwo
 # ruff: noqa: E501 - each phrasing reads best as one pattern
 from __future__ import annotations
 
+import functools
 import re
 
 from ._shape import Shape, already_redacted, replace_spans
@@ -24,6 +25,9 @@ _USER = r"(?:[\w.@-]{1,64}|\[redacted:\w+\])"
 _FOR = r"(?:[ \t]+(?:for|of|on)(?:[ \t]+[\w.@-]{1,40}){1,3}?)?"
 #: "is" in the languages `_WHAT` names the password in.
 _IS = r"[ \t](?:lautet|ist|war|es|era|est|était|é)"
+#: The words that name a password only (not a key or a token, whose qualified names are code).
+_PASSWORD_WORD = r"(?:pass(?:word|wd|phrase|code)?|pwd|pw|passcode|mot de passe|contraseña|passwort|kennwort|senha)"
+_PASSWORD_STARTS = ("pass", "pw", "mot de passe", "contraseña", "kennwort", "senha")
 #: What `_WHAT` starts with: every phrasing starting with `_WHAT` is tried only there.
 _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
@@ -35,14 +39,14 @@ _WHAT_STARTS = (
 PHRASINGS = (
     # password -> X, password → X, password to X, password: X, password = X, password X
     Started(re.compile(
-        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*(?:->|→|=>|:|=|—|–|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was|{_IS})?[ \t]+{_V}"
+        rf"{_WHAT}(?:[ \t]+(?:for|of|on)[ \t]+[\w.@-]{{1,40}})?(?:[ \t]*\([^()\n]{{1,30}}\))?[ \t]*(?:->|→|=>|:|=|—|–|'s|’s|[ \t]to|[ \t]is now|[ \t]now|[ \t]is|[ \t]was|{_IS})?[ \t]+{_V}"
     ), _WHAT_STARTS),
     # use X as the password; X is the password; X (the admin password)
     Started(re.compile(rf"(?:use[sd]?|using|set|chose|picked)[ \t]+{_V}[ \t]+(?:as|for)[ \t]+(?:the|my|our|your)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("use", "using", "set", "chose", "picked"), _WHAT_STARTS),
     # login with admin / X; creds are admin:X; log in as root with X
     # (the user may have been redacted already, as the value of `Credentials:`)
     Started(re.compile(
-        rf"(?:with|using|creds|credentials|login|logon|log-in|account)[ \t]*:?[ \t]+{_USER}[ \t]*/[ \t]*{_V}"
+        rf"(?:with|using|creds|credentials|login|logon|log-in|account)[ \t]*(?::|->|=>|➜|→|—|–|=)?[ \t]+{_USER}[ \t]*(?:/{{1,2}}|\|)[ \t]*{_V}"
     ), ("with", "using", "cred", "login", "logon", "log-in", "account")),
     Started(re.compile(
         rf"(?:creds|credentials|login|user/pass){_FOR}[ \t]+(?:are|is|:)[ \t]*{_USER}:(?P<v>[^\s\"'`,;()]{{3,128}})"
@@ -54,8 +58,22 @@ PHRASINGS = (
     Started(re.compile(
         rf"(?:log(?:ged)?[ \t]?in|sign(?:ed)?[ \t]?in)[ \t]+(?:with|using)[ \t]+{_USER}[ \t]+(?:and|&)[ \t]+{_V}"
     ), ("log", "sign"), ("with", "using")),
+    # the password of the test account: X; mot de passe du compte : X; Passwort für den Nutzer: X
+    # (a password's word, a few words saying whose, then a separator that states a value)
+    Started(re.compile(
+        rf"{_PASSWORD_WORD}(?:[ \t]+[^\s:=>\-–—→]{{1,40}}){{1,4}}?[ \t]*(?::|=|->|=>|→|—|–)[ \t]*{_V}"
+    ), _PASSWORD_STARTS),
     # password reset done, new one is X
     Started(re.compile(rf"(?:password|passphrase|passcode)\b[^.\n]{{0,60}}?(?:\b(?:is|was|are)[ \t]+|:[ \t]*){_V}"), ("pass",)),
+)  # fmt: skip
+#: u jdoe p X; user: jdoe pass: X; username bob, pw X: a user's word and a password's, each
+#: before its value (a shape of its own: `u ` is in most texts, the other phrasings' words not;
+#: looked for only on lines holding a password's word after it).
+_PASSWORD_AFTER = (" p ", " p:", " p=", "pass", "pw")
+USER_THEN_PASSWORD = (
+    Started(re.compile(
+        rf"(?<!\w)(?:u|user|username|login)[ \t]*[:=]?[ \t]+{_USER}[ \t]*[,;/]?[ \t]+(?:p|pass|passwd|password|pw|pwd)[ \t]*[:=]?[ \t]+{_V}"
+    ), ("u ", "u:", "u=", "user", "login"), _PASSWORD_AFTER),
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
@@ -72,11 +90,16 @@ _OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$"
 BUDGET = 1000
 
 
-def redact_prose(text: str, lowered: str) -> str:
+def redact_prose(
+    text: str,
+    lowered: str,
+    phrasings: tuple[Started, ...] = PHRASINGS,
+    named_after: tuple[Started | re.Pattern[str], ...] = NAMED_AFTER,
+) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
     haystack = lowered if len(lowered) == len(text) else ascii_lowered(text)
-    for pattern in PHRASINGS:
+    for pattern in phrasings:
         for found in pattern.finditer(haystack):
             budget -= 1
             if budget < 0:
@@ -84,6 +107,10 @@ def redact_prose(text: str, lowered: str) -> str:
                 continue
             if found.start() and _inside_word(haystack, found.start()):
                 continue
+            if haystack.startswith("key", found.start()) and _KEY_ID_BEFORE.search(
+                haystack, max(0, found.start() - 16), found.start()
+            ):
+                continue  # `using RSA key 4F2A…`, `public key …`: a key's id or a public one
             start, end = found.span("v")
             value = text[start:end]
             if value.startswith("`") and value.endswith("`"):
@@ -95,7 +122,7 @@ def redact_prose(text: str, lowered: str) -> str:
             )
             if _strong(stripped) or (digits_after and len(stripped) >= 4):
                 spans.append((start, end))
-    for named in NAMED_AFTER:
+    for named in named_after:
         for found in named.finditer(haystack):
             budget -= 1
             if found.start() and haystack[found.start() - 1] not in " \t(":
@@ -111,6 +138,10 @@ def redact_prose(text: str, lowered: str) -> str:
         return text
     spans.sort()
     return replace_spans(text, spans, "stated_password")
+
+
+#: The word before `key` when what follows is a key's id or fingerprint, or a public key.
+_KEY_ID_BEFORE = re.compile(r"(?:rsa|dsa|ecdsa|eddsa|ed25519|cv25519|gpg|pgp|public|host)[ \t]+$")
 
 
 def _inside_word(text: str, at: int) -> bool:
@@ -200,6 +231,11 @@ def _password_like(value: str) -> bool:
 
 
 PROSE_SHAPES = (
+    Shape(
+        "stated_password",
+        _PASSWORD_AFTER,
+        functools.partial(redact_prose, phrasings=USER_THEN_PASSWORD, named_after=()),
+    ),
     Shape(
         "stated_password",
         ("login", "log in", "logon", "sign in", "creds", "credentials", "works for"),

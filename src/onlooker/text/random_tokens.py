@@ -98,11 +98,17 @@ def redact_random_tokens(text: str, lowered: str) -> str:
             continue
         if token.startswith(_SSH_PUBLIC):
             continue  # an SSH public key's blob (`ssh-ed25519 AAAAC3Nza…`)
+        if (
+            _JWK_PUBLIC.search(before)
+            and "kty" in text[max(0, found.start() - 600) : found.end() + 600]
+        ):
+            continue  # a JSON Web Key's public member (`"n"`, `"x"`, `"y"`, `"e"`)
         pieces.append(text[done : found.start()] + mark("random_token"))
         done = found.start() + len(token)
     return "".join(pieces) + text[done:] if pieces else text
 
 
+_JWK_PUBLIC = re.compile(r"""[\"'](?:n|e|x|y|crv|kid|x5t|x5t#S256)\\?[\"'][ \t]*:[ \t]*\\?[\"']$""")
 #: The openings of SSH public key blobs: `ssh-ed25519`, `ssh-rsa`, `ecdsa-sha2-…`, `ssh-dss`,
 #: `sk-…@openssh.com`, length-prefixed and in base64.
 _SSH_PUBLIC = ("AAAAC3NzaC1lZDI1NTE5", "AAAAB3NzaC1yc2E", "AAAAE2VjZHNhLXNoYTIt", "AAAAB3NzaC1kc3M",

@@ -10,8 +10,8 @@ import dataclasses
 import re
 from typing import Any, TypeVar
 
-from ._shape import Shape, mark, regex_apply, replace_group
-from .assignments import ASSIGNMENTS, NOT_VALUES
+from ._shape import Shape, mark, placeholder, regex_apply, replace_group
+from .assignments import ASSIGNMENTS, NOT_VALUES, random_key_under
 from .code_literals import CODE_SHAPES
 from .command_secrets import COMMAND_SHAPES
 from .compiled_gate import CompiledGate
@@ -27,6 +27,7 @@ from .literal_starts import (
     expect_positions,
 )
 from .needle_gate import NeedleGate
+from .placed_literals import PLACED_SHAPES
 from .prose_secrets import PROSE_SHAPES
 from .random_tokens import RANDOM_TOKEN_SHAPES
 from .replaced_spans import lowered_after
@@ -115,6 +116,7 @@ SHAPES: tuple[Shape, ...] = (
     *CREDENTIAL_SHAPES[:-1],
     *COMMAND_SHAPES,
     *CODE_SHAPES,
+    *PLACED_SHAPES,
     *CONFIG_SHAPES,
     *ASSIGNMENTS,
     *TABLE_SHAPES,
@@ -181,6 +183,8 @@ def redact_value(value: Any, name: str = "") -> Any:
     if isinstance(value, str):
         if name and is_secret_name(name) and _field_secret(value):
             return mark("secret_field")
+        if name and random_key_under(name, value):
+            return mark("secret_field")
         return redact(value)
     if isinstance(value, dict) and name and is_secret_name(name):
         return {key: _contained(key, item) for key, item in value.items()}
@@ -237,7 +241,11 @@ def _field_secret(value: str) -> bool:
     stripped = value.strip()
     if len(stripped) < 3 or "[REDACTED:" in stripped or stripped.lower() in NOT_VALUES:
         return False
-    return not (stripped.startswith(("${", "{{", "$", "<")) or len(set(stripped)) == 1)
+    return not (
+        stripped.startswith(("${", "{{", "$", "<"))
+        or len(set(stripped)) == 1
+        or placeholder(stripped)
+    )
 
 
 _PRINTED = ("output", "result", "error")

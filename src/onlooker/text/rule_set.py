@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from ._shape import Shape, already_redacted, keywords_first, mark
+from ._shape import Shape, already_redacted, keywords_first, mark, placeholder
 from .folding import starts_haystack
 from .literal_starts import ascii_sub
 from .pattern_starts import literal_prefixes
@@ -159,7 +159,12 @@ class Rule:
         if group is None:
             group = next((i for i in range(1, len(match.groups()) + 1) if match.group(i)), 0)
         secret = match.group(group)
-        if not secret or already_redacted(secret) or not self._secret(secret, match.group(0)):
+        if (
+            not secret
+            or already_redacted(secret)
+            or placeholder(secret)
+            or not self._secret(secret, match.group(0))
+        ):
             return match.group(0)
         start, end = match.span(group)
         whole, offset = match.group(0), match.start()

@@ -21,6 +21,7 @@ SECRET_ENDINGS = (
 SECRET_WORDS = frozenset({
     "pass", "pwd", "pw", "auth", "authorization", "cookie", "sig", "creds", "psk", "sas", "salt",
     "pepper", "bearer", "jwt", "otp", "totp", "hmac", "cookies", "requirepass", "masterauth",
+    "unseal",
 })  # fmt: skip
 #: Words that name a secret after another word (`GH_PAT`, `STRIPE_SK`), not alone (`pat = r"…"`).
 SECRET_AFTER_ANY = frozenset({"pat", "sk", "private"})
@@ -90,7 +91,7 @@ SHELL_NAMES = frozenset({"PWD", "OLDPWD"})
 NAME_WORDS = (
     "pass", "pw", "auth", "cookie", "sig", "cred", "sk", "sas", "salt", "pepper", "bearer", "jwt",
     "otp", "hmac", "secret", "token", "key", "mnemonic", "pat", "private", "phrase", "recovery",
-    "backup", "mfa", "2fa", "verification",
+    "backup", "mfa", "2fa", "verification", "unseal",
 )  # fmt: skip
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])")
@@ -109,7 +110,7 @@ def is_secret_name(name: str) -> bool:
     """Whether a key or variable named `name` holds a secret (`DB_PASS`, `x-api-key`, `auth`)."""
     if not name or len(name) > LONGEST or name in SHELL_NAMES:
         return False
-    words = name_words(name)
+    words = _numbered(name_words(name))
     if not words or "_".join(words) in NOT_SECRET:
         return False
     if words[-2:] in (["secret", "id"], ["code", "verifier"], ["oauth", "verifier"]):
@@ -132,6 +133,15 @@ def is_secret_name(name: str) -> bool:
         if word in ("code", "codes") and at > 0 and words[at - 1] in CODE_QUALIFIERS:
             return True
     return False
+
+
+def _numbered(words: list[str]) -> list[str]:
+    """The words of a name without the numbers that count copies of it: `password2` and
+    `VAULT_UNSEAL_1` name what `password` and `VAULT_UNSEAL` name (`2fa`, `s3` stay)."""
+    out = [w.rstrip("0123456789") or w for w in words]
+    while len(out) > 1 and out[-1].isdigit():
+        out.pop()
+    return out
 
 
 def is_password_name(name: str) -> bool:

@@ -68,8 +68,26 @@ def prints_credential(command: object) -> bool:
     if not isinstance(command, str):
         return False
     if CREDENTIAL_COMMAND.search(command) is not None:
-        return True
+        return not _selects_public_field(command)
     return any(is_secret_name(m.group("name")) for m in _PRINTS_NAMED.finditer(command))
+
+
+#: One field asked of a credential printer: `vault kv get -field=username`, `--query Parameter.Name`.
+_FIELD = re.compile(
+    r"(?<![^\s])(?:-field|--field|--query)(?:[ \t]+|=)['\"]?(?P<field>[\w.\[\]-]{1,100})"
+)
+#: The fields that hold the credential itself, whatever their name says.
+_VALUE_FIELDS = frozenset(
+    {"value", "secretstring", "secretbinary", "data", "parameter", "parameters"}
+)
+
+
+def _selects_public_field(command: str) -> bool:
+    fields = [m.group("field") for m in _FIELD.finditer(command)]
+    if not fields:
+        return False
+    last = [f.replace("[]", "").rstrip(".").rsplit(".", 1)[-1] for f in fields]
+    return all(f and f.lower() not in _VALUE_FIELDS and not is_secret_name(f) for f in last)
 
 
 def output_marked(value: Any) -> Any:
