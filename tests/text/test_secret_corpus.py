@@ -96,16 +96,17 @@ def test_no_input_makes_redaction_slow() -> None:
     """Redaction runs on the hook path: no input may make it slow. Each piece repeated to 10 kB
     (a quadratic shape takes seconds there); then the densest pieces repeated to 1 MB (linear:
     about 0.4 s; quadratic: hours). The bounds leave room for a loaded machine; the figures
-    themselves are in benchmarks/bench_redact.py."""
+    themselves are in benchmarks/bench_redact.py. Timed on the thread's CPU, which other
+    processes on a loaded machine do not inflate."""
     slowest = (0.0, "")
     for unit in _adversarial_units():
         text = (unit * (10_000 // len(unit) + 1))[:10_000]
-        started = time.perf_counter()
+        started = time.thread_time()
         redact(text)
-        slowest = max(slowest, (time.perf_counter() - started, unit))
+        slowest = max(slowest, (time.thread_time() - started, unit))
     assert slowest[0] < 1.0, slowest
     for unit in ("pw: ", "password=$x ", "sig=/", "mysql -pX ", "my pin is 1234. ", "s." * 13):
         text = (unit * (1_000_000 // len(unit) + 1))[:1_000_000]
-        started = time.perf_counter()
+        started = time.thread_time()
         redact(text)
-        assert time.perf_counter() - started < 5.0, unit
+        assert time.thread_time() - started < 5.0, unit
