@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -21,8 +20,9 @@ from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
+from ._alarm import CallAlarm
 from ._observer_thread import Commit, run_jobs
-from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within
+from ._time_limit import as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
@@ -110,17 +110,15 @@ class Engine:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
-        self._alarm_installed = False
-        self._alarm_timeout = 0.0
-        self._alarm_thread = 0
-        self._observing = False
-        """In an observer's call under the alarm: only then does the alarm time it out."""
+        self._alarm = CallAlarm()
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
         self._named: list[tuple[ObserverSpec, str]] = []
         self._listening: list[tuple[ObserverSpec, str]] = []
         """The specs whose trigger has an event condition: the only ones an event can fire."""
         self._counting: frozenset[str] = frozenset()
         """The observers whose trigger counts calls or time: due without an event firing them."""
+        self._only_on: dict[str, tuple[type[Event], ...]] = {}
+        """The observers that declare the event types they can run on (`event_types`)."""
         self._name_specs()
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
@@ -141,13 +139,15 @@ class Engine:
             for s, n in self._named
             if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
         )
+        self._only_on = {n: types for s, n in self._named if (types := event_types(s.observer))}
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
-        event, runs, now = self._begin(event)
-        previous = self._install_alarm() if runs and not self._alarm_installed else None
+        event, runs, now, due = self._begin(event)
+        alarm = self._alarm
+        previous = alarm.install() if runs and not alarm.installed else None
         try:
-            if self._alarm_installed:
+            if alarm.installed:
                 for run in runs:
                     self._run_sync(run)
                     if self.first_match and isinstance(run.result, Assessment):
@@ -156,8 +156,8 @@ class Engine:
                 self._run_off_main_thread(runs)
         finally:
             if previous is not None:
-                self._restore_alarm(previous)
-        return self._finish(event, runs, now)
+                alarm.restore(previous)
+        return self._finish(event, runs, now, due)
 
     def _run_off_main_thread(self, runs: list[_Run]) -> None:
         """No SIGALRM here: observers with a time limit run on this thread's helper, a run of
@@ -214,18 +214,19 @@ class Engine:
         Each dispatch otherwise installs and restores the SIGALRM handler itself; holding it over
         many dispatches makes them cheaper and changes nothing else.
         """
-        previous = None if self._alarm_installed else self._install_alarm()
+        alarm = self._alarm
+        previous = None if alarm.installed else alarm.install()
         try:
             yield self
         finally:
             if previous is not None:
-                self._restore_alarm(previous)
+                alarm.restore(previous)
 
     async def adispatch(self, event: Event) -> Dispatch:
         """`dispatch` for callers inside an event loop: async observers run concurrently."""
         import asyncio
 
-        event, runs, now = self._begin(event)
+        event, runs, now, due = self._begin(event)
         waiting: list[tuple[_Run, Awaitable[Any]]] = []
         for run in runs:
             pending = self._start(run)
@@ -240,11 +241,13 @@ class Engine:
             else:
                 waiting.append((run, pending))
         await asyncio.gather(*(self._settle(run, pending) for run, pending in waiting))
-        return self._finish(event, runs, now)
+        return self._finish(event, runs, now, due)
 
     # -- the steps -----------------------------------------------------------------------------
 
-    def _begin(self, event: Event) -> tuple[Event, list[_Run], datetime]:
+    def _begin(self, event: Event) -> tuple[Event, list[_Run], datetime, bool]:
+        """The event as stored, the runs of the due observers that can run on it, the time, and
+        whether any observer was due (skipped ones count: their trigger state is kept)."""
         session = self.session
         event = session.append(event)
         requested = session.take_requests()
@@ -271,7 +274,17 @@ class Engine:
             )
         ]
         if not due:
-            return event, [], now
+            return event, [], now, False
+        only_on = self._only_on
+        if only_on:  # declared: should_run says no on other events, so it is not asked
+            runnable = [
+                (spec, name)
+                for spec, name in due
+                if name not in only_on or isinstance(event, only_on[name])
+            ]
+            if not runnable:
+                return event, [], now, True
+            due = runnable
         info = session[SessionInfo].latest()  # the same for every context of this dispatch
         deadline = self.deadline
         if deadline is None and info is not None and info.started.deadline is not None:
@@ -281,6 +294,7 @@ class Engine:
             event,
             [_Run(spec, self._context(name, event, deadline, root)) for spec, name in due],
             now,
+            True,
         )
 
     def _context(
@@ -322,48 +336,19 @@ class Engine:
         run.result = result
         return None
 
-    def _install_alarm(self) -> Any:
-        """Install the SIGALRM handler once for a whole dispatch; returns the one it replaced.
-
-        Installing a handler costs far more than arming the timer, so `_call` then only arms it
-        per observer call. None when SIGALRM cannot be used here (not the main thread, or a
-        handler is already in place).
-        """
-        if not alarm_available():
-            return None
-
-        def on_alarm(signum: int, frame: Any) -> None:
-            if self._observing:  # else a call that already returned armed it: nothing runs late
-                raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
-
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        self._alarm_installed = True
-        self._alarm_thread = threading.get_ident()
-        return previous
-
-    def _restore_alarm(self, previous: Any) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)  # disarmed once here, not after every call
-        signal.signal(signal.SIGALRM, previous)
-        self._alarm_installed = False
-
     def _call(
         self, call: Callable[[ObserverContext], T], ctx: ObserverContext, timeout: float | None
     ) -> T:
         """`call(ctx)` within the time limit, using this dispatch's alarm handler when it has
         one."""
+        alarm = self._alarm
         if (
             timeout is None
-            or not self._alarm_installed
-            or threading.get_ident() != self._alarm_thread  # the main thread, which installed it
+            or not alarm.installed
+            or threading.get_ident() != alarm.thread  # the main thread, which installed it
         ):
             return call_within(functools.partial(call, ctx), timeout)
-        self._alarm_timeout = timeout
-        self._observing = True
-        signal.setitimer(signal.ITIMER_REAL, timeout)  # the next call re-arms it
-        try:
-            return call(ctx)
-        finally:
-            self._observing = False
+        return alarm.call(call, ctx, timeout)
 
     def _run_sync(self, run: _Run, *, limit: bool = True) -> None:
         pending = self._start(run, limit=limit)
@@ -383,7 +368,7 @@ class Engine:
         except Exception as exc:
             run.error = exc
 
-    def _finish(self, event: Event, runs: list[_Run], now: datetime) -> Dispatch:
+    def _finish(self, event: Event, runs: list[_Run], now: datetime, due: bool) -> Dispatch:
         session = self.session
         count = session.tool_call_count
         state = session[TriggerState].latest() or TriggerState()
@@ -417,7 +402,7 @@ class Engine:
                 )
                 session.record(assessment)
                 assessments.append(assessment)
-        if runs:
+        if due:
             session[TriggerState].seed(
                 state.ran_all(ran, ObserverRun(call_index=count, at=now)) if ran else state
             )
@@ -436,6 +421,12 @@ def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: fl
 def _describe(error: BaseException) -> str:
     text = str(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def event_types(observer: Observer) -> tuple[type[Event], ...]:
+    """The event types an observer declares it can run on (`event_types`); () for any."""
+    found = getattr(observer, "event_types", ())
+    return tuple(found) if isinstance(found, tuple | frozenset | list) else ()
 
 
 def _here(spec: ObserverSpec) -> bool:
