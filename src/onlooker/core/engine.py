@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
 from ._alarm import CallAlarm
+from ._due import Schedule
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
@@ -112,13 +113,7 @@ class Engine:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
         self._alarm = CallAlarm()
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
-        self._named: list[tuple[ObserverSpec, str]] = []
-        self._listening: list[tuple[ObserverSpec, str]] = []
-        """The specs whose trigger has an event condition: the only ones an event can fire."""
-        self._counting: frozenset[str] = frozenset()
-        """The observers whose trigger counts calls or time: due without an event firing them."""
-        self._only_on: dict[str, tuple[type[Event], ...]] = {}
-        """The observers that declare the event types they can run on (`event_types`)."""
+        self._schedule: Schedule[ObserverSpec] = Schedule(())
         self._name_specs()
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
@@ -130,16 +125,8 @@ class Engine:
         return spec
 
     def _name_specs(self) -> None:
-        """Each spec with its name, asked once (a name is fixed: it is checked unique), and who
-        listens for events and who counts."""
-        self._named = [(spec, spec.name) for spec in self.specs]
-        self._listening = [(s, n) for s, n in self._named if s.trigger.has_event_condition]
-        self._counting = frozenset(
-            n
-            for s, n in self._named
-            if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
-        )
-        self._only_on = {n: types for s, n in self._named if (types := event_types(s.observer))}
+        """Each spec with its name, asked once (a name is fixed: it is checked unique)."""
+        self._schedule = Schedule([(spec, spec.name) for spec in self.specs])
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
@@ -252,39 +239,21 @@ class Engine:
         event = session.append(event)
         requested = session.take_requests()
         state = session[TriggerState].latest() or TriggerState()
-        if len(self._named) != len(self.specs):  # specs changed other than through `add`
+        schedule = self._schedule
+        if len(schedule.named) != len(self.specs):  # specs changed other than through `add`
             self._name_specs()
-        fired = frozenset(
-            name for spec, name in self._listening if spec.trigger.matches(event, requested)
-        )
-        if fired - state.pending:
+            schedule = self._schedule
+        fired = schedule.fired(event, requested)
+        if fired and not fired <= state.pending:
             state = state.add(fired)
             session[TriggerState].seed(state)
         now = self.clock.now()
-        count = session.tool_call_count
-        runs, pending = state.runs, state.pending
-        counting = self._counting
-        due = [
-            (spec, name)
-            for spec, name in self._named
-            if name in pending  # what `Trigger.is_due` says first, without a call
-            or (
-                name in counting
-                and spec.trigger.is_due(runs.get(name), pending=False, call_count=count, now=now)
-            )
-        ]
+        due = schedule.due(state, session.tool_call_count, now)
         if not due:
             return event, [], now, False
-        only_on = self._only_on
-        if only_on:  # declared: should_run says no on other events, so it is not asked
-            runnable = [
-                (spec, name)
-                for spec, name in due
-                if name not in only_on or isinstance(event, only_on[name])
-            ]
-            if not runnable:
-                return event, [], now, True
-            due = runnable
+        due = schedule.runnable(due, event)
+        if not due:
+            return event, [], now, True
         info = session[SessionInfo].latest()  # the same for every context of this dispatch
         deadline = self.deadline
         if deadline is None and info is not None and info.started.deadline is not None:
@@ -421,12 +390,6 @@ def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: fl
 def _describe(error: BaseException) -> str:
     text = str(error)
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
-
-
-def event_types(observer: Observer) -> tuple[type[Event], ...]:
-    """The event types an observer declares it can run on (`event_types`); () for any."""
-    found = getattr(observer, "event_types", ())
-    return tuple(found) if isinstance(found, tuple | frozenset | list) else ()
 
 
 def _here(spec: ObserverSpec) -> bool:

@@ -74,6 +74,8 @@ class TaskVerdicts:
     _order: list[ToolCall] = field(default_factory=list)
     """The retained calls as last seen, oldest first."""
     _judged: dict[int, _Judged] = field(default_factory=dict)
+    _carried: dict[int, _Judged] = field(default_factory=dict)
+    """The calls judged under the scope before: what they say is taken from there."""
     _on_task: ToolCall | None = None
     """The oldest retained call on the task's ground, once found (`first_on_task`)."""
     _scanned: int = 0
@@ -95,16 +97,12 @@ class TaskVerdicts:
         """Catch up with the session's retained calls (oldest first) under this scope."""
         if key != self.key:  # every call is judged again, from what it says
             self.key, self.scope, self.ground = key, scope, ground
-            carried, self._judged = self._judged, {}
-            for call in calls:
-                before = carried.get(id(call))
-                if before is not None and before.call is call:
-                    self._judged[id(call)] = _Judged(call, before.facts)
+            self._carried, self._judged = self._judged, {}
             self._start_over(calls)
             return
         kept = _kept_from(self._order, calls)
         if kept is None:
-            self._judged = {}
+            self._carried, self._judged = self._judged, {}
             self._start_over(calls)
             return
         dropped = self._order[:kept]
@@ -182,7 +180,9 @@ class TaskVerdicts:
         found = self._judged.get(id(call))
         if found is not None and found.call is call:
             return found
-        found = self._judged[id(call)] = _Judged(call, _facts(call))
+        before = self._carried.get(id(call))
+        facts = before.facts if before is not None and before.call is call else _facts(call)
+        found = self._judged[id(call)] = _Judged(call, facts)
         return found
 
 

@@ -1,0 +1,102 @@
+"""Which of an engine's observers are due after an event, asked cheaply (specs/engine.md).
+
+The engine asks this after every event, for every observer: a replay of 100 MB of transcripts
+asks it some 75,000 times. What an event fires depends, but for requested markers and Marker
+events, on its type and tool name alone: it is worked out once for each and kept. Call counts
+are checked here without a call into the trigger; a time condition asks `Trigger.is_due`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
+
+from .events import Event, Marker, ToolCall
+from .triggers import Trigger, TriggerState
+
+
+class _Spec(Protocol):
+    @property
+    def trigger(self) -> Trigger: ...
+
+    @property
+    def observer(self) -> Any: ...
+
+
+S = TypeVar("S", bound=_Spec)
+
+KEPT_KINDS = 1024
+"""Kinds of event (type and tool name) whose firing is kept, at most."""
+
+
+class Schedule(Generic[S]):
+    """The engine's observers (each with its name, in order) as the due check reads them."""
+
+    __slots__ = ("_counting", "_fired", "_listening", "_only_on", "named")
+
+    def __init__(self, named: Sequence[tuple[S, str]]) -> None:
+        self.named = list(named)
+        self._listening = [(s, n) for s, n in self.named if s.trigger.has_event_condition]
+        """The specs whose trigger has an event condition: the only ones an event can fire."""
+        self._counting = {
+            n: (s.trigger.every_n_calls, s.trigger.every_n_seconds is not None)
+            for s, n in self.named
+            if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
+        }
+        """The observers whose trigger counts calls or time: due without an event firing them."""
+        self._only_on = {n: types for s, n in self.named if (types := event_types(s.observer))}
+        """The observers that declare the event types they can run on (`event_types`)."""
+        self._fired: dict[tuple[type[Event], str], frozenset[str]] = {}
+
+    def fired(self, event: Event, requested: tuple[str, ...]) -> frozenset[str]:
+        """The observers whose event condition this event (or a requested marker) fires."""
+        if requested or isinstance(event, Marker):
+            return self._match(event, requested)
+        key = (type(event), event.tool if isinstance(event, ToolCall) else "")
+        found = self._fired.get(key)
+        if found is None:
+            found = self._match(event, requested)
+            if len(self._fired) < KEPT_KINDS:
+                self._fired[key] = found
+        return found
+
+    def _match(self, event: Event, requested: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(n for s, n in self._listening if s.trigger.matches(event, requested))
+
+    def due(self, state: TriggerState, count: int, now: datetime) -> list[tuple[S, str]]:
+        """The observers pending, or whose count or time condition is met (`Trigger.is_due`)."""
+        runs, pending, counting = state.runs, state.pending, self._counting
+        due = []
+        for spec, name in self.named:
+            if name in pending:
+                due.append((spec, name))
+                continue
+            condition = counting.get(name)
+            if condition is None:
+                continue
+            calls, timed = condition
+            if calls is not None:
+                last = runs.get(name)
+                if count - (last.call_index if last else 0) >= calls:
+                    due.append((spec, name))
+                    continue
+            if timed and spec.trigger.is_due(
+                runs.get(name), pending=False, call_count=count, now=now
+            ):
+                due.append((spec, name))
+        return due
+
+    def runnable(self, due: list[tuple[S, str]], event: Event) -> list[tuple[S, str]]:
+        """The due observers that can run on this event: one that declares its event types
+        would say no (`should_run`) on any other, so it is not asked."""
+        only_on = self._only_on
+        if not only_on:
+            return due
+        return [(s, n) for s, n in due if n not in only_on or isinstance(event, only_on[n])]
+
+
+def event_types(observer: Any) -> tuple[type[Event], ...]:
+    """The event types an observer declares it can run on (`event_types`); () for any."""
+    found = getattr(observer, "event_types", ())
+    return tuple(found) if isinstance(found, tuple | frozenset | list) else ()
