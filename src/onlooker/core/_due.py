@@ -33,7 +33,7 @@ KEPT_KINDS = 1024
 class Schedule(Generic[S]):
     """The engine's observers (each with its name, in order) as the due check reads them."""
 
-    __slots__ = ("_counting", "_fired", "_listening", "_only_on", "named")
+    __slots__ = ("_counting", "_fired", "_listening", "_need_deadline", "_only_on", "named")
 
     def __init__(self, named: Sequence[tuple[S, str]]) -> None:
         self.named = list(named)
@@ -47,6 +47,10 @@ class Schedule(Generic[S]):
         """The observers whose trigger counts calls or time: due without an event firing them."""
         self._only_on = {n: types for s, n in self.named if (types := event_types(s.observer))}
         """The observers that declare the event types they can run on (`event_types`)."""
+        self._need_deadline = frozenset(
+            n for s, n in self.named if getattr(s.observer, "needs_deadline", False) is True
+        )
+        """The observers that declare they have nothing to say without a deadline."""
         self._fired: dict[tuple[type[Event], str], frozenset[str]] = {}
 
     def fired(self, event: Event, requested: tuple[str, ...]) -> frozenset[str]:
@@ -87,13 +91,21 @@ class Schedule(Generic[S]):
                 due.append((spec, name))
         return due
 
-    def runnable(self, due: list[tuple[S, str]], event: Event) -> list[tuple[S, str]]:
+    def runnable(
+        self, due: list[tuple[S, str]], event: Event, deadline: bool
+    ) -> list[tuple[S, str]]:
         """The due observers that can run on this event: one that declares its event types
-        would say no (`should_run`) on any other, so it is not asked."""
+        (`event_types`) would say no (`should_run`) on any other, and one that declares it
+        `needs_deadline` would say no while there is none, so they are not asked."""
         only_on = self._only_on
-        if not only_on:
+        idle = self._need_deadline if not deadline else ()
+        if not only_on and not idle:
             return due
-        return [(s, n) for s, n in due if n not in only_on or isinstance(event, only_on[n])]
+        return [
+            (s, n)
+            for s, n in due
+            if (n not in only_on or isinstance(event, only_on[n])) and n not in idle
+        ]
 
 
 def event_types(observer: Any) -> tuple[type[Event], ...]:

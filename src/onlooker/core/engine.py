@@ -251,13 +251,13 @@ class Engine:
         due = schedule.due(state, session.tool_call_count, now)
         if not due:
             return event, [], now, False
-        due = schedule.runnable(due, event)
-        if not due:
-            return event, [], now, True
         info = session[SessionInfo].latest()  # the same for every context of this dispatch
         deadline = self.deadline
         if deadline is None and info is not None and info.started.deadline is not None:
             deadline = Deadline(info.started.deadline, self.clock)
+        due = schedule.runnable(due, event, deadline is not None)
+        if not due:
+            return event, [], now, True
         root = self.project_root or self._session_root(info)
         return (
             event,
