@@ -24,6 +24,8 @@ T = TypeVar("T")
 A = TypeVar("A")
 
 _clock = time.monotonic
+NOT_RUN: Any = object()
+"""What `CallAlarm.observe` gives when `should_run` said no."""
 
 
 class CallAlarm:
@@ -61,16 +63,33 @@ class CallAlarm:
 
     def call(self, call: Callable[[A], T], arg: A, timeout: float) -> T:
         """`call(arg)`, raising ObserverTimeout in it once `timeout` seconds have passed."""
-        now = _clock()
-        ends = now + timeout
-        self._ends, self._limit = ends, timeout
-        self._observing = True  # before looking at the timer: a ring from here on re-arms it
         try:
-            if not now < self._rings <= ends:
-                self._arm(timeout, now)
+            self._start(timeout)
             return call(arg)
         finally:
             self._observing = False
+
+    def observe(self, observer: Any, ctx: Any, timeout: float) -> Any:
+        """`observer.should_run(ctx)`, then, if it says yes, `observer.observe(ctx)`, each
+        within `timeout`; NOT_RUN when it said no."""
+        try:
+            self._start(timeout)
+            if not observer.should_run(ctx):
+                return NOT_RUN
+            self._observing = False
+            self._start(timeout)
+            return observer.observe(ctx)
+        finally:
+            self._observing = False
+
+    def _start(self, timeout: float) -> None:
+        """A call's limit begins: the timer is armed unless it rings before the limit anyway."""
+        now = _clock()
+        ends = now + timeout
+        self._ends, self._limit = ends, timeout  # before observing: a ring never sees it stale
+        self._observing = True  # before looking at the timer: a ring from here on re-arms it
+        if not now < self._rings <= ends:
+            self._arm(timeout, now)
 
     def _arm(self, seconds: float, now: float) -> None:
         self._rings = now + seconds

@@ -20,7 +20,7 @@ from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
-from ._alarm import CallAlarm
+from ._alarm import NOT_RUN, CallAlarm
 from ._due import Schedule
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import as_coroutine, await_blocking, call_within
@@ -291,12 +291,24 @@ class Engine:
         """Run should_run and observe (each within the time limit unless `limit` is False: the
         caller keeps it); return the awaitable if observe is async."""
         observer, ctx, timeout = run.spec.observer, run.ctx, run.spec.timeout
-        call = self._call if limit else _unlimited
+        alarm = self._alarm
         try:
-            if not call(observer.should_run, ctx, timeout):
-                run.result = _SKIPPED
-                return None
-            result = call(observer.observe, ctx, timeout)
+            if (
+                limit
+                and timeout is not None
+                and alarm.installed
+                and threading.get_ident() == alarm.thread
+            ):
+                result = alarm.observe(observer, ctx, timeout)  # both calls in one go
+                if result is NOT_RUN:
+                    run.result = _SKIPPED
+                    return None
+            else:
+                call = self._call if limit else _unlimited
+                if not call(observer.should_run, ctx, timeout):
+                    run.result = _SKIPPED
+                    return None
+                result = call(observer.observe, ctx, timeout)
         except Exception as exc:
             run.error = exc
             return None
