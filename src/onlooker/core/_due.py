@@ -37,19 +37,25 @@ class Schedule(Generic[S]):
 
     def __init__(self, named: Sequence[tuple[S, str]]) -> None:
         self.named = list(named)
-        self._listening = [(s, n) for s, n in self.named if s.trigger.has_event_condition]
+        self._listening: list[tuple[S, str]] = []
         """The specs whose trigger has an event condition: the only ones an event can fire."""
-        self._counting = {
-            n: (s.trigger.every_n_calls, s.trigger.every_n_seconds is not None)
-            for s, n in self.named
-            if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
-        }
+        self._counting: dict[str, tuple[int | None, bool]] = {}
         """The observers whose trigger counts calls or time: due without an event firing them."""
-        self._only_on = {n: types for s, n in self.named if (types := event_types(s.observer))}
+        self._only_on: dict[str, tuple[type[Event], ...]] = {}
         """The observers that declare the event types they can run on (`event_types`)."""
-        self._need_deadline = frozenset(
-            n for s, n in self.named if getattr(s.observer, "needs_deadline", False) is True
-        )
+        need_deadline = []
+        for spec, name in self.named:
+            trigger = spec.trigger
+            if trigger.on_event or trigger.tools:  # `has_event_condition`
+                self._listening.append((spec, name))
+            if trigger.every_n_calls is not None or trigger.every_n_seconds is not None:
+                self._counting[name] = (trigger.every_n_calls, trigger.every_n_seconds is not None)
+            types = event_types(spec.observer)
+            if types:
+                self._only_on[name] = types
+            if getattr(spec.observer, "needs_deadline", False) is True:
+                need_deadline.append(name)
+        self._need_deadline = frozenset(need_deadline)
         """The observers that declare they have nothing to say without a deadline."""
         self._fired: dict[tuple[type[Event], str], frozenset[str]] = {}
 
