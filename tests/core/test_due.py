@@ -165,3 +165,20 @@ def test_a_call_past_its_limit_times_out_after_the_timer_was_set_for_a_longer_on
     elapsed = time.monotonic() - began
     assert [f.observer for f in result.failures] == ["Stuck"], result.failures
     assert 0.2 <= elapsed < 2  # rang at quick's 0.05 s, set again; stuck's own 0.2 s kept
+
+
+def test_an_event_types_attribute_that_names_no_classes_declares_nothing(
+    clock: FixedClock,
+) -> None:
+    """A plugin's `event_types` meaning something else (names, not classes) is no declaration:
+    the observer is asked as any other."""
+
+    @dataclass
+    class Named(Asked):
+        event_types: ClassVar = ("user_prompt",)  # type: ignore[misc]
+
+    named = Named(trigger=Trigger.on("user_prompt", "tool_call"))
+    engine = Engine([named], clock=clock)
+    engine.dispatch(UserPrompt(text="fix it"))
+    engine.dispatch(ToolCall(tool="Bash"))
+    assert named.asked == ["user_prompt", "tool_call"]

@@ -117,4 +117,7 @@ class Schedule(Generic[S]):
 def event_types(observer: Any) -> tuple[type[Event], ...]:
     """The event types an observer declares it can run on (`event_types`); () for any."""
     found = getattr(observer, "event_types", ())
-    return tuple(found) if isinstance(found, tuple | frozenset | list) else ()
+    if not isinstance(found, tuple | frozenset | list):
+        return ()
+    types = tuple(found)  # only classes: an attribute of that name meaning something else is no
+    return types if all(isinstance(t, type) for t in types) else ()  # declaration
