@@ -10,7 +10,6 @@ from __future__ import annotations
 import dataclasses
 import functools
 import inspect
-import signal
 import threading
 from collections.abc import Awaitable, Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -21,8 +20,10 @@ from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
+from ._alarm import NOT_RUN, CallAlarm
+from ._due import Schedule
 from ._observer_thread import Commit, run_jobs
-from ._time_limit import alarm_available, as_coroutine, await_blocking, call_within
+from ._time_limit import as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
 from .clock import Clock, Deadline, SystemClock
 from .events import Event
@@ -110,17 +111,9 @@ class Engine:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
-        self._alarm_installed = False
-        self._alarm_timeout = 0.0
-        self._alarm_thread = 0
-        self._observing = False
-        """In an observer's call under the alarm: only then does the alarm time it out."""
+        self._alarm = CallAlarm()
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
-        self._named: list[tuple[ObserverSpec, str]] = []
-        self._listening: list[tuple[ObserverSpec, str]] = []
-        """The specs whose trigger has an event condition: the only ones an event can fire."""
-        self._counting: frozenset[str] = frozenset()
-        """The observers whose trigger counts calls or time: due without an event firing them."""
+        self._schedule: Schedule[ObserverSpec] = Schedule(())
         self._name_specs()
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
@@ -132,22 +125,16 @@ class Engine:
         return spec
 
     def _name_specs(self) -> None:
-        """Each spec with its name, asked once (a name is fixed: it is checked unique), and who
-        listens for events and who counts."""
-        self._named = [(spec, spec.name) for spec in self.specs]
-        self._listening = [(s, n) for s, n in self._named if s.trigger.has_event_condition]
-        self._counting = frozenset(
-            n
-            for s, n in self._named
-            if s.trigger.every_n_calls is not None or s.trigger.every_n_seconds is not None
-        )
+        """Each spec with its name, asked once (a name is fixed: it is checked unique)."""
+        self._schedule = Schedule([(spec, spec.name) for spec in self.specs])
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
-        event, runs, now = self._begin(event)
-        previous = self._install_alarm() if runs and not self._alarm_installed else None
+        event, runs, now, due = self._begin(event)
+        alarm = self._alarm
+        previous = alarm.install() if runs and not alarm.installed else None
         try:
-            if self._alarm_installed:
+            if alarm.installed:
                 for run in runs:
                     self._run_sync(run)
                     if self.first_match and isinstance(run.result, Assessment):
@@ -156,8 +143,8 @@ class Engine:
                 self._run_off_main_thread(runs)
         finally:
             if previous is not None:
-                self._restore_alarm(previous)
-        return self._finish(event, runs, now)
+                alarm.restore(previous)
+        return self._finish(event, runs, now, due)
 
     def _run_off_main_thread(self, runs: list[_Run]) -> None:
         """No SIGALRM here: observers with a time limit run on this thread's helper, a run of
@@ -214,18 +201,19 @@ class Engine:
         Each dispatch otherwise installs and restores the SIGALRM handler itself; holding it over
         many dispatches makes them cheaper and changes nothing else.
         """
-        previous = None if self._alarm_installed else self._install_alarm()
+        alarm = self._alarm
+        previous = None if alarm.installed else alarm.install()
         try:
             yield self
         finally:
             if previous is not None:
-                self._restore_alarm(previous)
+                alarm.restore(previous)
 
     async def adispatch(self, event: Event) -> Dispatch:
         """`dispatch` for callers inside an event loop: async observers run concurrently."""
         import asyncio
 
-        event, runs, now = self._begin(event)
+        event, runs, now, due = self._begin(event)
         waiting: list[tuple[_Run, Awaitable[Any]]] = []
         for run in runs:
             pending = self._start(run)
@@ -240,47 +228,42 @@ class Engine:
             else:
                 waiting.append((run, pending))
         await asyncio.gather(*(self._settle(run, pending) for run, pending in waiting))
-        return self._finish(event, runs, now)
+        return self._finish(event, runs, now, due)
 
     # -- the steps -----------------------------------------------------------------------------
 
-    def _begin(self, event: Event) -> tuple[Event, list[_Run], datetime]:
+    def _begin(self, event: Event) -> tuple[Event, list[_Run], datetime, bool]:
+        """The event as stored, the runs of the due observers that can run on it, the time, and
+        whether any observer was due (skipped ones count: their trigger state is kept)."""
         session = self.session
         event = session.append(event)
         requested = session.take_requests()
         state = session[TriggerState].latest() or TriggerState()
-        if len(self._named) != len(self.specs):  # specs changed other than through `add`
+        schedule = self._schedule
+        if len(schedule.named) != len(self.specs):  # specs changed other than through `add`
             self._name_specs()
-        fired = frozenset(
-            name for spec, name in self._listening if spec.trigger.matches(event, requested)
-        )
-        if fired - state.pending:
+            schedule = self._schedule
+        fired = schedule.fired(event, requested)
+        if fired and not fired <= state.pending:
             state = state.add(fired)
             session[TriggerState].seed(state)
         now = self.clock.now()
-        count = session.tool_call_count
-        runs, pending = state.runs, state.pending
-        counting = self._counting
-        due = [
-            (spec, name)
-            for spec, name in self._named
-            if name in pending  # what `Trigger.is_due` says first, without a call
-            or (
-                name in counting
-                and spec.trigger.is_due(runs.get(name), pending=False, call_count=count, now=now)
-            )
-        ]
+        due = schedule.due(state, session.tool_call_count, now)
         if not due:
-            return event, [], now
+            return event, [], now, False
         info = session[SessionInfo].latest()  # the same for every context of this dispatch
         deadline = self.deadline
         if deadline is None and info is not None and info.started.deadline is not None:
             deadline = Deadline(info.started.deadline, self.clock)
+        due = schedule.runnable(due, event, deadline is not None)
+        if not due:
+            return event, [], now, True
         root = self.project_root or self._session_root(info)
         return (
             event,
             [_Run(spec, self._context(name, event, deadline, root)) for spec, name in due],
             now,
+            True,
         )
 
     def _context(
@@ -308,12 +291,24 @@ class Engine:
         """Run should_run and observe (each within the time limit unless `limit` is False: the
         caller keeps it); return the awaitable if observe is async."""
         observer, ctx, timeout = run.spec.observer, run.ctx, run.spec.timeout
-        call = self._call if limit else _unlimited
+        alarm = self._alarm
         try:
-            if not call(observer.should_run, ctx, timeout):
-                run.result = _SKIPPED
-                return None
-            result = call(observer.observe, ctx, timeout)
+            if (
+                limit
+                and timeout is not None
+                and alarm.installed
+                and threading.get_ident() == alarm.thread
+            ):
+                result = alarm.observe(observer, ctx, timeout)  # both calls in one go
+                if result is NOT_RUN:
+                    run.result = _SKIPPED
+                    return None
+            else:
+                call = self._call if limit else _unlimited
+                if not call(observer.should_run, ctx, timeout):
+                    run.result = _SKIPPED
+                    return None
+                result = call(observer.observe, ctx, timeout)
         except Exception as exc:
             run.error = exc
             return None
@@ -322,48 +317,19 @@ class Engine:
         run.result = result
         return None
 
-    def _install_alarm(self) -> Any:
-        """Install the SIGALRM handler once for a whole dispatch; returns the one it replaced.
-
-        Installing a handler costs far more than arming the timer, so `_call` then only arms it
-        per observer call. None when SIGALRM cannot be used here (not the main thread, or a
-        handler is already in place).
-        """
-        if not alarm_available():
-            return None
-
-        def on_alarm(signum: int, frame: Any) -> None:
-            if self._observing:  # else a call that already returned armed it: nothing runs late
-                raise ObserverTimeout(f"ran past its {self._alarm_timeout:g}s timeout")
-
-        previous = signal.signal(signal.SIGALRM, on_alarm)
-        self._alarm_installed = True
-        self._alarm_thread = threading.get_ident()
-        return previous
-
-    def _restore_alarm(self, previous: Any) -> None:
-        signal.setitimer(signal.ITIMER_REAL, 0)  # disarmed once here, not after every call
-        signal.signal(signal.SIGALRM, previous)
-        self._alarm_installed = False
-
     def _call(
         self, call: Callable[[ObserverContext], T], ctx: ObserverContext, timeout: float | None
     ) -> T:
         """`call(ctx)` within the time limit, using this dispatch's alarm handler when it has
         one."""
+        alarm = self._alarm
         if (
             timeout is None
-            or not self._alarm_installed
-            or threading.get_ident() != self._alarm_thread  # the main thread, which installed it
+            or not alarm.installed
+            or threading.get_ident() != alarm.thread  # the main thread, which installed it
         ):
             return call_within(functools.partial(call, ctx), timeout)
-        self._alarm_timeout = timeout
-        self._observing = True
-        signal.setitimer(signal.ITIMER_REAL, timeout)  # the next call re-arms it
-        try:
-            return call(ctx)
-        finally:
-            self._observing = False
+        return alarm.call(call, ctx, timeout)
 
     def _run_sync(self, run: _Run, *, limit: bool = True) -> None:
         pending = self._start(run, limit=limit)
@@ -383,7 +349,7 @@ class Engine:
         except Exception as exc:
             run.error = exc
 
-    def _finish(self, event: Event, runs: list[_Run], now: datetime) -> Dispatch:
+    def _finish(self, event: Event, runs: list[_Run], now: datetime, due: bool) -> Dispatch:
         session = self.session
         count = session.tool_call_count
         state = session[TriggerState].latest() or TriggerState()
@@ -417,7 +383,7 @@ class Engine:
                 )
                 session.record(assessment)
                 assessments.append(assessment)
-        if runs:
+        if due:
             session[TriggerState].seed(
                 state.ran_all(ran, ObserverRun(call_index=count, at=now)) if ran else state
             )

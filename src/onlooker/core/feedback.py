@@ -117,10 +117,13 @@ def compose(
     return f"{body}{SEPARATOR}[{omitted} more assessment{'s' if omitted != 1 else ''} omitted]"
 
 
+_UNTOLD = Telling((), False)
+
+
 def tell(session: Session, assessments: Sequence[Assessment]) -> Telling:
     """What of this event's assessments is news to the agent; marks it told in the session."""
     if not assessments:  # most events: nothing to tell, nothing to mark
-        return Telling((), False)
+        return _UNTOLD
     delivered = session[Delivered].latest() or Delivered()
     seen = set(delivered.fingerprints)
     marks: list[str] = []

@@ -56,6 +56,8 @@ class ErrorCascadeObserver:
 
     inline: ClassVar[bool] = True
     """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
+    event_types: ClassVar[tuple[type[ToolCall], ...]] = (ToolCall,)
+    """`should_run` says no on any other event: the engine does not ask (core/engine.py)."""
 
     window: int = 20
     """Recent tool calls examined for recurring errors."""

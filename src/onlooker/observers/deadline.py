@@ -23,6 +23,8 @@ class DeadlineObserver:
 
     inline: ClassVar[bool] = True
     """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
+    needs_deadline: ClassVar[bool] = True
+    """`should_run` says no while the session has no deadline: the engine does not ask."""
 
     thresholds: tuple[float, ...] = THRESHOLDS
     """Shares of the session's time (start to deadline) at which the time left is told; 1.0 is

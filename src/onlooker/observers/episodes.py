@@ -204,11 +204,10 @@ class Report:
 
 def assessment_of(observer_name: str, reports: Iterable[Report | None]) -> Assessment | None:
     """One assessment from a run's reports, the most severe first; None when there are none."""
-    found = sorted(
-        (r for r in reports if r is not None), key=lambda r: -severity_rank(r.finding.severity)
-    )
-    if not found:
+    found = [r for r in reports if r is not None]
+    if not found:  # most runs: nothing found, nothing to sort
         return None
+    found.sort(key=lambda r: -severity_rank(r.finding.severity))
     return Assessment(
         observer_name=observer_name,
         summary=found[0].summary,

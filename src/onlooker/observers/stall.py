@@ -66,6 +66,8 @@ class StallObserver:
 
     inline: ClassVar[bool] = True
     """Bounded work over the session: runs in the hook's own thread (core/engine.py)."""
+    event_types: ClassVar[tuple[type[ToolCall], ...]] = (ToolCall,)
+    """`should_run` says no on any other event: the engine does not ask (core/engine.py)."""
 
     window: int = 20
     """Recent tool calls examined."""

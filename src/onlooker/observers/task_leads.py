@@ -42,11 +42,18 @@ def leads(call: ToolCall, ground: TaskScope) -> bool:
     A search whose pattern shares a telling word with the user's prompts, or a failure of a call
     that names no file or one of the task's (a whole test run, a linter, the task's command).
     """
-    pattern = search_pattern(call)
-    if pattern is not None:
-        words = {w for w in prompt_stems(pattern) if len(w) >= 4 and w not in GENERIC_WORDS}
+    words = pattern_words(call)
+    if words is not None:
         return not words.isdisjoint(ground.words)
     return not call.ok and not ground.verdict(call)
+
+
+def pattern_words(call: ToolCall) -> frozenset[str] | None:
+    """The telling words a search looks for (None: the call is no search)."""
+    pattern = search_pattern(call)
+    if pattern is None:
+        return None
+    return frozenset(w for w in prompt_stems(pattern) if len(w) >= 4 and w not in GENERIC_WORDS)
 
 
 def search_pattern(call: ToolCall) -> str | None:

@@ -6,7 +6,6 @@ name, stem or folder that the user's prompts speak of; specs/observers.md says m
 
 from __future__ import annotations
 
-import dataclasses
 import posixpath
 import re
 from collections.abc import Set
@@ -234,7 +233,21 @@ def task_scopes(
     the words of every prompt so far."""
     scope, ground = _task_files(first_prompt, first_paths, root)
     words = _prompt_words((first_prompt, *prompts))
-    return dataclasses.replace(scope, words=words), dataclasses.replace(ground, words=words)
+    return _with_words(scope, words), _with_words(ground, words)
+
+
+def _with_words(scope: TaskScope, words: frozenset[str]) -> TaskScope:
+    """`dataclasses.replace(scope, words=words)`, without its look over the fields."""
+    return TaskScope(
+        scope.root,
+        scope.first_paths,
+        scope.folders,
+        scope.areas,
+        words,
+        scope.names,
+        scope.dirs,
+        scope.by_area,
+    )
 
 
 @lru_cache(maxsize=16)

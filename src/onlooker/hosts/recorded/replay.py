@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.assessment import Assessment, ObserverFailure, is_warning
 from ...core.clock import ReplayClock
-from ...core.engine import Dispatch, Engine, ObserverSpec
+from ...core.engine import Dispatch, Engine, ObserverSpec, spec_for
 from ...core.events import AssistantMessage, SessionStarted, ToolCall
 from ...core.observer import Observer
 from ...core.session import Session
@@ -125,8 +125,9 @@ def observers_named(names: Sequence[str] | None = None) -> ObserverFactory:
     fail now."""
     chosen = list(names) if names else None
     made = builtin_observers(chosen)
-    if chosen is None:  # the built-ins are frozen values, their state is the session's: shared
-        return lambda: list(made)
+    if chosen is None:  # the built-ins are frozen values, their state is the session's: shared,
+        specs = [spec_for(o) for o in made]  # and so are their specs (made once, not a session)
+        return lambda: list(specs)
     return lambda: builtin_observers(chosen)
 
 

@@ -1,0 +1,123 @@
+"""Which of an engine's observers are due after an event, asked cheaply (specs/engine.md).
+
+The engine asks this after every event, for every observer: a replay of 100 MB of transcripts
+asks it some 75,000 times. What an event fires depends, but for requested markers and Marker
+events, on its type and tool name alone: it is worked out once for each and kept. Call counts
+are checked here without a call into the trigger; a time condition asks `Trigger.is_due`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any, Generic, Protocol, TypeVar
+
+from .events import Event, Marker, ToolCall
+from .triggers import Trigger, TriggerState
+
+
+class _Spec(Protocol):
+    @property
+    def trigger(self) -> Trigger: ...
+
+    @property
+    def observer(self) -> Any: ...
+
+
+S = TypeVar("S", bound=_Spec)
+
+KEPT_KINDS = 1024
+"""Kinds of event (type and tool name) whose firing is kept, at most."""
+
+
+class Schedule(Generic[S]):
+    """The engine's observers (each with its name, in order) as the due check reads them."""
+
+    __slots__ = ("_counting", "_fired", "_listening", "_need_deadline", "_only_on", "named")
+
+    def __init__(self, named: Sequence[tuple[S, str]]) -> None:
+        self.named = list(named)
+        self._listening: list[tuple[S, str]] = []
+        """The specs whose trigger has an event condition: the only ones an event can fire."""
+        self._counting: dict[str, tuple[int | None, bool]] = {}
+        """The observers whose trigger counts calls or time: due without an event firing them."""
+        self._only_on: dict[str, tuple[type[Event], ...]] = {}
+        """The observers that declare the event types they can run on (`event_types`)."""
+        need_deadline = []
+        for spec, name in self.named:
+            trigger = spec.trigger
+            if trigger.on_event or trigger.tools:  # `has_event_condition`
+                self._listening.append((spec, name))
+            if trigger.every_n_calls is not None or trigger.every_n_seconds is not None:
+                self._counting[name] = (trigger.every_n_calls, trigger.every_n_seconds is not None)
+            types = event_types(spec.observer)
+            if types:
+                self._only_on[name] = types
+            if getattr(spec.observer, "needs_deadline", False) is True:
+                need_deadline.append(name)
+        self._need_deadline = frozenset(need_deadline)
+        """The observers that declare they have nothing to say without a deadline."""
+        self._fired: dict[tuple[type[Event], str], frozenset[str]] = {}
+
+    def fired(self, event: Event, requested: tuple[str, ...]) -> frozenset[str]:
+        """The observers whose event condition this event (or a requested marker) fires."""
+        if requested or isinstance(event, Marker):
+            return self._match(event, requested)
+        key = (type(event), event.tool if isinstance(event, ToolCall) else "")
+        found = self._fired.get(key)
+        if found is None:
+            found = self._match(event, requested)
+            if len(self._fired) < KEPT_KINDS:
+                self._fired[key] = found
+        return found
+
+    def _match(self, event: Event, requested: tuple[str, ...]) -> frozenset[str]:
+        return frozenset(n for s, n in self._listening if s.trigger.matches(event, requested))
+
+    def due(self, state: TriggerState, count: int, now: datetime) -> list[tuple[S, str]]:
+        """The observers pending, or whose count or time condition is met (`Trigger.is_due`)."""
+        runs, pending, counting = state.runs, state.pending, self._counting
+        due = []
+        for spec, name in self.named:
+            if name in pending:
+                due.append((spec, name))
+                continue
+            condition = counting.get(name)
+            if condition is None:
+                continue
+            calls, timed = condition
+            if calls is not None:
+                last = runs.get(name)
+                if count - (last.call_index if last else 0) >= calls:
+                    due.append((spec, name))
+                    continue
+            if timed and spec.trigger.is_due(
+                runs.get(name), pending=False, call_count=count, now=now
+            ):
+                due.append((spec, name))
+        return due
+
+    def runnable(
+        self, due: list[tuple[S, str]], event: Event, deadline: bool
+    ) -> list[tuple[S, str]]:
+        """The due observers that can run on this event: one that declares its event types
+        (`event_types`) would say no (`should_run`) on any other, and one that declares it
+        `needs_deadline` would say no while there is none, so they are not asked."""
+        only_on = self._only_on
+        idle = self._need_deadline if not deadline else ()
+        if not only_on and not idle:
+            return due
+        return [
+            (s, n)
+            for s, n in due
+            if (n not in only_on or isinstance(event, only_on[n])) and n not in idle
+        ]
+
+
+def event_types(observer: Any) -> tuple[type[Event], ...]:
+    """The event types an observer declares it can run on (`event_types`); () for any."""
+    found = getattr(observer, "event_types", ())
+    if not isinstance(found, tuple | frozenset | list):
+        return ()
+    types = tuple(found)  # only classes: an attribute of that name meaning something else is no
+    return types if all(isinstance(t, type) for t in types) else ()  # declaration
