@@ -158,7 +158,15 @@ class CompiledGate:
         between = self._between(state, lowered, spans)
         if between is None:
             return None
-        return MovedPlaces(known, spans, len(before), lowered, state.absent, between)
+        # the words `known` may hold, when it knows every word of this automaton: the others
+        # are absent from `lowered` unless found around the spans
+        held: frozenset[str] | None = None
+        if isinstance(known, Places) and known.state is state:
+            held = frozenset(known.present)
+        elif type(known) is MovedPlaces and known.scanned is state.absent:
+            held = known.maybe
+        maybe = None if held is None else held.union(between)
+        return MovedPlaces(known, spans, len(before), lowered, state.absent, between, maybe)
 
     @staticmethod
     def _between(

@@ -13,7 +13,7 @@ test in tests/text/test_literal_starts.py compares both on the corpus and on ran
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -137,6 +137,33 @@ def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
         yield line_start, last
 
 
+class _Lines(list[tuple[int, int]]):
+    """(where a line starts, its last `at`) for each line holding one of some words, with the
+    lines' starts apart (`firsts`), for a bisection."""
+
+    firsts: list[int]
+
+
+def _lines_holding(haystack: str, words: tuple[str, ...]) -> _Lines:
+    """`_lines_up_to` the places of `words`, kept for the last text (the phrasings ask for the
+    same words one after another)."""
+    global _LINES
+    told, known = _LINES
+    if told is not haystack:
+        known = {}
+        _LINES = (haystack, known)
+    lines = known.get(words)
+    if lines is None:
+        lines = known[words] = _Lines(_lines_up_to(haystack, word_starts(haystack, words)))
+        lines.firsts = [start for start, _ in lines]
+    return lines
+
+
+#: The last text `_lines_holding` was asked of, and its answer for each group of words (one
+#: tuple, replaced whole: safe across threads).
+_LINES: tuple[str, dict[tuple[str, ...], _Lines]] = ("", {})
+
+
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     """Every position in `haystack` where one of `words` begins, in order, each once (the same
     list to every caller asking of the same text with the same words: not to be changed)."""
@@ -258,9 +285,10 @@ class Started:
     def _starts_before(self, haystack: str) -> list[int]:
         """Where the words start that end before the last of `then` on their line."""
         found: set[int] = set()
-        lines = list(_lines_up_to(haystack, word_starts(haystack, self.then)))
+        lines = _lines_holding(haystack, self.then)
         if not lines:
             return []
+        firsts = lines.firsts
         for word in self.words:
             # the word's places in the whole text (known already, or found once), those on each
             # line: the same as `find` from the line's start to `end`
@@ -268,7 +296,13 @@ class Started:
             if not starts:
                 continue
             last = len(word)
-            for start, end in lines:
+            if len(starts) < len(lines):  # each place's line looked up
+                for at in starts:
+                    index = bisect_right(firsts, at) - 1
+                    if index >= 0 and at + last <= lines[index][1]:
+                        found.add(at)
+                continue
+            for start, end in lines:  # each line's places looked up
                 at = bisect_left(starts, start)
                 while at < len(starts) and starts[at] + last <= end:
                     found.add(starts[at])
