@@ -265,8 +265,8 @@ class MovedPlaces(dict[str, tuple[int, ...]]):
         found = dict.get(self, word)
         if found is not None:
             return found
-        maybe = self.maybe
-        if maybe is not None and word not in maybe and word in self.scanned:
+        maybe, scanned = self.maybe, self.scanned
+        if maybe is not None and scanned is not None and word not in maybe and word in scanned:
             self[word] = ()
             return ()
         places = self._before.get(word)
