@@ -13,7 +13,7 @@ test in tests/text/test_literal_starts.py compares both on the corpus and on ran
 from __future__ import annotations
 
 import re
-from bisect import bisect_left, bisect_right
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
@@ -118,50 +118,6 @@ def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
         line_end = haystack.find("\n", at)
         if line_end == -1:
             return
-
-
-def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
-    """For each line holding one of `ats` (in order): (where the line starts, its last `at`)."""
-    line_start = line_end = last = -1
-    for at in ats:
-        if at > line_end:
-            if last >= 0:
-                yield line_start, last
-            newline = haystack.rfind("\n", line_end + 1, at)
-            line_start = line_end + 1 if newline == -1 else newline + 1
-            line_end = haystack.find("\n", at)
-            if line_end == -1:
-                line_end = len(haystack)
-        last = at
-    if last >= 0:
-        yield line_start, last
-
-
-class _Lines(list[tuple[int, int]]):
-    """(where a line starts, its last `at`) for each line holding one of some words, with the
-    lines' starts apart (`firsts`), for a bisection."""
-
-    firsts: list[int]
-
-
-def _lines_holding(haystack: str, words: tuple[str, ...]) -> _Lines:
-    """`_lines_up_to` the places of `words`, kept for the last text (the phrasings ask for the
-    same words one after another)."""
-    global _LINES
-    told, known = _LINES
-    if told is not haystack:
-        known = {}
-        _LINES = (haystack, known)
-    lines = known.get(words)
-    if lines is None:
-        lines = known[words] = _Lines(_lines_up_to(haystack, word_starts(haystack, words)))
-        lines.firsts = [start for start, _ in lines]
-    return lines
-
-
-#: The last text `_lines_holding` was asked of, and its answer for each group of words (one
-#: tuple, replaced whole: safe across threads).
-_LINES: tuple[str, dict[tuple[str, ...], _Lines]] = ("", {})
 
 
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
@@ -283,30 +239,21 @@ class Started:
                 yield found
 
     def _starts_before(self, haystack: str) -> list[int]:
-        """Where the words start that end before the last of `then` on their line."""
-        found: set[int] = set()
-        lines = _lines_holding(haystack, self.then)
-        if not lines:
+        """Where the words start that end before the last of `then` on their line: those for
+        which the first of `then` starting at or after the word's end is on the same line (no
+        line break between), each found by a bisection in the places of `then`."""
+        thens = word_starts(haystack, self.then)
+        if not thens:
             return []
-        firsts = lines.firsts
+        found: set[int] = set()
+        count = len(thens)
         for word in self.words:
-            # the word's places in the whole text (known already, or found once), those on each
-            # line: the same as `find` from the line's start to `end`
-            starts = positions(haystack, word)
-            if not starts:
-                continue
+            # the word's places in the whole text (known already, or found once)
             last = len(word)
-            if len(starts) < len(lines):  # each place's line looked up
-                for at in starts:
-                    index = bisect_right(firsts, at) - 1
-                    if index >= 0 and at + last <= lines[index][1]:
-                        found.add(at)
-                continue
-            for start, end in lines:  # each line's places looked up
-                at = bisect_left(starts, start)
-                while at < len(starts) and starts[at] + last <= end:
-                    found.add(starts[at])
-                    at += 1
+            for at in positions(haystack, word):
+                index = bisect_left(thens, at + last)
+                if index < count and haystack.find("\n", at, thens[index]) == -1:
+                    found.add(at)
         return sorted(found)
 
     def sub(
