@@ -78,6 +78,13 @@ class CompiledGate:
         was, self._enabled = self._enabled, enabled
         return was
 
+    def warm(self) -> None:
+        """Build the automaton now, with every word the shapes have asked for so far (else
+        built on the first scan, and again with those words some scans later)."""
+        state = self._current() if self._enabled else None
+        if state is not None and len(WANTED) != state.wanted:
+            self._compile()
+
     def scan(self, lowered: str) -> Scan | None:
         """What `lowered` opens and where each searched word starts in it; None without the
         package, or for a text it cannot encode (then the pure gate answers)."""

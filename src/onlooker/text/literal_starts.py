@@ -170,7 +170,7 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
     if found is None and type(known) is MovedPlaces:
         found = known.get(word)
     if found is None:
-        if expected:
+        if expected and len(word) > 1:  # (one character is found by `in`, not the automaton)
             WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
         found = None if expected else _folded_positions(haystack, word)
         if found is None:
