@@ -131,10 +131,11 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     key = words if isinstance(words, tuple | frozenset) else tuple(words)
     starts = known.get(key)
     if starts is None:
-        found: set[int] = set()
-        for word in key:
-            found.update(positions(haystack, word))
-        starts = known[key] = sorted(found)
+        found = [places for places in [positions(haystack, word) for word in key] if places]
+        # one word found: its places are in order, each once
+        starts = known[key] = (
+            sorted(set().union(*found)) if len(found) > 1 else list(found[0]) if found else []
+        )
     return starts
 
 
@@ -317,8 +318,14 @@ _RARE = 64
 def _common(prefixes: tuple[str, ...], haystack: str) -> bool:
     """Whether the one-character words among `prefixes` are too common in `haystack` to be
     found first."""
-    singles = [word for word in prefixes if len(word) == 1]
+    singles = _SINGLES.get(prefixes)
+    if singles is None:
+        singles = _SINGLES[prefixes] = tuple(word for word in prefixes if len(word) == 1)
     return bool(singles) and sum(map(haystack.count, singles)) * _RARE > len(haystack)
+
+
+#: The one-character words of each group of prefixes asked of `_common`.
+_SINGLES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 _KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}
