@@ -17,6 +17,7 @@ from .command_secrets import COMMAND_SHAPES
 from .compiled_gate import CompiledGate
 from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
+from .folding import lowercase
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
 from .literal_starts import (
@@ -156,7 +157,7 @@ def redact(text: str) -> str:
     """`text` with secrets replaced by `[REDACTED:<kind>]` and private spans dropped."""
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
-    lowered = text.lower()
+    lowered = lowercase(text)
     scanned = COMPILED_GATE.scan(lowered)
     known: dict[str, tuple[int, ...]] | None = None
     if scanned is not None:
