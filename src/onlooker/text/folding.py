@@ -11,6 +11,21 @@ from __future__ import annotations
 _ASCII_BYTES = bytes(range(128))
 
 
+def utf8(text: str) -> bytes:
+    """`text` in UTF-8 (lone surrogates passed through), kept for the last text: lowercasing it
+    and the shapes' byte translations (`_shape.alnum_run`) read the same text."""
+    global _ENCODED
+    told, encoded = _ENCODED
+    if told is not text:
+        encoded = text.encode("utf-8", "surrogatepass")
+        _ENCODED = (text, encoded)
+    return encoded
+
+
+#: The last text `utf8` encoded, and its bytes (one tuple, replaced whole: safe across threads).
+_ENCODED: tuple[str, bytes] = ("", b"")
+
+
 def lowercase(text: str) -> str:
     """`text.lower()`, faster for a text whose characters past ASCII all lowercase to themselves
     (dashes, arrows, signs; most prose and code that is not ASCII): its UTF-8 bytes lowercased
@@ -19,7 +34,7 @@ def lowercase(text: str) -> str:
     `İ`, the Kelvin sign, or `Σ`, whose lowercase depends on its neighbours), `text.lower()`."""
     if text.isascii():
         return text.lower()
-    encoded = text.encode("utf-8", "surrogatepass")
+    encoded = utf8(text)
     others = encoded.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
     if others.lower() != others:
         return text.lower()
