@@ -121,6 +121,7 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
             daemon=True,
         ).start()  # fmt: skip
     drained = 0.0
+    warmed = False
     try:
         while not stopping:
             time.sleep(min(idle_seconds, 1.0))
@@ -130,6 +131,9 @@ def _serve_locked(home: Path, run_dir: Path, idle_seconds: float) -> int:
             elif now - last[0] >= idle_seconds:
                 log.info("idle for %ss: stopping", idle_seconds)
                 break
+            elif now - last[0] >= 1.0 and not warmed:
+                warmed = True  # idle for a second: what redaction compiles on first use, now
+                lanes.run(_warm_redaction)
             elif now - last[0] >= 1.0 and now - drained >= SPOOL_EVERY:
                 drained = now  # healthy and idle for a second: replay what was spooled
                 lanes.run(functools.partial(_drain_spool, handler, home, lanes))
@@ -210,6 +214,13 @@ def _take_waiting(
             _take(conn, handler, lanes, times)
     finally:
         listener.setblocking(True)
+
+
+def _warm_redaction() -> None:
+    from ..text.redact import warm
+
+    warm()
+    log.info("redaction warmed")
 
 
 def _drain_spool(handler: HookHandler, home: Path, lanes: Lanes) -> None:

@@ -9,6 +9,7 @@ import string
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from .folding import utf8
 from .literal_starts import sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -42,7 +43,7 @@ def alnum_run(text: str, length: int, table: bytes = _ALNUM_BYTES) -> bool:
     global _TRANSLATED
     told, told_table, translated = _TRANSLATED
     if told is not text or told_table is not table:
-        translated = text.encode("utf-8", "surrogatepass").translate(table)
+        translated = utf8(text).translate(table)
         _TRANSLATED = (text, table, translated)
     return b"a" * length in translated
 

@@ -32,6 +32,8 @@ _SEPARATOR = r"[\"'\]]{0,2}[ \t]{0,8}(?::=|=>|=(?![=~>])|:(?![:/\\=]))"
 #: reversed text (at most LONGEST + 1, so a longer run is seen to be too long to be a name).
 _NAME_AFTER = re.compile(r"[a-z0-9_.\-]*+")
 _NAME_BEFORE = re.compile(rf"[a-z0-9_.\-]{{0,{LONGEST + 1}}}")
+#: The characters of `_NAME_AFTER` and `_NAME_BEFORE` (each one character long).
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789_.-")
 _SEPARATES = re.compile(_SEPARATOR)
 _FLAG_VALUE = re.compile(r"[ \t]+[^\s\-]")
 #: Names looked at one by one in a text (and one more per 200 characters). Past that the text is
@@ -149,9 +151,19 @@ def _next_name(
     characters is looked at once."""
     while (hit := keywords.next(at)) is not None:
         hit_start, hit_end = hit
-        after = _NAME_AFTER.match(lowered, hit_end)
+        # the name's characters around the keyword, read by a pattern only where there are any
+        # (in prose a keyword is most often a word of its own)
+        after = (
+            _NAME_AFTER.match(lowered, hit_end)
+            if lowered[hit_end : hit_end + 1] in _NAME_CHARS
+            else None
+        )
         end = at = after.end() if after else hit_end
-        back = _NAME_BEFORE.match(backwards, len(lowered) - hit_start)
+        back = (
+            _NAME_BEFORE.match(backwards, len(lowered) - hit_start)
+            if hit_start and lowered[hit_start - 1] in _NAME_CHARS
+            else None
+        )
         start = hit_start - (back.end() - back.start() if back else 0)
         if end - start > LONGEST:
             continue

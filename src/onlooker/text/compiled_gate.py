@@ -78,6 +78,13 @@ class CompiledGate:
         was, self._enabled = self._enabled, enabled
         return was
 
+    def warm(self) -> None:
+        """Build the automaton now, with every word the shapes have asked for so far (else
+        built on the first scan, and again with those words some scans later)."""
+        state = self._current() if self._enabled else None
+        if state is not None and len(WANTED) != state.wanted:
+            self._compile()
+
     def scan(self, lowered: str) -> Scan | None:
         """What `lowered` opens and where each searched word starts in it; None without the
         package, or for a text it cannot encode (then the pure gate answers)."""
@@ -158,7 +165,15 @@ class CompiledGate:
         between = self._between(state, lowered, spans)
         if between is None:
             return None
-        return MovedPlaces(known, spans, len(before), lowered, state.absent, between)
+        # the words `known` may hold, when it knows every word of this automaton: the others
+        # are absent from `lowered` unless found around the spans
+        held: frozenset[str] | None = None
+        if isinstance(known, Places) and known.state is state:
+            held = frozenset(known.present)
+        elif type(known) is MovedPlaces and known.scanned is state.absent:
+            held = known.maybe
+        maybe = None if held is None else held.union(between)
+        return MovedPlaces(known, spans, len(before), lowered, state.absent, between, maybe)
 
     @staticmethod
     def _between(

@@ -8,6 +8,39 @@ from __future__ import annotations
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
+_ASCII_BYTES = bytes(range(128))
+
+
+def utf8(text: str) -> bytes:
+    """`text` in UTF-8 (lone surrogates passed through), kept for the last text: lowercasing it
+    and the shapes' byte translations (`_shape.alnum_run`) read the same text."""
+    global _ENCODED
+    told, encoded = _ENCODED
+    if told is not text:
+        encoded = text.encode("utf-8", "surrogatepass")
+        _ENCODED = (text, encoded)
+    return encoded
+
+
+#: The last text `utf8` encoded, and its bytes (one tuple, replaced whole: safe across threads).
+_ENCODED: tuple[str, bytes] = ("", b"")
+
+
+def lowercase(text: str) -> str:
+    """`text.lower()`, faster for a text whose characters past ASCII all lowercase to themselves
+    (dashes, arrows, signs; most prose and code that is not ASCII): its UTF-8 bytes lowercased
+    (which lowercases the ASCII letters alone) and decoded. Those characters are told apart by
+    deleting the ASCII bytes; when one of them is changed by lowercasing (a letter such as `É`,
+    `İ`, the Kelvin sign, or `Σ`, whose lowercase depends on its neighbours), `text.lower()`."""
+    if text.isascii():
+        return text.lower()
+    encoded = utf8(text)
+    others = encoded.translate(None, _ASCII_BYTES).decode("utf-8", "surrogatepass")
+    if others.lower() != others:
+        return text.lower()
+    return encoded.lower().decode("utf-8", "surrogatepass")
+
+
 #: Letters that match `i` and `s` when case is ignored yet stay themselves when lowercased.
 _FOLDS_APART = ("\u0131", "\u017f")
 

@@ -120,23 +120,6 @@ def line_starts(haystack: str, starts: list[int]) -> Iterator[int]:
             return
 
 
-def _lines_up_to(haystack: str, ats: list[int]) -> Iterator[tuple[int, int]]:
-    """For each line holding one of `ats` (in order): (where the line starts, its last `at`)."""
-    line_start = line_end = last = -1
-    for at in ats:
-        if at > line_end:
-            if last >= 0:
-                yield line_start, last
-            newline = haystack.rfind("\n", line_end + 1, at)
-            line_start = line_end + 1 if newline == -1 else newline + 1
-            line_end = haystack.find("\n", at)
-            if line_end == -1:
-                line_end = len(haystack)
-        last = at
-    if last >= 0:
-        yield line_start, last
-
-
 def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     """Every position in `haystack` where one of `words` begins, in order, each once (the same
     list to every caller asking of the same text with the same words: not to be changed)."""
@@ -148,10 +131,11 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     key = words if isinstance(words, tuple | frozenset) else tuple(words)
     starts = known.get(key)
     if starts is None:
-        found: set[int] = set()
-        for word in key:
-            found.update(positions(haystack, word))
-        starts = known[key] = sorted(found)
+        found = [places for places in [positions(haystack, word) for word in key] if places]
+        # one word found: its places are in order, each once
+        starts = known[key] = (
+            sorted(set().union(*found)) if len(found) > 1 else list(found[0]) if found else []
+        )
     return starts
 
 
@@ -187,7 +171,7 @@ def positions(haystack: str, word: str) -> tuple[int, ...]:
     if found is None and type(known) is MovedPlaces:
         found = known.get(word)
     if found is None:
-        if expected:
+        if expected and len(word) > 1:  # (one character is found by `in`, not the automaton)
             WANTED.add(word)  # the compiled gate finds it too from now on (compiled_gate.py)
         found = None if expected else _folded_positions(haystack, word)
         if found is None:
@@ -256,23 +240,21 @@ class Started:
                 yield found
 
     def _starts_before(self, haystack: str) -> list[int]:
-        """Where the words start that end before the last of `then` on their line."""
-        found: set[int] = set()
-        lines = list(_lines_up_to(haystack, word_starts(haystack, self.then)))
-        if not lines:
+        """Where the words start that end before the last of `then` on their line: those for
+        which the first of `then` starting at or after the word's end is on the same line (no
+        line break between), each found by a bisection in the places of `then`."""
+        thens = word_starts(haystack, self.then)
+        if not thens:
             return []
+        found: set[int] = set()
+        count = len(thens)
         for word in self.words:
-            # the word's places in the whole text (known already, or found once), those on each
-            # line: the same as `find` from the line's start to `end`
-            starts = positions(haystack, word)
-            if not starts:
-                continue
+            # the word's places in the whole text (known already, or found once)
             last = len(word)
-            for start, end in lines:
-                at = bisect_left(starts, start)
-                while at < len(starts) and starts[at] + last <= end:
-                    found.add(starts[at])
-                    at += 1
+            for at in positions(haystack, word):
+                index = bisect_left(thens, at + last)
+                if index < count and haystack.find("\n", at, thens[index]) == -1:
+                    found.add(at)
         return sorted(found)
 
     def sub(
@@ -336,8 +318,14 @@ _RARE = 64
 def _common(prefixes: tuple[str, ...], haystack: str) -> bool:
     """Whether the one-character words among `prefixes` are too common in `haystack` to be
     found first."""
-    singles = [word for word in prefixes if len(word) == 1]
+    singles = _SINGLES.get(prefixes)
+    if singles is None:
+        singles = _SINGLES[prefixes] = tuple(word for word in prefixes if len(word) == 1)
     return bool(singles) and sum(map(haystack.count, singles)) * _RARE > len(haystack)
+
+
+#: The one-character words of each group of prefixes asked of `_common`.
+_SINGLES: dict[tuple[str, ...], tuple[str, ...]] = {}
 
 
 _KNOWN_PREFIXES: dict[re.Pattern[str], tuple[str, ...] | None] = {}

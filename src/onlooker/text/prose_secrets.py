@@ -9,11 +9,12 @@ from __future__ import annotations
 
 import functools
 import re
+from bisect import bisect_left
 
 from ._shape import Shape, already_redacted, replace_spans
 from .credential_lines import STOPWORDS
 from .folding import ascii_lowered
-from .literal_starts import Started
+from .literal_starts import Started, positions, searched
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -207,19 +208,23 @@ def _login_lines(haystack: str) -> list[tuple[int, int]]:
     no first letter is tried at every character)."""
     lines: set[tuple[int, int]] = set()
     for word in _LOGIN_WORD_LIST:
-        at = haystack.find(word)
-        while at >= 0:
+        # its places (found once per text, or known from the gate), taken as `find` from the
+        # end of the last one taken would: none of these words overlaps itself
+        places = positions(haystack, word)
+        index = 0
+        while index < len(places):
+            at = places[index]
             end = at + len(word)
             if _LOGIN_WORDS.match(haystack, at) and (at == 0 or not haystack[at - 1].isalnum()):
                 start = haystack.rfind("\n", 0, at) + 1
                 stop = haystack.find("\n", end)
                 lines.add((start, len(haystack) if stop < 0 else stop))
                 end = len(haystack) if stop < 0 else stop
-            at = haystack.find(word, end)
+            index = bisect_left(places, end, index + 1)
     return sorted(lines)
 
 
-_LOGIN_WORD_LIST = ("log", "sign", "creds", "credentials", "account", "works for")
+_LOGIN_WORD_LIST = searched("log", "sign", "creds", "credentials", "account", "works for")
 
 
 def _password_like(value: str) -> bool:

@@ -17,6 +17,7 @@ from .command_secrets import COMMAND_SHAPES
 from .compiled_gate import CompiledGate
 from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
+from .folding import lowercase
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
 from .literal_starts import (
@@ -138,11 +139,27 @@ _GATED: dict[str, frozenset[int]] = {needle: frozenset(ats) for needle, ats in _
 COMPILED_GATE = CompiledGate(_GATED, SEARCHED)
 
 
+def warm() -> None:
+    """Do now what redaction otherwise does on first use, some milliseconds to tens of them
+    over the first texts: compile every shape's patterns (each opened by a text of every
+    needle and searched word), read the words they start with, and build the automaton with
+    them. What `redact` returns does not change; only when the work is done (the hook service
+    calls it once it is idle, daemon/hookd.py)."""
+    words = sorted({*(needle for shape in SHAPES for needle in shape.needles), *SEARCHED})
+    redact(" ".join(words))
+    # each followed by a run of letters and digits, as tokens are (past the shapes' hints)
+    redact(" ".join(f"{word}{_RUN}" for word in words))
+    COMPILED_GATE.warm()
+
+
+_RUN = "Q7vX2mK9pL4sT8wR3nB6yH1cJ5dF0gZ"
+
+
 def redact(text: str) -> str:
     """`text` with secrets replaced by `[REDACTED:<kind>]` and private spans dropped."""
     if "<private" in text or "<PRIVATE" in text:
         text = PRIVATE.sub(PRIVATE_MARK, text)
-    lowered = text.lower()
+    lowered = lowercase(text)
     scanned = COMPILED_GATE.scan(lowered)
     known: dict[str, tuple[int, ...]] | None = None
     if scanned is not None:

@@ -251,19 +251,28 @@ class MovedPlaces(dict[str, tuple[int, ...]]):
         lowered: str,
         scanned: Mapping[str, object] | None = None,
         found: Mapping[str, list[int]] | None = None,
+        maybe: frozenset[str] | None = None,
     ) -> None:
         super().__init__()
         self._before, self._spans, self._length, self._lowered = before, spans, length, lowered
-        self._scanned, self._found = scanned, found
+        self.scanned, self._found = scanned, found
+        #: With `scanned`: the only words of `scanned` that may start somewhere here (those
+        #: `before` may hold, and those found around the spans); `before` knows every word of
+        #: `scanned`, so each of the others is known absent here without asking it (None: ask).
+        self.maybe = maybe
 
     def get(self, word: str, default: tuple[int, ...] | None = None) -> tuple[int, ...] | None:  # type: ignore[override]
         found = dict.get(self, word)
         if found is not None:
             return found
+        maybe, scanned = self.maybe, self.scanned
+        if maybe is not None and scanned is not None and word not in maybe and word in scanned:
+            self[word] = ()
+            return ()
         places = self._before.get(word)
         if places is None:
             return default
-        if self._scanned is not None and self._found is not None and word in self._scanned:
+        if self.scanned is not None and self._found is not None and word in self.scanned:
             moved = kept_places(places, len(word), self._spans, self._length) if places else ()
             between = self._found.get(word)
             if between:
