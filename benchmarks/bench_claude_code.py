@@ -5,8 +5,10 @@ costs, and what the session costs in all, each as a ratio to plain Claude Code i
 Five projects run the same scripted session of CALLS Bash calls, interleaved round by round:
 plain, hooks only (`onlooker install claude-code --no-mcp`), as the README installs it (hooks
 and the MCP server), and two floors with a hook on every event onlooker hooks that does nothing:
-the shell's `true`, and a bare start of the Python the hooks run (`python -I -S -c pass`). The
-floors say how much of what onlooker adds any command hook costs Claude Code.
+the shell's `true`, and a bare start of the Python the hooks run (`python -I -S -c pass`); and a
+third floor, those bare hooks with a bare MCP server in Python (bare_mcp_server.py, answering
+`initialize` and `tools/list` with onlooker's tools and nothing else). The floors say how much of
+what onlooker adds any command hook, and any MCP server, costs Claude Code.
 One tool call's cost is the time from the request that asked for it to the
 request that carries its result (the tool, its PostToolUse hook, the next request), as the
 scripted endpoint saw them arrive; so start-up and the session's own hooks are kept apart. The
@@ -18,7 +20,9 @@ each session waits for the worker to finish, so no background work overlaps a me
 
 from __future__ import annotations
 
+import asyncio
 import itertools
+import json
 import os
 import shlex
 import shutil
@@ -46,15 +50,18 @@ TARGET_FIRST = 1.25
 TARGET_SESSION = 1.5
 FLOOR_TRUE = "floor: `true` hooks"
 FLOOR_PYTHON = "floor: bare Python hooks"
+FLOOR_MCP = "floor: bare Python hooks and MCP server"
+BARE_MCP = Path(__file__).with_name("bare_mcp_server.py")
 VARIANTS: dict[str, tuple[str, ...] | str | None] = {
     "plain": None,
     "hooks only": ("--no-mcp",),
     "as the README installs it": (),
     FLOOR_TRUE: "true",
     FLOOR_PYTHON: f"{shlex.quote(sys.executable)} -I -S -c pass",
+    FLOOR_MCP: f"{shlex.quote(sys.executable)} -I -S -c pass",
 }
 """Each project's setup: none, `onlooker install claude-code` with these arguments, or a hook
-running this command on every event onlooker hooks."""
+running this command on every event onlooker hooks (FLOOR_MCP: and the bare MCP server)."""
 
 
 def session(calls: int) -> list[ToolUse | Text]:
@@ -77,6 +84,7 @@ def run(rounds: int = ROUNDS, calls: int = CALLS) -> list[Result]:
         name: _project(folder / f"project-{n}", agent_home, args)
         for n, (name, args) in enumerate(VARIANTS.items())
     }
+    _register_bare_mcp(projects[FLOOR_MCP], agent_home, folder / "tools.json")
     walls: dict[str, list[float]] = {name: [] for name in VARIANTS}
     firsts: dict[str, list[float]] = {name: [] for name in VARIANTS}
     steps: dict[str, list[float]] = {name: [] for name in VARIANTS}
@@ -127,6 +135,32 @@ def _project(project: Path, agent_home: Path, args: tuple[str, ...] | str | None
     return project
 
 
+def _register_bare_mcp(project: Path, agent_home: Path, tools: Path) -> None:
+    """The bare MCP server registered for `project` where `onlooker install` registers its own
+    (the user config's `projects.<path>.mcpServers`), with the tools `onlooker mcp` lists."""
+    tools.write_text(json.dumps(asyncio.run(_onlooker_tools(project))))
+    config = agent_home / ".claude" / ".claude.json"
+    data = json.loads(config.read_text()) if config.exists() else {}
+    entry = {"type": "stdio", "command": sys.executable, "args": ["-I", "-S", str(BARE_MCP)]}
+    entry["args"].append(str(tools))
+    data.setdefault("projects", {}).setdefault(str(project), {})["mcpServers"] = {"bare": entry}
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text(json.dumps(data, indent=2))
+
+
+async def _onlooker_tools(project: Path) -> list[dict[str, object]]:
+    from mcp import ClientSession, StdioServerParameters
+    from mcp.client.stdio import stdio_client
+
+    params = StdioServerParameters(
+        command=ONLOOKER, args=["mcp"], env=dict(os.environ), cwd=project
+    )
+    async with stdio_client(params) as (read, write), ClientSession(read, write) as session:
+        await session.initialize()
+        listed = await session.list_tools()
+    return [tool.model_dump(mode="json", by_alias=True, exclude_none=True) for tool in listed.tools]
+
+
 def _session(
     claude: Path, agent_home: Path, project: Path, calls: int
 ) -> tuple[float, float, list[float]]:
@@ -167,7 +201,7 @@ def _results(
     ]
     for name in list(VARIANTS)[1:]:
         first_ratio, wall_ratio = first[name] / first["plain"], wall[name] / wall["plain"]
-        floor = name in (FLOOR_TRUE, FLOOR_PYTHON)  # no target: what any hook costs
+        floor = name in (FLOOR_TRUE, FLOOR_PYTHON, FLOOR_MCP)  # no target: what any hook costs
         results += [
             Result(
                 f"{name}: first request",
@@ -195,10 +229,13 @@ def _results(
     installed = "as the README installs it"
     results += [
         Result(
-            f"{installed} ÷ {FLOOR_PYTHON}: {what}",
-            f"{values[installed] / values[FLOOR_PYTHON]:.2f}x",
-            f"{values[installed]:.2f} s vs {values[FLOOR_PYTHON]:.2f} s "
-            "(what onlooker adds beyond starting the hooks' Python)",
+            f"{installed} ÷ {floor}: {what}",
+            f"{values[installed] / values[floor]:.2f}x",
+            f"{values[installed]:.2f} s vs {values[floor]:.2f} s ({meaning})",
+        )
+        for floor, meaning in (
+            (FLOOR_PYTHON, "what onlooker adds beyond starting the hooks' Python"),
+            (FLOOR_MCP, "what onlooker adds beyond starting the hooks' and an MCP server's Python"),
         )
         for what, values in (("first request", first), ("session", wall))
     ]

@@ -38,7 +38,12 @@ def test_the_claude_code_benchmark_reports_first_request_session_and_tool_call_c
         "floor: bare Python hooks: first request",
         "floor: bare Python hooks: session",
         "floor: bare Python hooks: one tool call",
+        "floor: bare Python hooks and MCP server: first request",
+        "floor: bare Python hooks and MCP server: session",
+        "floor: bare Python hooks and MCP server: one tool call",
         "as the README installs it ÷ floor: bare Python hooks: first request",
         "as the README installs it ÷ floor: bare Python hooks: session",
+        "as the README installs it ÷ floor: bare Python hooks and MCP server: first request",
+        "as the README installs it ÷ floor: bare Python hooks and MCP server: session",
     ]
     assert "s plain; each round" in run.stdout and "ms vs" in run.stdout
