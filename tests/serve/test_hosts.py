@@ -6,6 +6,7 @@ shows the host per session and filters sessions and findings by it."""
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 from viewer import Agent, OpencodeAgent, running_viewer
@@ -85,9 +86,18 @@ def test_the_page_shows_each_sessions_host_and_filters_by_it(
         wait_for(browser, f"{rows} === 'ses_open@opencode,sess-claude@claude-code,"
                           "sess-old@unknown'")  # fmt: skip
         wait_for(browser, f"{findings}.split(',').filter(o => o === 'Stall').length === 2")
+        # The answers for the passing choice come last, as they may on a busy machine: the page
+        # must still end on what the select shows, not on whichever answer arrived last.
+        browser.evaluate("(() => { const real = window.fetch; window.fetch = (url, options) =>"
+                         " String(url).includes('host=claude-code') ? new Promise((done) =>"
+                         " setTimeout(done, 700)).then(() => real(url, options))"
+                         " : real(url, options); })()")  # fmt: skip
         browser.evaluate("document.getElementById('f-host').focus()")
         for _ in range(2):  # all -> claude-code -> opencode, by keyboard
             browser.press("ArrowDown", "ArrowDown", 40)
         assert browser.evaluate("document.getElementById('f-host').value") == "opencode"
         wait_for(browser, f"{rows} === 'ses_open@opencode'")
         wait_for(browser, f"{findings}.split(',').filter(o => o === 'Stall').length === 1")
+        time.sleep(1.5)  # the slow answers for claude-code have come and gone
+        assert browser.evaluate(rows) == "ses_open@opencode"
+        assert browser.evaluate(f"{findings}.split(',').filter(o => o === 'Stall').length") == 1

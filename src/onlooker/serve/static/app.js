@@ -35,6 +35,10 @@
     if (!answer.ok) throw new Error(data.error || answer.statusText);
     return data;
   }
+  // Filters change faster than answers come: only the newest request of each kind may draw.
+  const asked = {};
+  const ask = (kind) => { const n = (asked[kind] || 0) + 1; asked[kind] = n; return () => asked[kind] === n; };
+  const askedSince = (kind) => { const n = asked[kind]; return () => asked[kind] === n; };
   const later = (fn, ms = 150) => { let t = null; return () => { clearTimeout(t); t = setTimeout(fn, ms); }; };
   const say = (where, error) => where.replaceChildren(el("p", { class: "error", role: "alert", text: String(error.message || error) }));
 
@@ -58,7 +62,9 @@
     $("sessions-count").textContent = `(${rows.length})`;
   }
   async function loadSessions(more = false) {
+    const newest = more ? askedSince("sessions") : ask("sessions"); // a reload outranks "more"
     const data = await get("/api/sessions", { project: state.project, host: state.host, offset: more ? state.offset : 0 });
+    if (!newest()) return;
     if (!more) state.sessions.clear();
     for (const row of data.sessions) state.sessions.set(sessionKey(row.project, row.session), row);
     state.offset = data.next || 0;
@@ -117,8 +123,10 @@
     state.items = [];
     $("timeline-title").textContent = `— ${row.session_id || row.session} (${row.project_name})`;
     drawSessions();
+    const newest = ask("timeline");
     try {
       const data = await get("/api/timeline", { project: row.project, session: row.session });
+      if (!newest()) return;
       state.items = data.items; state.lanes = data.lanes;
       drawTimeline();
       loadImprovements(row.project);
@@ -150,9 +158,11 @@
     const sessionFilter = $("f-session").value.trim();
     if (sessionFilter) params.set("session_id", sessionFilter);
     for (const s of $("f-resolved").checked ? ["open", "acknowledged", "resolved"] : ["open", "acknowledged"]) params.append("status", s);
+    const newest = ask("findings");
     try {
       const answer = await fetch(`/api/findings?${params}`);
       const data = await answer.json();
+      if (!newest()) return;
       if (!answer.ok) throw new Error(data.error);
       $("findings-count").textContent = `(${data.count})`;
       $("findings").replaceChildren(findingsTable(data.findings));
@@ -184,8 +194,10 @@
   // -- overview, memories, improvements --------------------------------------------------------
   const CHARTS = { severity: "Findings by severity", observer: "Findings by observer", scores: "Scores per agent", cost: "Reviewer tokens and cost per day" };
   async function loadOverview() {
+    const newest = ask("overview");
     try {
       const data = await get("/api/overview", { project: state.project });
+      if (!newest()) return;
       const figures = Object.entries(CHARTS).filter(([k]) => data[k]).map(([k, label]) => {
         const figure = el("figure", { "data-chart": k }, el("figcaption", { text: label }));
         const holder = el("div");
@@ -198,8 +210,10 @@
   }
   async function loadBudget() {
     const money = (v) => (v === null || v === undefined ? "–" : `$${Number(v).toFixed(4)}`);
+    const newest = ask("budget");
     try {
       const data = await get("/api/budget", { project: state.project });
+      if (!newest()) return;
       const budget = data.daily_tokens;
       const head = el("tr", {}, ...["day", "memory tokens", `of ${budget ? budget.toLocaleString() : "no"} budget`, "memory cost", "reviewer tokens (in / out)", "reviewer cost"]
         .map((h) => el("th", { scope: "col", text: h })));
@@ -231,8 +245,10 @@
     } catch (e) { say($("health"), e); }
   }
   async function loadMemories() {
+    const newest = ask("memories");
     try {
       const data = await get("/api/memories", { q: $("m-query").value, project: state.project });
+      if (!newest()) return;
       $("memories").replaceChildren(...data.memories.map(memoryNode));
     } catch (e) { say($("memories"), e); }
   }
