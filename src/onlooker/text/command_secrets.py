@@ -199,7 +199,7 @@ def redact_stored_values(text: str, lowered: str) -> str:
 def redact_users_added(text: str, lowered: str) -> str:
     spans = [
         found.span("v")
-        for found in _USER_ADD.finditer(text)
+        for found in finditer_from_starts(_USER_ADD, text, lowered)
         if _password_value(found.group("v").strip("'\""))
     ]
     return replace_spans(text, spans, "cli_password") if spans else text
