@@ -107,6 +107,7 @@ TOKEN_NEEDLES: dict[str, tuple[str, ...]] = {
     "bearer": ("bearer",), "basic_auth": ("basic",), "url_password": ("://",),
 }  # fmt: skip
 
+
 class Hint(Protocol):
     """What a shape's hint is: anything whose `search` of a text is truthy when it matches."""
 
