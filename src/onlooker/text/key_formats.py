@@ -20,7 +20,7 @@ from ._shape import (
     sub_at,
     whole_match,
 )
-from .literal_starts import sub_from_starts
+from .literal_starts import finditer_from_starts, sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -67,7 +67,7 @@ _CONTINUED = re.compile(
 def redact_der_bodies(text: str, lowered: str) -> str:
     pieces: list[str] = []
     done = 0
-    for found in _DER_PRIVATE.finditer(text):
+    for found in finditer_from_starts(_DER_PRIVATE, text, lowered):
         if found.start() < done or len(found.group(0)) < 20:
             continue
         pieces.append(text[done : found.start()] + mark("private_key"))

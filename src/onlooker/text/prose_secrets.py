@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 
 from ._shape import Shape, already_redacted, replace_spans
 from .credential_lines import STOPWORDS
@@ -34,6 +35,31 @@ _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
     "kennwort", "senha",
 )  # fmt: skip
+#: Every word `_WHAT` matches, each alternative written out.
+_WHAT_WORDS = (
+    "pass", "password", "passwd", "passphrase", "passcode", "pwd", "pw", "pin", "key", "token",
+    "secret", "creds", "credentials", "mot de passe", "contraseña", "passwort", "kennwort", "senha",
+)  # fmt: skip
+
+
+class ClosedBy:
+    """A pattern whose every match ends with one of `words` and then `close` (`password)`):
+    `finditer` runs it only when the text holds such an ending, found from each `close` (a
+    pattern opening with a common sign such as `(` is otherwise tried wherever it stands)."""
+
+    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...], close: str) -> None:
+        self.pattern, self._words, self._close = pattern, words, close
+        self._longest = max(map(len, words))
+
+    def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
+        at = haystack.find(self._close)
+        while at != -1:
+            if haystack.endswith(self._words, max(0, at - self._longest), at):
+                return self.pattern.finditer(haystack)
+            at = haystack.find(self._close, at + 1)
+        return iter(())
+
+
 #: Each phrasing with the words it starts with: the pattern is tried only where one starts
 #: (literal_starts.py), and not at all when none is in the text; and with the words a match
 #: holds later on its line, where there are such words.
@@ -78,9 +104,9 @@ USER_THEN_PASSWORD = (
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
-NAMED_AFTER: tuple[Started | re.Pattern[str], ...] = (
+NAMED_AFTER: tuple[Started | ClosedBy, ...] = (
     Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t"), _WHAT_STARTS),
-    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),  # `(` is the engine's to find
+    ClosedBy(re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"), _WHAT_WORDS, ")"),
 )  # fmt: skip
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
 _OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
@@ -95,7 +121,7 @@ def redact_prose(
     text: str,
     lowered: str,
     phrasings: tuple[Started, ...] = PHRASINGS,
-    named_after: tuple[Started | re.Pattern[str], ...] = NAMED_AFTER,
+    named_after: tuple[Started | ClosedBy, ...] = NAMED_AFTER,
 ) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200
