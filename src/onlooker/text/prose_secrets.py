@@ -43,21 +43,34 @@ _WHAT_WORDS = (
 
 
 class ClosedBy:
-    """A pattern whose every match ends with one of `words` and then `close` (`password)`):
-    `finditer` runs it only when the text holds such an ending, found from each `close` (a
-    pattern opening with a common sign such as `(` is otherwise tried wherever it stands)."""
+    """A pattern whose every match is `(`, then word characters, spaces, tabs and `-` only, then
+    one of `words` and `)` (`(the admin password)`): tried only at the `(` before each of the
+    words closed by `)` (each a word searched for, literal_starts.py, so known from the gate);
+    a pattern opening with `(` is otherwise tried wherever one stands, everywhere in code."""
 
-    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...], close: str) -> None:
-        self.pattern, self._words, self._close = pattern, words, close
-        self._longest = max(map(len, words))
+    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...]) -> None:
+        self.pattern = pattern
+        self._closed = searched(*(f"{word})" for word in words))
 
     def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
-        at = haystack.find(self._close)
-        while at != -1:
-            if haystack.endswith(self._words, max(0, at - self._longest), at):
-                return self.pattern.finditer(haystack)
-            at = haystack.find(self._close, at + 1)
-        return iter(())
+        """`pattern.finditer(haystack)`: a match starts at the last `(` before its `)`, with
+        nothing but what may stand between them in between (no `(` or `)` among it)."""
+        closings: set[int] = set()
+        for closed in self._closed:
+            closings.update(at + len(closed) - 1 for at in positions(haystack, closed))
+        low = done = 0
+        for at in sorted(closings):
+            start = haystack.rfind("(", low, at)
+            low = at + 1
+            if start < done or not _BETWEEN.fullmatch(haystack, start + 1, at):
+                continue
+            found = self.pattern.match(haystack, start)
+            if found is not None:
+                done = found.end()
+                yield found
+
+
+_BETWEEN = re.compile(r"[\w \t-]*")
 
 
 #: Each phrasing with the words it starts with: the pattern is tried only where one starts
@@ -106,7 +119,7 @@ USER_THEN_PASSWORD = (
 #: the word before (a pattern starting with the value would be tried at every position).
 NAMED_AFTER: tuple[Started | ClosedBy, ...] = (
     Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t"), _WHAT_STARTS),
-    ClosedBy(re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"), _WHAT_WORDS, ")"),
+    ClosedBy(re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"), _WHAT_WORDS),
 )  # fmt: skip
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
 _OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
