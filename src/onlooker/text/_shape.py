@@ -27,11 +27,9 @@ class Shape:
     apply: Apply
 
 
-def byte_table(chars: str, beyond_ascii: bool = False) -> bytes:
-    """A `bytes.translate` table: each byte of `chars` (ASCII) to `a`, any other to a space;
-    with `beyond_ascii`, every byte of a character past ASCII to `a` too (a run of `\\w` is
-    then a run of as many `a` or more)."""
-    return bytes(97 if chr(c) in chars or (beyond_ascii and c > 127) else 32 for c in range(256))
+def byte_table(chars: str) -> bytes:
+    """A `bytes.translate` table: each byte of `chars` (ASCII) to `a`, any other to a space."""
+    return bytes(97 if chr(c) in chars else 32 for c in range(256))
 
 
 _ALNUM_BYTES = byte_table(string.ascii_letters + string.digits)
@@ -43,19 +41,16 @@ def alnum_run(text: str, length: int, table: bytes = _ALNUM_BYTES) -> bool:
     pattern such as `[A-Za-z0-9]{30}`. The translation of the last text is kept: the shapes
     ask of the same text one after another."""
     global _TRANSLATED
-    told, translations = _TRANSLATED
-    if told is not text:
-        translations = {}
-        _TRANSLATED = (text, translations)
-    translated = translations.get(table)
-    if translated is None:
-        translated = translations[table] = utf8(text).translate(table)
+    told, told_table, translated = _TRANSLATED
+    if told is not text or told_table is not table:
+        translated = utf8(text).translate(table)
+        _TRANSLATED = (text, table, translated)
     return b"a" * length in translated
 
 
-#: The last text `alnum_run` translated, and its translation by each table asked for (one
-#: tuple, replaced whole: safe across threads).
-_TRANSLATED: tuple[str, dict[bytes, bytes]] = ("", {})
+#: The last text `alnum_run` translated, the table, and the translation (one tuple, replaced
+#: whole: safe across threads).
+_TRANSLATED: tuple[str, bytes, bytes] = ("", _ALNUM_BYTES, b"")
 
 
 def mark(kind: str) -> str:

@@ -6,10 +6,9 @@
 from __future__ import annotations
 
 import re
-import string
 from typing import Protocol
 
-from ._shape import alnum_run, byte_table, keywords_first
+from ._shape import keywords_first
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -132,32 +131,12 @@ class RunBefore:
         return False
 
 
-class RunFirst:
-    """`pattern.search`, asked only of a text holding `length` characters of a `byte_table` in
-    a row (`alnum_run`, whose translation the shapes share), as each of its matches does."""
-
-    def __init__(self, pattern: str, length: int, table: bytes | None = None) -> None:
-        self._pattern, self._length = re.compile(pattern), length
-        self._table = table
-
-    def search(self, string: str, /) -> object:
-        if self._table is None:
-            held = alnum_run(string, self._length)
-        else:
-            held = alnum_run(string, self._length, self._table)
-        return held and self._pattern.search(string)
-
-
-#: `[\w-]`, each character past ASCII taken as one (a run of them is as long in bytes or longer).
-_WORD_DASH_BYTES = byte_table(string.ascii_letters + string.digits + "_-", beyond_ascii=True)
-
-
 #: A second, fast pattern that must match first, for shapes whose needles are common.
 TOKEN_HINTS: dict[str, Hint] = {
-    "discord_token": RunFirst(r"\.[\w-]{6}\.[\w-]{27}", 27, _WORD_DASH_BYTES),
+    "discord_token": re.compile(r"\.[\w-]{6}\.[\w-]{27}"),
     "url_password": re.compile(r"://[^\s:/@]*:[^\s@/]+@"),
-    "twilio_key": RunFirst(r"SK[0-9a-fA-F]{32}", 34),
-    "vault_legacy_token": RunFirst(r"s\.[A-Za-z0-9]{24}", 24),
+    "twilio_key": re.compile(r"SK[0-9a-fA-F]{32}"),
+    "vault_legacy_token": re.compile(r"s\.[A-Za-z0-9]{24}"),
     "mailchimp_key": RunBefore(r"[0-9a-f]{32}", 32, "-us"),
 }
 
