@@ -131,7 +131,17 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     key = words if isinstance(words, tuple | frozenset) else tuple(words)
     starts = known.get(key)
     if starts is None:
-        found = [places for places in [positions(haystack, word) for word in key] if places]
+        told, places_of = _EXPECTED
+        if told is haystack:  # the places known already taken as `positions` takes them
+            found = []
+            for word in key:
+                places = places_of.get(word)
+                if places is None:
+                    places = positions(haystack, word)
+                if places:
+                    found.append(places)
+        else:
+            found = [places for places in [positions(haystack, word) for word in key] if places]
         # one word found: its places are in order, each once
         starts = known[key] = (
             sorted(set().union(*found)) if len(found) > 1 else list(found[0]) if found else []
