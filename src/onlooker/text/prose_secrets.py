@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from ._shape import Shape, already_redacted, replace_spans
 from .credential_lines import STOPWORDS
 from .folding import ascii_lowered
-from .literal_starts import Started, positions, searched
+from .literal_starts import Started, positions, searched, word_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -55,9 +55,8 @@ class ClosedBy:
     def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
         """`pattern.finditer(haystack)`: a match starts at the last `(` before its `)`, with
         nothing but what may stand between them in between (no `(` or `)` among it)."""
-        closings: set[int] = set()
-        for closed in self._closed:
-            closings.update(at + len(closed) - 1 for at in positions(haystack, closed))
+        # each word's `)` is the first after where it starts (none holds another)
+        closings = {haystack.find(")", at) for at in word_starts(haystack, self._closed)}
         low = done = 0
         for at in sorted(closings):
             start = haystack.rfind("(", low, at)
