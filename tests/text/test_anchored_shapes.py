@@ -13,6 +13,7 @@ import families_corpus
 
 from onlooker.text import command_secrets, key_formats, prose_secrets, random_tokens
 from onlooker.text._shape import whole_match
+from onlooker.text.folding import holds
 from onlooker.text.token_shapes import TOKEN_HINTS
 
 _B32 = "qpzry9x8gf2tvdw0s3jn54khce6mua7l"
@@ -122,3 +123,19 @@ def test_command_flags_found_from_their_words_or_lines_are_those_found_over_the_
             assert [(m.span(), m.groups()) for m in quick] == expected, (flags.pattern, text)
             found += len(expected)
     assert found > 1000
+
+
+def test_a_text_holds_the_needles_found_from_a_sign_as_those_searched_for() -> None:
+    rnd = random.Random(3)
+    cases = ((("<private", "<PRIVATE"), "<"), ((" >", "\t>"), ">"), (("${",), "$"))
+    pieces = ["<", ">", "$", "{", " ", "\t", "private", "PRIVATE", "<priv", "é", "a", "${", " >"]
+    texts = TEXTS + [
+        "".join(rnd.choice(pieces) for _ in range(rnd.choice([20, 200, 1500]))) for _ in range(1500)
+    ]
+    held = 0
+    for text in texts:
+        for needles, sign in cases:
+            expected = any(needle in text for needle in needles)
+            assert holds(text, needles, sign) == expected, (needles, text)
+            held += expected
+    assert held > 1000
