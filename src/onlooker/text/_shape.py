@@ -96,18 +96,67 @@ def regex_apply(pattern: re.Pattern[str], group: int, kind: str) -> Apply:
     """A shape's function from its pattern: the whole match (group 0) or one group replaced;
     tried only where the words its matches start with start, when it has such words
     (`literal_starts.sub_from_starts`)."""
-    if group == 0:
-        replacement = mark(kind)
 
-        def replace(match: re.Match[str]) -> str:
-            return match.group(0) if placeholder(match.group(0)) else replacement
+    def replace_one(match: re.Match[str]) -> str:
+        return replace_group(match, group, kind)
 
-    else:
-
-        def replace(match: re.Match[str]) -> str:
-            return replace_group(match, group, kind)
-
+    replace = whole_match(kind) if group == 0 else replace_one
     return lambda text, lowered: sub_from_starts(pattern, replace, text, lowered)
+
+
+def run_starts(text: str, words: Iterable[str], chars: frozenset[str], reach: int) -> list[int]:
+    """Where the runs of `chars` holding one of `words` (as written) start, in order, each once:
+    for a pattern whose every match is such a run from its start (a lookbehind for none of
+    `chars`, then only `chars`), with the word ending at most `reach` characters after the
+    start. Each found by `str.find` and walked back at most `reach` characters, so a text of
+    such words costs linear time; a run starting farther back holds no match from that word."""
+    starts: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            start, limit = at, at + len(word) - reach
+            while start > 0 and text[start - 1] in chars and start > limit:
+                start -= 1
+            if start == 0 or text[start - 1] not in chars:
+                starts.add(start)
+            at = text.find(word, at + 1)
+    return sorted(starts)
+
+
+def sub_at(
+    pattern: re.Pattern[str],
+    replace: Callable[[re.Match[str]], str],
+    text: str,
+    starts: Iterable[int],
+) -> str:
+    """`pattern.sub(replace, text)` for a pattern whose every match starts at one of `starts`
+    (in order): the pattern tried only there, each not inside a match before it. `text` itself
+    (the same object) when no match was replaced by something else."""
+    pieces: list[str] = []
+    done = matched = 0
+    for start in starts:
+        if start < matched:
+            continue
+        found = pattern.match(text, start)
+        if found is not None:
+            matched = found.end()
+            replaced = replace(found)
+            if replaced != found.group(0):
+                pieces.append(text[done:start])
+                pieces.append(replaced)
+                done = matched
+    return "".join(pieces) + text[done:] if pieces else text
+
+
+def whole_match(kind: str) -> Callable[[re.Match[str]], str]:
+    """What `regex_apply` replaces a match with when group 0 is the secret: the mark, or the
+    match itself when it is a placeholder."""
+    replacement = mark(kind)
+
+    def replace(match: re.Match[str]) -> str:
+        return match.group(0) if placeholder(match.group(0)) else replacement
+
+    return replace
 
 
 def replace_group(match: re.Match[str], group: int, kind: str) -> str:

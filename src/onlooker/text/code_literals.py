@@ -13,6 +13,7 @@ import functools
 import re
 
 from ._shape import Shape, already_redacted, mark
+from .folding import holds
 from .literal_starts import Started, lowered_again, positions, searched, sub_from_starts
 from .secret_names import is_secret_name, name_words
 
@@ -33,7 +34,7 @@ _ENV_DEFAULT_STARTS = Started(
      "process.env"),
 )  # fmt: skip
 #: What `_ENV_DEFAULT` cannot match without (lowercase): a call's name and its `(`, or `process.env`.
-_ENV_CALLS = (
+_ENV_CALLS = searched(
     "env(",
     "env.get(",
     "environ.get(",
@@ -60,8 +61,9 @@ def redact_env_defaults(text: str, lowered: str) -> str:
             return match.group(0)
         return _replaced(match, "v", "code_literal")
 
-    text = _ENV_DEFAULT_STARTS.sub(replace, text) if any(c in lowered for c in _ENV_CALLS) else text
-    return _SHELL_DEFAULT.sub(replace, text) if "${" in text else text
+    if any(positions(lowered, call) for call in _ENV_CALLS):
+        text = _ENV_DEFAULT_STARTS.sub(replace, text)
+    return _SHELL_DEFAULT.sub(replace, text) if holds(text, ("${",), "$") else text
 
 
 _SQL = re.compile(

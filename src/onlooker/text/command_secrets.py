@@ -8,6 +8,7 @@ A flag counts only after its own command, within that command (up to a newline, 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from ._shape import Shape, already_redacted, mark, replace_spans
 from .literal_starts import finditer_from_starts
@@ -21,6 +22,9 @@ _SPACED = rf"[ \t]+{_VALUE}"
 _ATTACHED = rf"(?![ \t]){_VALUE}"
 _EITHER = rf"[ \t]*{_VALUE}"
 _FLAG = r"(?<![^\s])"
+
+#: `sqlplus user/password@db`: found on the lines holding an `@` (see `_LINES_HOLDING`).
+_SQLPLUS = r"[ \t](?:-\w+[ \t]+){0,3}['\"]?[^\s/@'\"]{1,128}/(?P<v>[^\s@/'\"]{1,256})@"
 
 #: (needles, the command's names, its password flags): the needles gate the family.
 COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
@@ -41,7 +45,7 @@ COMMAND_FLAGS: tuple[tuple[tuple[str, ...], str, str], ...] = (
     (("smbclient", "rpcclient", "smbmap", "crackmapexec", "netexec"), r"(?:smbclient|rpcclient|smbmap|crackmapexec|netexec)", rf"{_FLAG}-U[ \t]*['\"]?[^\s%'\"]{{1,128}}%(?P<v>[^\s'\"]{{1,256}})"),
     (("freerdp", "rdesktop"), r"(?:(?:x|wl)?freerdp|rdesktop)", rf"{_FLAG}(?:/p:|-p[ \t]+){_VALUE}"),
     (("htpasswd",), r"htpasswd", rf"{_FLAG}-[a-zA-Z]*b[a-zA-Z]*(?:[ \t]+-[a-zA-Z]+)*(?:[ \t]+[^\s-][^\s]*){{1,2}}[ \t]+{_VALUE}"),
-    (("sqlplus",), r"sqlplus", r"[ \t](?:-\w+[ \t]+){0,3}['\"]?[^\s/@'\"]{1,128}/(?P<v>[^\s@/'\"]{1,256})@"),
+    (("sqlplus",), r"sqlplus", _SQLPLUS),
     (("mosquitto",), r"mosquitto_(?:pub|sub|rr)", rf"{_FLAG}-P{_SPACED}"),
     (("ipmitool",), r"ipmitool", rf"{_FLAG}-P{_SPACED}"),
     (("snmp",), r"snmp(?:walk|get|set|bulkwalk|bulkget|getnext|trap|table|status|df|delta|netstat)", rf"{_FLAG}-[AX]{_SPACED}"),
@@ -83,6 +87,59 @@ _COMPILED = tuple(
     (needles, re.compile(_COMMAND.format(names)), re.compile(_literal_first(flags)))
     for needles, names, flags in COMMAND_FLAGS
 )
+#: Flags that open with no words to start from, but whose every match lies on one line (no
+#: line break in them, no lookaround past them) and holds this character: looked for on the
+#: lines holding it (the same matches in the same order: none reaches from one line to another).
+_LINES_HOLDING = {_SQLPLUS: "@"}
+#: Flags that open with a lookbehind of words (`(?<=login)`, `(?<=set|add)`): every match
+#: starts right after one of them.
+_AFTER_WORDS = re.compile(r"\(\?<=((?:\w+\|)*\w+)\)")
+
+
+def _found_flags(flags: re.Pattern[str], text: str, lowered: str | None) -> Iterator[re.Match[str]]:
+    """`flags.finditer(text)`, tried only where its matches can start: where the words they
+    start with start in `lowered` (when given), right after the words of their lookbehind, or on
+    the lines holding a character each holds."""
+    if lowered is None:
+        return flags.finditer(text)
+    after = _AFTER_WORDS.match(flags.pattern)
+    if after is not None:
+        return _after_words(flags, after.group(1).split("|"), text)
+    held = _LINES_HOLDING.get(flags.pattern)
+    if held is not None:
+        return _on_lines_holding(flags, held, text)
+    return finditer_from_starts(flags, text, lowered)
+
+
+def _after_words(flags: re.Pattern[str], words: list[str], text: str) -> Iterator[re.Match[str]]:
+    """The matches of a pattern that opens with a lookbehind of `words`, never empty: tried right
+    after each of them, each not inside the match before it."""
+    starts: set[int] = set()
+    for word in words:
+        at = text.find(word)
+        while at != -1:
+            starts.add(at + len(word))
+            at = text.find(word, at + 1)
+    done = 0
+    for start in sorted(starts):
+        if start < done:
+            continue
+        found = flags.match(text, start)
+        if found is not None:
+            done = found.end()
+            yield found
+
+
+def _on_lines_holding(flags: re.Pattern[str], char: str, text: str) -> Iterator[re.Match[str]]:
+    """The matches of a pattern whose every match holds `char` and no line break: found on each
+    line holding `char`, each line once."""
+    at = text.find(char)
+    while at != -1:
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        yield from flags.finditer(text, start, end)
+        at = text.find(char, end)
 
 
 def redact_command(
@@ -100,10 +157,7 @@ def redact_command(
     ended = False  # whether an end of a command follows `since`
     scanned = 0
     # the flags (`-p`, `--user`) found where their words start in `lowered`, when given
-    found_flags = (
-        flags.finditer(text) if lowered is None else finditer_from_starts(flags, text, lowered)
-    )
-    for flag in found_flags:
+    for flag in _found_flags(flags, text, lowered):
         at = flag.start()
         budget -= 1
         if budget < 0:  # a text made of such flags: each in the rest goes whole, in linear time
@@ -199,7 +253,7 @@ def redact_stored_values(text: str, lowered: str) -> str:
 def redact_users_added(text: str, lowered: str) -> str:
     spans = [
         found.span("v")
-        for found in _USER_ADD.finditer(text)
+        for found in finditer_from_starts(_USER_ADD, text, lowered)
         if _password_value(found.group("v").strip("'\""))
     ]
     return replace_spans(text, spans, "cli_password") if spans else text

@@ -12,10 +12,12 @@ import re
 from collections.abc import Callable
 
 from ._shape import Shape, already_redacted, mark
+from .folding import holds
 from .literal_starts import (
     Started,
     line_starts,
     lowered_again,
+    positions,
     searched,
     sub_from_starts,
     word_starts,
@@ -283,6 +285,10 @@ def _user_lines(
     return "".join(pieces) + text[done:] if pieces else text
 
 
+#: Words `redact_login_lines` asks for (known from the gate, not searched for again).
+searched("ftp", "auth")
+
+
 def redact_login_lines(text: str, lowered: str) -> str:
     def any_value(match: re.Match[str]) -> str:
         found = _value(match)
@@ -294,11 +300,11 @@ def redact_login_lines(text: str, lowered: str) -> str:
             return match.group(0)  # `oauth x:y`, not `auth` or `basic-auth`
         return any_value(match)
 
-    acl = " >" in text or "\t>" in text
-    ftp = "ftp" in lowered
+    acl = holds(text, (" >", "\t>"), ">")
+    ftp = bool(positions(lowered, "ftp"))
     if acl or ftp:
         text = _user_lines(text, lowered, any_value, acl=acl, ftp=ftp)
-    if "auth" in lowered:
+    if positions(lowered, "auth"):
         text = _AUTH_PAIR.sub(auth_pair, text)
     return text
 

@@ -9,8 +9,18 @@ from __future__ import annotations
 
 import re
 
-from ._shape import Shape, alnum_run, already_redacted, keywords_first, mark, regex_apply
-from .literal_starts import sub_from_starts
+from ._shape import (
+    Shape,
+    alnum_run,
+    already_redacted,
+    keywords_first,
+    mark,
+    regex_apply,
+    run_starts,
+    sub_at,
+    whole_match,
+)
+from .literal_starts import finditer_from_starts, sub_from_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -57,7 +67,7 @@ _CONTINUED = re.compile(
 def redact_der_bodies(text: str, lowered: str) -> str:
     pieces: list[str] = []
     done = 0
-    for found in _DER_PRIVATE.finditer(text):
+    for found in finditer_from_starts(_DER_PRIVATE, text, lowered):
         if found.start() < done or len(found.group(0)) < 20:
             continue
         pieces.append(text[done : found.start()] + mark("private_key"))
@@ -155,6 +165,20 @@ _BECH32_SECRET = re.compile(
     r"(?<![A-Za-z0-9])(?:[a-z]{0,16}(?:sec|secretkey|priv|prv|privkey)1[qpzry9x8gf2tvdw0s3jn54khce6mua7l]{38,}"
     r"|[A-Z]{0,16}(?:SEC|SECRETKEY|PRIV|PRV|PRIVKEY)1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{38,})(?![A-Za-z0-9])"
 )
+#: What ends the part naming it, `1` included (`secretkey1` and `privkey1` end in `key1`); and
+#: how far past where a match starts one ends at most (16 letters, `secretkey`, `1`).
+_BECH32_WORDS = ("sec1", "priv1", "prv1", "key1", "SEC1", "PRIV1", "PRV1", "KEY1")
+_BECH32_REACH = 16 + 9 + 1
+_ALNUM = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789")
+_BECH32_MARK = whole_match("private_key")
+
+
+def redact_bech32_secrets(text: str, lowered: str) -> str:
+    """`_BECH32_SECRET` tried only where a run of letters and digits holding the end of its
+    name starts (a pattern opening with a class is otherwise tried at every position)."""
+    starts = run_starts(text, _BECH32_WORDS, _ALNUM, _BECH32_REACH)
+    return sub_at(_BECH32_SECRET, _BECH32_MARK, text, starts) if starts else text
+
 
 _WIF = re.compile(
     r"(?<![A-Za-z0-9])(?:5[HJK][1-9A-HJ-NP-Za-km-z]{49}|[KL][1-9A-HJ-NP-Za-km-z]{51})(?![A-Za-z0-9])"
@@ -256,7 +280,7 @@ KEY_FORMAT_SHAPES = (
     Shape(
         "private_key",
         ("sec1", "priv1", "prv1", "key1"),
-        regex_apply(_BECH32_SECRET, 0, "private_key"),
+        redact_bech32_secrets,
     ),
     Shape("wallet_key", ("5h", "5j", "5k", "k", "l"), redact_wif),
     Shape(

@@ -16,6 +16,7 @@ import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
 from .folding import folded_from, lowered_alike, starts_haystack
 from .pattern_starts import literal_prefixes
@@ -131,12 +132,44 @@ def word_starts(haystack: str, words: Iterable[str]) -> list[int]:
     key = words if isinstance(words, tuple | frozenset) else tuple(words)
     starts = known.get(key)
     if starts is None:
-        found = [places for places in [positions(haystack, word) for word in key] if places]
-        # one word found: its places are in order, each once
-        starts = known[key] = (
-            sorted(set().union(*found)) if len(found) > 1 else list(found[0]) if found else []
-        )
+        told, places_of = _EXPECTED
+        if told is haystack:  # the places known already taken as `positions` takes them
+            found = []
+            for word in key:
+                places = places_of.get(word)
+                if places is None:
+                    places = positions(haystack, word)
+                if places:
+                    found.append(places)
+        else:
+            found = [places for places in [positions(haystack, word) for word in key] if places]
+        # one word found: its places are in order, each once; words none of which starts
+        # another never start at one place: their places merged as they are (runs in order)
+        if len(found) > 1:
+            starts = (
+                sorted(chain.from_iterable(found)) if _apart(key) else sorted(set().union(*found))
+            )
+        else:
+            starts = list(found[0]) if found else []
+        known[key] = starts
     return starts
+
+
+def _apart(words: tuple[str, ...] | frozenset[str]) -> bool:
+    """Whether no two of `words` can start at one place: none is another's start."""
+    apart = _APART.get(words)
+    if apart is None:
+        apart = _APART[words] = not any(
+            first.startswith(second)
+            for at, first in enumerate(words)
+            for other, second in enumerate(words)
+            if at != other
+        )
+    return apart
+
+
+#: Whether the words of each group asked of `word_starts` are `_apart`.
+_APART: dict[tuple[str, ...] | frozenset[str], bool] = {}
 
 
 #: The last text `word_starts` was asked of, and its answer for each group of words: the shapes

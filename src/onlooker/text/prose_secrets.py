@@ -10,11 +10,12 @@ from __future__ import annotations
 import functools
 import re
 from bisect import bisect_left
+from collections.abc import Iterator
 
 from ._shape import Shape, already_redacted, replace_spans
 from .credential_lines import STOPWORDS
 from .folding import ascii_lowered
-from .literal_starts import Started, positions, searched
+from .literal_starts import Started, positions, searched, word_starts
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
 
@@ -34,6 +35,43 @@ _WHAT_STARTS = (
     "pass", "pw", "pin", "key", "token", "secret", "cred", "mot de passe", "contraseña",
     "kennwort", "senha",
 )  # fmt: skip
+#: Every word `_WHAT` matches, each alternative written out.
+_WHAT_WORDS = (
+    "pass", "password", "passwd", "passphrase", "passcode", "pwd", "pw", "pin", "key", "token",
+    "secret", "creds", "credentials", "mot de passe", "contraseña", "passwort", "kennwort", "senha",
+)  # fmt: skip
+
+
+class ClosedBy:
+    """A pattern whose every match is `(`, then word characters, spaces, tabs and `-` only, then
+    one of `words` and `)` (`(the admin password)`): tried only at the `(` before each of the
+    words closed by `)` (each a word searched for, literal_starts.py, so known from the gate);
+    a pattern opening with `(` is otherwise tried wherever one stands, everywhere in code."""
+
+    def __init__(self, pattern: re.Pattern[str], words: tuple[str, ...]) -> None:
+        self.pattern = pattern
+        self._closed = searched(*(f"{word})" for word in words))
+
+    def finditer(self, haystack: str) -> Iterator[re.Match[str]]:
+        """`pattern.finditer(haystack)`: a match starts at the last `(` before its `)`, with
+        nothing but what may stand between them in between (no `(` or `)` among it)."""
+        # each word's `)` is the first after where it starts (none holds another)
+        closings = {haystack.find(")", at) for at in word_starts(haystack, self._closed)}
+        low = done = 0
+        for at in sorted(closings):
+            start = haystack.rfind("(", low, at)
+            low = at + 1
+            if start < done or not _BETWEEN.fullmatch(haystack, start + 1, at):
+                continue
+            found = self.pattern.match(haystack, start)
+            if found is not None:
+                done = found.end()
+                yield found
+
+
+_BETWEEN = re.compile(r"[\w \t-]*")
+
+
 #: Each phrasing with the words it starts with: the pattern is tried only where one starts
 #: (literal_starts.py), and not at all when none is in the text; and with the words a match
 #: holds later on its line, where there are such words.
@@ -78,9 +116,9 @@ USER_THEN_PASSWORD = (
 )  # fmt: skip
 #: "X is the password", "X (the admin password)": found from what follows the value, which is
 #: the word before (a pattern starting with the value would be tried at every position).
-NAMED_AFTER: tuple[Started | re.Pattern[str], ...] = (
+NAMED_AFTER: tuple[Started | ClosedBy, ...] = (
     Started(re.compile(rf"(?:is|was)[ \t]+(?:the|my|our|your)[ \t]+(?:[\w-]+[ \t]+)?{_WHAT}\b"), ("is ", "is\t", "was ", "was\t"), _WHAT_STARTS),
-    re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"),  # `(` is the engine's to find
+    ClosedBy(re.compile(rf"\((?:the|my|our)?[ \t]*(?:[\w-]+[ \t]+)?{_WHAT}\)"), _WHAT_WORDS),
 )  # fmt: skip
 _WORD_BEFORE = re.compile(r"[^\s\"'`,;()\[\]{}<>]{3,128}$")
 _OTP_WORDS = re.compile(r"(?:pass(?:word|code)?|pin|otp|code)[ \t]*[:=]?[ \t]*$")
@@ -95,7 +133,7 @@ def redact_prose(
     text: str,
     lowered: str,
     phrasings: tuple[Started, ...] = PHRASINGS,
-    named_after: tuple[Started | re.Pattern[str], ...] = NAMED_AFTER,
+    named_after: tuple[Started | ClosedBy, ...] = NAMED_AFTER,
 ) -> str:
     spans: list[tuple[int, int]] = []
     budget = BUDGET + len(text) // 200

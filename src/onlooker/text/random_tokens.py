@@ -10,7 +10,16 @@ import re
 import string
 from collections.abc import Iterator
 
-from ._shape import Shape, alnum_run, already_redacted, byte_table, mark, regex_apply
+from ._shape import (
+    Shape,
+    alnum_run,
+    already_redacted,
+    byte_table,
+    mark,
+    run_starts,
+    sub_at,
+    whole_match,
+)
 from .rule_set import entropy
 
 # Imports nothing outside text/: the hook client loads this folder by path (see redact.py).
@@ -245,9 +254,20 @@ def _named_hex(text: str, start: int, whole: str, token: str) -> bool:
 #: A vendor token wrapping base64url JSON (`ops_eyJ…`, a service account's token): a lowercase
 #: prefix joined by `_`, then `{"` in base64url and 60 or more characters.
 _PREFIXED_JSON = re.compile(r"(?<![A-Za-z0-9_-])[a-z]{2,8}_eyJ[A-Za-z0-9_-]{60,4096}={0,2}")
+_LOWER = frozenset("abcdefghijklmnopqrstuvwxyz")
+#: How far past where a match starts its `_eyJ` ends at most.
+_JSON_REACH = 8 + 4
+_PREFIXED_MARK = whole_match("prefixed_token")
+
+
+def redact_prefixed_json(text: str, lowered: str) -> str:
+    """`_PREFIXED_JSON` tried only where the run of lowercase letters before an `_eyJ` starts."""
+    starts = run_starts(text, ("_eyJ",), _LOWER, _JSON_REACH)
+    return sub_at(_PREFIXED_JSON, _PREFIXED_MARK, text, starts) if starts else text
+
 
 RANDOM_TOKEN_SHAPES = (
-    Shape("prefixed_token", ("_eyj",), regex_apply(_PREFIXED_JSON, 0, "prefixed_token")),
+    Shape("prefixed_token", ("_eyj",), redact_prefixed_json),
     Shape("prefixed_token", ("_", "-"), redact_prefixed_tokens),
     Shape(
         "random_token",

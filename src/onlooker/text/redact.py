@@ -17,7 +17,7 @@ from .command_secrets import COMMAND_SHAPES
 from .compiled_gate import CompiledGate
 from .config_lines import CONFIG_SHAPES
 from .credential_lines import CREDENTIAL_SHAPES
-from .folding import lowercase
+from .folding import holds, lowercase
 from .headers import HEADER_SHAPES
 from .key_formats import KEY_FORMAT_SHAPES
 from .literal_starts import (
@@ -46,6 +46,7 @@ R = TypeVar("R")
 
 PRIVATE = re.compile(r"<private>.*?(?:</private>|\Z)", re.DOTALL | re.IGNORECASE)
 PRIVATE_MARK = "[private]"
+_PRIVATE_OPENINGS = ("<private", "<PRIVATE")
 SECRET_SHAPES = TOKEN_SHAPES
 """(kind, pattern, group) of every secret recognisable by its own shape."""
 
@@ -157,7 +158,7 @@ _RUN = "Q7vX2mK9pL4sT8wR3nB6yH1cJ5dF0gZ"
 
 def redact(text: str) -> str:
     """`text` with secrets replaced by `[REDACTED:<kind>]` and private spans dropped."""
-    if "<private" in text or "<PRIVATE" in text:
+    if holds(text, _PRIVATE_OPENINGS, "<"):
         text = PRIVATE.sub(PRIVATE_MARK, text)
     lowered = lowercase(text)
     scanned = COMPILED_GATE.scan(lowered)

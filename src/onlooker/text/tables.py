@@ -23,6 +23,12 @@ _RULE = re.compile(r"^[\s+|=-]*$")
 _GAP = re.compile(r"\S(?: {2,}|\t)(?=\S)")
 #: Characters of code and prose, not of a table's header or cells laid out by spaces.
 _CODE_CHARS = re.compile(r"[#=(){};]|\b(?:if|for|return|def|import)\b")
+#: `_CODE_CHARS` in two: its signs (one class, which the engine finds at C speed), and its
+#: words, looked for only in a line holding one (a pattern opening with `\b` is tried at every
+#: position).
+_CODE_SIGNS = re.compile(r"[#=(){};]")
+_CODE_WORDS = re.compile(r"\b(?:if|for|return|def|import)\b")
+_CODE_WORD_LIST = ("if", "for", "return", "def", "import")
 #: Lines looked at in one text, at most (a table is not longer in one tool output).
 MOST_LINES = 5000
 
@@ -34,11 +40,19 @@ def _kind(line: str, row: bool = False) -> str | None:
         kind = "csv"
     elif line.count("|") >= 2:
         kind = "bar"
-    elif ("  " in line or "\t" in line) and len(_GAP.findall(line)) >= 2:
+    elif line.count("  ") + line.count("\t") >= 2 and len(_GAP.findall(line)) >= 2:
+        # (each gap holds two spaces or a tab, apart from the others: fewer, fewer gaps)
         kind = "space"
     else:
         return None  # no separators: what is cheap to see first (most lines of code and prose)
-    return None if not row and _CODE_CHARS.search(line) else kind
+    return None if not row and _code(line) else kind
+
+
+def _code(line: str) -> bool:
+    """Whether `_CODE_CHARS` finds something in `line`."""
+    if _CODE_SIGNS.search(line) is not None:
+        return True
+    return any(word in line for word in _CODE_WORD_LIST) and _CODE_WORDS.search(line) is not None
 
 
 def _cells(line: str, kind: str) -> list[tuple[int, int]]:

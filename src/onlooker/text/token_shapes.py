@@ -6,6 +6,7 @@
 from __future__ import annotations
 
 import re
+from typing import Protocol
 
 from ._shape import keywords_first
 
@@ -106,13 +107,37 @@ TOKEN_NEEDLES: dict[str, tuple[str, ...]] = {
     "bearer": ("bearer",), "basic_auth": ("basic",), "url_password": ("://",),
 }  # fmt: skip
 
+
+class Hint(Protocol):
+    """What a shape's hint is: anything whose `search` of a text is truthy when it matches."""
+
+    def search(self, string: str, /) -> object: ...
+
+
+class RunBefore:
+    """`re.compile(f"{run}{literal}").search`, for a `run` of fixed length (`[0-9a-f]{32}`),
+    found from each `literal` by `str.find` (a pattern opening with a class is otherwise tried
+    at every position): truthy where one follows such a run."""
+
+    def __init__(self, run: str, size: int, literal: str) -> None:
+        self._run, self._size, self._literal = re.compile(run), size, literal
+
+    def search(self, string: str, /) -> bool:
+        at = string.find(self._literal, self._size)
+        while at != -1:
+            if self._run.fullmatch(string, at - self._size, at):
+                return True
+            at = string.find(self._literal, at + 1)
+        return False
+
+
 #: A second, fast pattern that must match first, for shapes whose needles are common.
-TOKEN_HINTS: dict[str, re.Pattern[str]] = {
+TOKEN_HINTS: dict[str, Hint] = {
     "discord_token": re.compile(r"\.[\w-]{6}\.[\w-]{27}"),
     "url_password": re.compile(r"://[^\s:/@]*:[^\s@/]+@"),
     "twilio_key": re.compile(r"SK[0-9a-fA-F]{32}"),
     "vault_legacy_token": re.compile(r"s\.[A-Za-z0-9]{24}"),
-    "mailchimp_key": re.compile(r"[0-9a-f]{32}-us"),
+    "mailchimp_key": RunBefore(r"[0-9a-f]{32}", 32, "-us"),
 }
 
 _WORD_LITERAL = re.compile(r"^\\b([A-Za-z0-9_][A-Za-z0-9_-]*)(?![*+?{])")
