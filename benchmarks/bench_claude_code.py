@@ -15,7 +15,9 @@ scripted endpoint saw them arrive; so start-up and the session's own hooks are k
 first request is timed from the CLI's start: what Claude Code waits for before it (its MCP
 servers answering, the SessionStart and UserPromptSubmit hooks) is what onlooker adds to it.
 Memory extraction, which runs in the background after each session, asks a scripted model, and
-each session waits for the worker to finish, so no background work overlaps a measured run.
+each session waits until no worker runs and none is starting (the hook service has no process
+of its own left), so no background work overlaps a measured run: waiting for the worker's lock
+alone let the worker of one session start up during the next one's first request.
 
 On a machine shared with other work the rounds are not alike: each round runs the variants in
 an order rotated by one (no variant always comes first), the warm-up round's figures (the hook
@@ -197,11 +199,41 @@ def _rounds(
     return results
 
 
+QUIET = 0.3
+"""Seconds with no worker and no process of the hook service's running, before a session."""
+
+
 def _wait_for_quiet(home: Path, timeout: float = 60.0) -> None:
-    """Until the background worker has finished and exited."""
+    """Until the background work of the sessions before has finished: no worker holds its lock
+    and the hook service has no process of its own running (a worker it started has not taken
+    its lock yet), QUIET seconds in a row."""
     deadline = time.monotonic() + timeout
-    while worker_pid(home) is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    quiet_since = None
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if worker_pid(home) is not None or _children(running_pid(home)):
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = now
+        elif now - quiet_since >= QUIET:
+            return
+        time.sleep(0.02)
+
+
+def _children(pid: int | None) -> bool:
+    """Whether `pid` has a child process that has not exited (Linux, /proc; False elsewhere)."""
+    if not pid or pid < 0:
+        return False
+    for entry in Path("/proc").iterdir() if Path("/proc/self/stat").exists() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if fields[1] == str(pid) and fields[0] != "Z":
+            return True
+    return False
 
 
 def _project(project: Path, agent_home: Path, args: tuple[str, ...] | str | None) -> Path:
