@@ -18,7 +18,7 @@ from processes import alive, wait_for
 
 from onlooker.daemon.hookd import running_pid
 from onlooker.daemon.worker import WorkerContext, ensure_worker, run_job, worker_pid
-from onlooker.daemon.worker._launch import NICE, _started
+from onlooker.daemon.worker._launch import _started
 from onlooker.store import Store, project_for
 from onlooker.store._jobs import Job
 from onlooker.testing.openai_endpoint import ScriptedEndpoint
@@ -110,21 +110,6 @@ def test_two_starts_make_one_worker_which_exits_when_idle(onlooker_home: Path) -
     assert worker_pid(onlooker_home) is None
     with Store(onlooker_home) as store:
         assert store.jobs.counts() == {"failed": 1}  # an unknown kind is not retried
-
-
-def test_the_worker_runs_below_its_starter_and_still_drains(onlooker_home: Path) -> None:
-    """Niced from its start (`_launch.NICE`): its jobs yield the CPU to the agent's hooks."""
-    with Store(onlooker_home) as store:
-        store.enqueue("no.such.kind", {}, project="p")
-    ensure_worker(onlooker_home)
-    wait_for(lambda: worker_pid(onlooker_home) not in (None, -1), what="a worker")
-    pid = worker_pid(onlooker_home)
-    assert pid is not None
-    mine = os.getpriority(os.PRIO_PROCESS, 0)
-    assert os.getpriority(os.PRIO_PROCESS, pid) == min(19, mine + NICE)
-    wait_for(lambda: not alive(pid), what="the idle worker to exit")
-    with Store(onlooker_home) as store:
-        assert store.jobs.counts() == {"failed": 1}  # its job ran
 
 
 def test_a_starter_that_exits_at_once_leaves_the_worker_running(

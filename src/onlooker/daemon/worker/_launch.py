@@ -16,24 +16,12 @@ from ._process import LOCK
 
 LOG_DIR = "logs"
 LOG_NAME = "worker.log"
-NICE = 10
-"""How much lower than its starter the worker runs ($ONLOOKER_WORKER_NICE; 0 keeps its starter's
-priority): its jobs (memory extraction, background reviewers, scores) yield the CPU to the agent
-and to the hook service, which answer the agent. A worker started as one session ends starts up
-(its imports, about half a second of CPU) while the next session may start: niced from its first
-instruction, it takes only what they leave (specs/hook-service.md)."""
-BOOT = (
-    "import os, sys; nice = int(sys.argv.pop(1)); nice and hasattr(os, 'nice') and os.nice(nice); "
-    "import runpy; runpy.run_module('onlooker.daemon.worker', run_name='__main__', alter_sys=True)"
-)
-"""`python -m onlooker.daemon.worker`, niced before anything is imported."""
 
 _started: list[subprocess.Popen[bytes]] = []
 
 
 def ensure_worker(home: Path) -> None:
-    """Start `python -m onlooker.daemon.worker` for `home`, niced (NICE), unless one already
-    runs."""
+    """Start `python -m onlooker.daemon.worker` for `home` unless one already runs."""
     _reap()
     if worker_pid(home) is not None:
         return
@@ -43,7 +31,7 @@ def ensure_worker(home: Path) -> None:
     with open(logs / LOG_NAME, "ab") as log:
         _started.append(
             subprocess.Popen(
-                [sys.executable, "-c", BOOT, str(_nice()), "--home", str(home)],
+                [sys.executable, "-m", "onlooker.daemon.worker", "--home", str(home)],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
                 stderr=log,
@@ -53,13 +41,6 @@ def ensure_worker(home: Path) -> None:
                 close_fds=True,
             )
         )
-
-
-def _nice() -> int:
-    try:
-        return max(0, int(os.environ.get("ONLOOKER_WORKER_NICE", NICE)))
-    except ValueError:
-        return NICE
 
 
 def worker_pid(home: Path) -> int | None:
