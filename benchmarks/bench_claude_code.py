@@ -15,7 +15,17 @@ scripted endpoint saw them arrive; so start-up and the session's own hooks are k
 first request is timed from the CLI's start: what Claude Code waits for before it (its MCP
 servers answering, the SessionStart and UserPromptSubmit hooks) is what onlooker adds to it.
 Memory extraction, which runs in the background after each session, asks a scripted model, and
-each session waits for the worker to finish, so no background work overlaps a measured run.
+each session waits until no worker runs and none is starting (the hook service has no process
+of its own left), so no background work overlaps a measured run: waiting for the worker's lock
+alone let the worker of one session start up during the next one's first request.
+
+On a machine shared with other work the rounds are not alike: each round runs the variants in
+an order rotated by one (no variant always comes first), the warm-up round's figures (the hook
+service starts, caches fill) are printed apart and not counted, and each round is printed with how
+many cores other processes kept busy meanwhile (machine_load.py); a round in which they took a
+quarter of the machine more than in the median round, or in which plain Claude Code took over 1.5
+times its median, is marked an outlier, and the ratios without the outliers are printed beside
+those of every round, with how busy the machine was over the run.
 """
 
 from __future__ import annotations
@@ -34,6 +44,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from benchmarks.machine_load import CORES, OthersLoad
 from benchmarks.measure import Result
 from onlooker.daemon.hookd import running_pid
 from onlooker.daemon.worker import worker_pid
@@ -43,7 +54,7 @@ from onlooker.testing.openai_endpoint import ScriptedEndpoint
 
 ROOT = Path(__file__).resolve().parents[1]
 ONLOOKER = str(Path(sys.executable).with_name("onlooker"))
-ROUNDS = 5
+ROUNDS = 7
 CALLS = 8
 """Bash calls of the scripted session: with the final answer, 9 turns."""
 TARGET_FIRST = 1.25
@@ -51,6 +62,12 @@ TARGET_SESSION = 1.5
 FLOOR_TRUE = "floor: `true` hooks"
 FLOOR_PYTHON = "floor: bare Python hooks"
 FLOOR_MCP = "floor: bare Python hooks and MCP server"
+README = "as the README installs it"
+BUSY_OTHERS = 0.25
+"""A round in which other processes kept this share of the cores (or more) busier than in the
+run's median round is an outlier."""
+SLOW_PLAIN = 1.5
+"""So is a round whose plain first request took more than this many times the median."""
 BARE_MCP = Path(__file__).with_name("bare_mcp_server.py")
 VARIANTS: dict[str, tuple[str, ...] | str | None] = {
     "plain": None,
@@ -88,34 +105,135 @@ def run(rounds: int = ROUNDS, calls: int = CALLS) -> list[Result]:
     walls: dict[str, list[float]] = {name: [] for name in VARIANTS}
     firsts: dict[str, list[float]] = {name: [] for name in VARIANTS}
     steps: dict[str, list[float]] = {name: [] for name in VARIANTS}
+    warm: dict[str, float] = {}
+    others: list[list[float]] = []
+    """Each round: the cores other processes kept busy during each of its sessions."""
     memory_model = ScriptedEndpoint('{"memories": []}').start()
     os.environ["ONLOOKER_MEMORY_MODEL"] = memory_model.spec()
     os.environ["ONLOOKER_WORKER_IDLE"] = "0.5"
+    names = list(projects)
     try:
-        for project in projects.values():  # warm up: the hook service, the page cache
-            _session(claude, agent_home, project, calls)
-        for _ in range(rounds):
-            for name, project in projects.items():
+        for name, project in projects.items():  # warm up: the hook service, the page cache
+            warm[name] = _session(claude, agent_home, project, calls)[1]
+        for round_ in range(rounds):
+            others.append([])
+            for name in names[round_ % len(names) :] + names[: round_ % len(names)]:
                 _wait_for_quiet(home)
-                wall, first, intervals = _session(claude, agent_home, project, calls)
+                load = OthersLoad(lambda: _background(home))
+                wall, first, intervals = _session(claude, agent_home, projects[name], calls)
+                cores = load.cores()
+                if cores is not None:
+                    others[-1].append(cores)
                 walls[name].append(wall)
                 firsts[name].append(first)
                 steps[name].extend(intervals)
     finally:
         memory_model.stop()
-        for pid in (running_pid(home), worker_pid(home)):
-            if pid and pid > 0:
-                os.kill(pid, signal.SIGTERM)
+        for pid in _background(home):
+            os.kill(pid, signal.SIGTERM)
         _wait_for_quiet(home, 10)
         shutil.rmtree(folder, ignore_errors=True)
-    return _results(walls, firsts, steps, calls, rounds)
+    results = _results(walls, firsts, steps, calls, rounds)
+    return results + _rounds(firsts, warm, others)
+
+
+def _background(home: Path) -> list[int]:
+    """The hook service and the worker, when they run."""
+    return [pid for pid in (running_pid(home), worker_pid(home)) if pid and pid > 0]
+
+
+def _rounds(
+    firsts: dict[str, list[float]], warm: dict[str, float], others: list[list[float]]
+) -> list[Result]:
+    """The warm-up round, each round with how busy the rest of the machine was, and the ratios
+    without the outlier rounds (SLOW_PLAIN, BUSY_OTHERS)."""
+    plain = firsts["plain"]
+    usual = statistics.median(plain)
+    loads = [statistics.mean(busy) if busy else None for busy in others]
+    measured = [load for load in loads if load is not None]
+    usual_load = statistics.median(measured) if measured else None
+    results = [
+        Result(
+            "warm-up round, not counted: first request",
+            f"{warm[README] / warm['plain']:.2f}x",
+            f"{warm[README]:.2f} s vs {warm['plain']:.2f} s plain, {warm[FLOOR_MCP]:.2f} s the "
+            "MCP floor (the hook service starts, caches fill)",
+        )
+    ]
+    kept: list[int] = []
+    for n, load in enumerate(loads):
+        why = []
+        if load is not None and usual_load is not None and load > usual_load + BUSY_OTHERS * CORES:
+            why.append(f"other processes took {load - usual_load:.1f} cores more than usual")
+        if plain[n] > SLOW_PLAIN * usual:
+            why.append(f"plain took over {SLOW_PLAIN:g}x its median")
+        if not why:
+            kept.append(n)
+        busy_note = f"; others kept {load:.1f} of {CORES} cores busy" if load is not None else ""
+        results.append(
+            Result(
+                f"round {n + 1}: first request, README ÷ plain",
+                f"{firsts[README][n] / plain[n]:.2f}x",
+                f"{firsts[README][n]:.2f} s vs {plain[n]:.2f} s plain, "
+                f"{firsts[FLOOR_MCP][n]:.2f} s the MCP floor{busy_note}"
+                + (f"; OUTLIER: {', '.join(why)}" if why else ""),
+            )
+        )
+    if kept:
+
+        def without(name: str) -> float:
+            return statistics.median(firsts[name][n] for n in kept)
+
+        note = (
+            f"README ÷ plain {without(README) / without('plain'):.2f}x, MCP floor ÷ plain "
+            f"{without(FLOOR_MCP) / without('plain'):.2f}x, README ÷ MCP floor "
+            f"{without(README) / without(FLOOR_MCP):.2f}x over the other rounds (the figures "
+            "above count every round)"
+        )
+    else:
+        note = "every round was an outlier"
+    if usual_load is not None:
+        note += f"; other processes kept {usual_load:.1f} of {CORES} cores busy in the median round"
+    outliers = len(others) - len(kept)
+    results.append(Result("outlier rounds: first request", f"{outliers} of {len(others)}", note))
+    return results
+
+
+QUIET = 0.3
+"""Seconds with no worker and no process of the hook service's running, before a session."""
 
 
 def _wait_for_quiet(home: Path, timeout: float = 60.0) -> None:
-    """Until the background worker has finished and exited."""
+    """Until the background work of the sessions before has finished: no worker holds its lock
+    and the hook service has no process of its own running (a worker it started has not taken
+    its lock yet), QUIET seconds in a row."""
     deadline = time.monotonic() + timeout
-    while worker_pid(home) is not None and time.monotonic() < deadline:
-        time.sleep(0.05)
+    quiet_since = None
+    while time.monotonic() < deadline:
+        now = time.monotonic()
+        if worker_pid(home) is not None or _children(running_pid(home)):
+            quiet_since = None
+        elif quiet_since is None:
+            quiet_since = now
+        elif now - quiet_since >= QUIET:
+            return
+        time.sleep(0.02)
+
+
+def _children(pid: int | None) -> bool:
+    """Whether `pid` has a child process that has not exited (Linux, /proc; False elsewhere)."""
+    if not pid or pid < 0:
+        return False
+    for entry in Path("/proc").iterdir() if Path("/proc/self/stat").exists() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if fields[1] == str(pid) and fields[0] != "Z":
+            return True
+    return False
 
 
 def _project(project: Path, agent_home: Path, args: tuple[str, ...] | str | None) -> Path:
@@ -226,7 +344,7 @@ def _results(
                 f"({(step[name] - step['plain']) * 1000:+.0f} ms a call)",
             ),
         ]
-    installed = "as the README installs it"
+    installed = README
     results += [
         Result(
             f"{installed} ÷ {floor}: {what}",

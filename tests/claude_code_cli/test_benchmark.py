@@ -45,5 +45,9 @@ def test_the_claude_code_benchmark_reports_first_request_session_and_tool_call_c
         "as the README installs it ÷ floor: bare Python hooks: session",
         "as the README installs it ÷ floor: bare Python hooks and MCP server: first request",
         "as the README installs it ÷ floor: bare Python hooks and MCP server: session",
+        "warm-up round, not counted: first request",
+        "round 1: first request, README ÷ plain",
+        "outlier rounds: first request",
     ]
     assert "s plain; each round" in run.stdout and "ms vs" in run.stdout
+    assert "cores busy" in run.stdout  # how busy the rest of the machine was (Linux)

@@ -10,8 +10,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
-from onlooker.hosts.launcher import FINDER_TEXT, launcher_path, write_launcher
+from onlooker.hosts.launcher import FINDER_TEXT, entry_file, launcher_path, write_launcher
 
 ONLOOKER = Path(sys.executable).with_name("onlooker")
 BARE_PATH = "/usr/bin:/bin"
@@ -96,3 +97,43 @@ def test_the_plugin_finder_names_no_machine_and_finds_onlooker(
                 ONLOOKER_HOOKD_IDLE="2")  # fmt: skip
     assert (found.returncode, found.stdout) == (0, "")
     assert recorded(onlooker_home)
+
+
+INITIALIZE = {"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"},
+}}  # fmt: skip
+
+
+def serve_once(launcher: Path, cwd: Path) -> tuple[Any, list[str]]:
+    """`<launcher> mcp`: its answer to `initialize`, and the command line it runs as (it execs)."""
+    process = subprocess.Popen([str(launcher), "mcp"], stdin=subprocess.PIPE,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd)  # fmt: skip
+    assert process.stdin is not None and process.stdout is not None
+    process.stdin.write(json.dumps(INITIALIZE).encode() + b"\n")
+    process.stdin.flush()
+    answer = json.loads(process.stdout.readline())
+    command = Path(f"/proc/{process.pid}/cmdline").read_bytes().decode().split("\0")[:-1]
+    process.stdin.close()  # the client leaves: the server ends
+    assert process.wait(timeout=60) == 0
+    process.stdout.close()
+    return answer, command
+
+
+def test_the_launcher_starts_the_mcp_front_without_site_and_falls_back(
+    tmp_path: Path, onlooker_home: Path
+) -> None:
+    """`mcp` runs `python -I -S …/onlooker/mcp/entry.py mcp` (specs/mcp.md, "Start-up"); a
+    launcher whose client folder has no such file beside it runs `python -I -m onlooker mcp`."""
+    launcher = write_launcher(onlooker_home)
+    answer, command = serve_once(launcher, tmp_path)
+    assert answer["result"]["serverInfo"]["name"] == "onlooker"
+    assert command[1:3] == ["-I", "-S"] and command[3].endswith("/onlooker/mcp/entry.py")
+    assert command[4:] == ["mcp"]
+    elsewhere = tmp_path / "elsewhere" / "daemon" / "entry.py"  # no mcp/entry.py beside it
+    elsewhere.parent.mkdir(parents=True)
+    elsewhere.write_text("")
+    text = launcher.read_text().replace(f"entry={entry_file()}", f"entry={elsewhere}")
+    launcher.write_text(text)
+    answer, command = serve_once(launcher, tmp_path)
+    assert answer["result"]["serverInfo"]["name"] == "onlooker"
+    assert command[1:] == ["-I", "-m", "onlooker", "mcp"]

@@ -1,7 +1,9 @@
 """The MCP server's front (mcp/front.py): it answers the first requests as the SDK would, before
 anything but the standard library is imported, and hands everything else to the SDK.
 
-Each test runs real `onlooker mcp` processes and speaks JSON-RPC lines to them over stdio."""
+Each test runs real `onlooker mcp` processes and speaks JSON-RPC lines to them over stdio: as
+`python -m onlooker mcp`, and as the launcher starts it, `python -I -S .../mcp/entry.py mcp`
+(no `site` until the hand-over)."""
 
 from __future__ import annotations
 
@@ -19,6 +21,10 @@ from onlooker.mcp.front import LISTING_FILE, MODERN_META
 from onlooker.mcp.listing import sdk_listing
 
 FRONT = [sys.executable, "-m", "onlooker", "mcp"]
+ENTRY = str(Path(LISTING_FILE).with_name("entry.py"))
+LAUNCHED = [sys.executable, "-I", "-S", ENTRY, "mcp"]
+"""What the launcher runs (hosts/launcher.py): no `site`, no `runpy`."""
+FRONTS = {"python -m onlooker mcp": FRONT, "python -I -S mcp/entry.py mcp": LAUNCHED}
 SDK_ALONE = [
     sys.executable,
     "-c",
@@ -117,10 +123,11 @@ SEQUENCES = {
 }
 
 
+@pytest.mark.parametrize("front", list(FRONTS))
 @pytest.mark.parametrize("name", list(SEQUENCES))
-def test_the_front_answers_as_the_sdk_alone_does(name: str, tmp_path: Path) -> None:
+def test_the_front_answers_as_the_sdk_alone_does(name: str, front: str, tmp_path: Path) -> None:
     messages = SEQUENCES[name]
-    with_front, _ = exchange(FRONT, messages, tmp_path / "front")
+    with_front, _ = exchange(FRONTS[front], messages, tmp_path / "front")
     sdk_alone, _ = exchange(SDK_ALONE, messages, tmp_path / "sdk")
     assert len(with_front) == len([m for m in messages if "id" in m])
     assert with_front == sdk_alone
@@ -148,6 +155,8 @@ FRONT_MODULES = {
     "onlooker.cli._mcp_start",
     "onlooker.mcp",
     "onlooker.mcp.front",
+    "onlooker.mcp.quick_json",
+    "onlooker.mcp.sdk_found",
     "onlooker.mcp.wire",
 }
 
@@ -170,9 +179,28 @@ def test_the_first_answers_come_before_anything_heavy_is_imported(tmp_path: Path
         assert "typing" not in added and "sqlite3" not in added
 
 
-def test_a_tool_call_loads_the_sdk(tmp_path: Path) -> None:
-    """The check above sees imports: the first tool call brings in the SDK and the store."""
-    answers, stderr = exchange(FRONT, SEQUENCES["legacy"][:4], tmp_path, importtime=True)
+def test_the_launched_front_answers_on_little_more_than_a_bare_start(tmp_path: Path) -> None:
+    """Without `site`, `runpy`, `importlib.util`, `os` and `json` (with `re` and `enum`): what
+    the launcher starts imports, before the tools are listed, only what a bare `python -I -S`
+    has, onlooker's front and the C half of `json`."""
+    bare = subprocess.run(
+        [sys.executable, "-I", "-S", "-X", "importtime", "-c", "pass"],
+        capture_output=True, text=True,
+    )  # fmt: skip
+    at_start = set(imported_modules(bare.stderr))
+    for name in ("legacy", "2026-07-28, as Claude Code 2.1.328 speaks it"):
+        listing = [m for m in SEQUENCES[name] if m.get("method") != "tools/call"][:3]
+        answers, stderr = exchange(LAUNCHED, listing, tmp_path / name, importtime=True)
+        assert all("result" in answer for answer in answers), answers
+        added = [m for m in imported_modules(stderr) if m not in at_start]
+        assert set(added) <= FRONT_MODULES | {"__future__", "_json"}, added
+
+
+@pytest.mark.parametrize("front", list(FRONTS))
+def test_a_tool_call_loads_the_sdk(front: str, tmp_path: Path) -> None:
+    """The checks above see imports: the first tool call brings in the SDK and the store (the
+    launched front adds `site` first)."""
+    answers, stderr = exchange(FRONTS[front], SEQUENCES["legacy"][:4], tmp_path, importtime=True)
     assert answers[-1]["result"]["isError"] is False
     added = set(imported_modules(stderr))
     assert {"mcp_types", "pydantic", "onlooker.store", "onlooker.mcp.server"} <= added
@@ -188,10 +216,11 @@ def test_the_options_claude_code_may_pass_are_read_without_click() -> None:
         assert fast_options(handed_to_click) is None
 
 
-def test_text_only_reaches_the_tools_through_the_front(tmp_path: Path) -> None:
+@pytest.mark.parametrize("front", list(FRONTS))
+def test_text_only_reaches_the_tools_through_the_front(front: str, tmp_path: Path) -> None:
     search = {"name": "search", "arguments": {"query": "retry", "mode": "vector"}}
     messages = [initialize(0, "2025-11-25"), INITIALIZED, request(1, "tools/call", search)]
-    command = [*FRONT, "--text-only", "--session", "s-1"]
+    command = [*FRONTS[front], "--text-only", "--session", "s-1"]
     answers, stderr = exchange(command, messages, tmp_path, importtime=True)
     refused = answers[-1]["result"]
     assert refused["isError"] is True
@@ -209,9 +238,22 @@ def test_a_listing_of_another_mcp_version_is_not_used(tmp_path: Path) -> None:
     assert load_listing(str(other)) is None  # the SDK answers from the first line
 
 
+def test_the_launched_front_hands_other_options_to_the_command_line(tmp_path: Path) -> None:
+    """`mcp/entry.py mcp --list-tools` (click's option): `site` is added, click reads it."""
+    env = {**os.environ, "ONLOOKER_HOME": str(tmp_path / "home")}
+    done = subprocess.run(
+        [*LAUNCHED, "--list-tools", "--json"], capture_output=True, text=True, env=env,
+        cwd=tmp_path, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    listed = {tool["name"] for tool in json.loads(done.stdout)}
+    assert {"search", "observations", "read", "get_observations"} <= listed
+
+
+@pytest.mark.parametrize("front", list(FRONTS))
 @pytest.mark.parametrize("before", ["front", "sdk"])
 def test_the_sigint_of_a_client_leaving_ends_the_server_quietly(
-    before: str, tmp_path: Path
+    before: str, front: str, tmp_path: Path
 ) -> None:
     """Claude Code sends SIGINT to its MCP servers when it exits: no traceback on stderr, whether
     the front or the SDK server was serving."""
@@ -219,8 +261,8 @@ def test_the_sigint_of_a_client_leaving_ends_the_server_quietly(
 
     env = {**os.environ, "ONLOOKER_HOME": str(tmp_path / "home")}
     process = subprocess.Popen(
-        FRONT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env,
-        cwd=tmp_path,
+        FRONTS[front], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        env=env, cwd=tmp_path,
     )  # fmt: skip
     assert process.stdin is not None and process.stdout is not None
     messages = [initialize(0, "2025-06-18"), INITIALIZED, request(1, "tools/list", {})]

@@ -1,33 +1,14 @@
 """`onlooker mcp` as Claude Code starts it, without click: the MCP server's front must answer
 within a fraction of a second (specs/mcp.md, "Start-up"), so `main` sends a plain `onlooker mcp`
-straight to it; any other use goes through click (cli/mcp.py)."""
+straight to it; any other use goes through click (cli/mcp.py). The launcher goes further and runs
+the front without `site` (mcp/entry.py)."""
 
 from __future__ import annotations
 
+from ..mcp.front import fast_options
+from ..mcp.sdk_found import sdk_installed
 
-def sdk_installed() -> bool:
-    """Whether the `mcp` SDK can be imported (found without importing it: the server answers
-    its first requests before the SDK is loaded)."""
-    from importlib.util import find_spec
-
-    return find_spec("mcp") is not None and find_spec("mcp_types") is not None
-
-
-def fast_options(args: list[str]) -> tuple[str, bool] | None:
-    """`--session ID` and `--text-only`, the options Claude Code's registration may pass, read
-    without click; None for anything else (click reads it, with its help and errors)."""
-    session_id, text_only, rest = "", False, list(args)
-    while rest:
-        word = rest.pop(0)
-        if word == "--text-only":
-            text_only = True
-        elif word == "--session" and rest and not rest[0].startswith("-"):
-            session_id = rest.pop(0)
-        elif word.startswith("--session=") and len(word) > len("--session="):
-            session_id = word.partition("=")[2]
-        else:
-            return None
-    return session_id, text_only
+__all__ = ["fast_options", "sdk_installed", "serve_fast"]
 
 
 def serve_fast(args: list[str]) -> bool:

@@ -71,7 +71,8 @@ exit 1
 
 
 def launcher_text(python: str | None = None, entry: Path | None = None) -> str:
-    """The launcher: `hook` runs the hook client, anything else `onlooker ...`. The client is
+    """The launcher: `hook` runs the hook client, `mcp` the MCP server's front without `site`
+    (mcp/entry.py, beside the client's folder), anything else `onlooker ...`. The client is
     exec'd (one process less on every hook): it exits 0 whatever happens, and the commands that
     run the launcher make sure of it (`|| true` in settings, `; exit 0` in the plugin's finder)."""
     python = python or sys.executable
@@ -83,6 +84,8 @@ def launcher_text(python: str | None = None, entry: Path | None = None) -> str:
         f"MESSAGE={shlex.quote(message)}\n"
         'if [ -x "$python" ] && [ -f "$entry" ]; then\n'
         '  if [ "$1" = hook ]; then exec "$python" -I -S "$entry"; fi\n'
+        '  server="${entry%/daemon/entry.py}/mcp/entry.py"\n'
+        '  if [ "$1" = mcp ] && [ -f "$server" ]; then exec "$python" -I -S "$server" "$@"; fi\n'
         '  exec "$python" -I -m onlooker "$@"\n'
         "fi\n" + _FALLBACK.lstrip("\n")
     )

@@ -7,23 +7,36 @@ mcp/listing.py) and hands the connection to the SDK server (mcp/server.py) on th
 it does not answer: a tool call, most often. The SDK is first given again, under ids of its own,
 the messages the front answered, so it is in the state the client believes it is in; its
 answers to those are dropped.
+
+The launcher starts it as `python -I -S .../onlooker/mcp/entry.py mcp` (`serve_isolated`):
+without `site`, `runpy`, `importlib.util`, `os` or `json` (quick_json.py drives `json`'s own C
+scanner and encoder), a bare Python start and little more; `site` is added at the hand-over.
 """
 
 # Only built-in modules at import time: this module runs before anything heavy is imported.
 
 from __future__ import annotations
 
-import json
-import os
+import sys
 
 from .. import __version__
+from . import quick_json
+from .sdk_found import add_site, sdk_installed, sdk_is
 from .wire import Wire
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-LISTING_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "listing.json")
+if sys.platform == "win32":  # pragma: no cover - `os` costs little next to the rest there
+    import os
+
+    LISTING_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "listing.json")
+else:  # `os` is not loaded yet: the path is put together by hand
+    import posix
+
+    _HERE = __file__ if __file__.startswith("/") else posix.getcwd() + "/" + __file__
+    LISTING_FILE = _HERE.rpartition("/")[0] + "/listing.json"
 MODERN_META = "io.modelcontextprotocol/"
 """The prefix of the `_meta` keys of a 2026-07-28 request's envelope."""
 ENVELOPE = tuple(
@@ -47,7 +60,7 @@ class Front:
         """The answer to `line` (b"" for a notification, which gets none), or None: the SDK
         answers it and everything after it."""
         try:
-            message = json.loads(line)
+            message = quick_json.loads(line)
         except (ValueError, RecursionError):
             return None
         if not isinstance(message, dict) or message.get("jsonrpc") != "2.0":
@@ -65,7 +78,7 @@ class Front:
             return None
         try:
             answer = {"jsonrpc": "2.0", "id": request_id, "result": result}
-            text = json.dumps(answer, ensure_ascii=False, separators=(",", ":")).encode()
+            text = quick_json.dumps(answer).encode()
         except (ValueError, UnicodeError):  # an id the SDK would answer otherwise
             return None
         if len(self.replay) == 0:
@@ -143,30 +156,12 @@ def load_listing(path: str = LISTING_FILE) -> dict[str, Any] | None:
     one installed (the SDK then answers from the start)."""
     try:
         with open(path, encoding="utf-8") as file:
-            listing = json.load(file)
+            listing = quick_json.loads(file.read())
     except (OSError, ValueError):
         return None
     if not isinstance(listing, dict) or not sdk_is(listing.get("mcp_version")):
         return None
     return listing
-
-
-def sdk_is(version: object) -> bool:
-    """Whether the installed `mcp` is `version`, told by its `.dist-info` folder beside it (found
-    without importing it); False when that cannot be told."""
-    from importlib.util import find_spec
-
-    if not isinstance(version, str) or not version:
-        return False
-    try:
-        found = find_spec("mcp")
-    except (ImportError, ValueError):
-        return False
-    places = list(found.submodule_search_locations or []) if found is not None else []
-    return any(
-        os.path.isdir(os.path.join(os.path.dirname(place), f"mcp-{version}.dist-info"))
-        for place in places
-    )
 
 
 def serve(project: str | None, session_id: str = "", text_only: bool = False) -> None:
@@ -193,7 +188,37 @@ def _serve(project: str | None, session_id: str, text_only: bool) -> None:
         line = wire.readline()
     if not line:
         return  # the client left before any tool was called: nothing else to load
+    add_site()  # started without it (`serve_isolated`): the SDK and onlooker's deps need it
     from .server import serve_handed_over
 
     replay = front.replay if front is not None else []
     serve_handed_over(wire, [*replay, line], project, session_id, text_only)
+
+
+def serve_isolated(args: list[str]) -> bool:
+    """`onlooker mcp ARGS` as the launcher starts it (`python -I -S .../mcp/entry.py mcp ARGS`):
+    the front at once when the SDK is where `site` would find it. False for anything else (other
+    options, the SDK elsewhere or missing), with `site` added: the command line takes it."""
+    options = fast_options(args[1:]) if args[:1] == ["mcp"] else None
+    if options is not None and sdk_installed():
+        serve(None, *options)
+        return True
+    add_site()
+    return False
+
+
+def fast_options(args: list[str]) -> tuple[str, bool] | None:
+    """`--session ID` and `--text-only`, the options Claude Code's registration may pass, read
+    without click; None for anything else (click reads it, with its help and errors)."""
+    session_id, text_only, rest = "", False, list(args)
+    while rest:
+        word = rest.pop(0)
+        if word == "--text-only":
+            text_only = True
+        elif word == "--session" and rest and not rest[0].startswith("-"):
+            session_id = rest.pop(0)
+        elif word.startswith("--session=") and len(word) > len("--session="):
+            session_id = word.partition("=")[2]
+        else:
+            return None
+    return session_id, text_only

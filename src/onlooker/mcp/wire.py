@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 import _thread  # its lock is threading.Lock; `threading` is not imported before it is needed
-import os
 import sys
+
+if sys.platform == "win32":  # pragma: no cover
+    import os as system
+else:
+    import posix as system  # what `os` offers here, without importing `os` (mcp/front.py)
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -25,12 +29,12 @@ class Wire:
     def claim(cls) -> Wire:
         if sys.platform == "win32":  # pragma: no cover - the descriptors stay as they are
             return cls(sys.stdin.buffer, sys.stdout.fileno())
-        wire_in, wire_out = os.dup(0), os.dup(1)
-        null = os.open(os.devnull, os.O_RDONLY)
-        os.dup2(null, 0)
-        os.close(null)
-        os.dup2(2, 1)
-        return cls(os.fdopen(wire_in, "rb"), wire_out)
+        wire_in, wire_out = system.dup(0), system.dup(1)
+        null = system.open("/dev/null", system.O_RDONLY)
+        system.dup2(null, 0)
+        system.close(null)
+        system.dup2(2, 1)
+        return cls(open(wire_in, "rb"), wire_out)
 
     def readline(self) -> bytes:
         """The next line from the client; b"" once it has closed the connection."""
@@ -41,4 +45,4 @@ class Wire:
         with self._lock:
             view = memoryview(data)
             while view:
-                view = view[os.write(self._out, view) :]
+                view = view[system.write(self._out, view) :]
