@@ -30,7 +30,7 @@ from .events import Event
 from .feedback import FEEDBACK_LIMIT, Telling, tell
 from .observer import Observer, ObserverContext, dispatch_context
 from .session import Session, SessionInfo
-from .triggers import ObserverRun, Trigger, TriggerState
+from .triggers import Trigger, TriggerState, observer_run
 
 T = TypeVar("T")
 
@@ -351,6 +351,11 @@ class Engine:
 
     def _finish(self, event: Event, runs: list[_Run], now: datetime, due: bool) -> Dispatch:
         session = self.session
+        if not runs:  # most events: nothing ran, nothing to record or to tell
+            if due:  # skipped observers keep their trigger state (specs/engine.md)
+                states = session[TriggerState]
+                states.seed(states.latest() or TriggerState())
+            return _dispatch(event, (), (), "", tell(session, ()))
         count = session.tool_call_count
         state = session[TriggerState].latest() or TriggerState()
         assessments: list[Assessment] = []
@@ -385,14 +390,39 @@ class Engine:
                 assessments.append(assessment)
         if due:
             session[TriggerState].seed(
-                state.ran_all(ran, ObserverRun(call_index=count, at=now)) if ran else state
+                state.ran_all(ran, observer_run(count, now)) if ran else state
             )
         telling = tell(session, assessments)
-        feedback = telling.render(self.feedback_limit)
-        return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
+        feedback = telling.render(self.feedback_limit) if telling.messages else ""
+        return _dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
 
 
 _SKIPPED: Any = object()
+_new = object.__new__
+DISPATCH_FIELDS = ("event", "assessments", "failures", "feedback", "telling")
+"""The fields `_dispatch` sets: all of Dispatch's (tests/core/test_engine.py)."""
+_set_event, _set_assessments, _set_failures, _set_feedback, _set_telling = (
+    getattr(Dispatch, name).__set__ for name in DISPATCH_FIELDS
+)
+
+
+def _dispatch(
+    event: Event,
+    assessments: tuple[Assessment, ...],
+    failures: tuple[ObserverFailure, ...],
+    feedback: str,
+    telling: Telling,
+) -> Dispatch:
+    """`Dispatch(...)` with every field given, set straight into its slots: one is made per
+    event, and a frozen dataclass sets each field through `object.__setattr__` (as
+    `dispatch_context` does for contexts; tests/core/test_engine.py checks the fields)."""
+    made = _new(Dispatch)
+    _set_event(made, event)
+    _set_assessments(made, assessments)
+    _set_failures(made, failures)
+    _set_feedback(made, feedback)
+    _set_telling(made, telling)
+    return made
 
 
 def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: float | None) -> T:

@@ -154,6 +154,28 @@ class Session:
 
     def append(self, event: Event) -> Event:
         """Number an event, store it in its slice, run the reducers; return it as stored."""
+        if (
+            event.seq <= self.seq
+            or (self.id and not event.session_id)
+            or (isinstance(event, ToolCall) and event.index == 0)
+        ):
+            event = self._numbered(event)
+        self.seq = event.seq
+        if not self.id:
+            self.id = event.session_id
+        slices = self._slices
+        kind = type(event)
+        found = slices.get(kind)
+        (self[kind] if found is None else found).append(event)
+        for into, reducer in self._reducers.get(kind, ()):
+            found = slices.get(into)
+            reduced = reducer(self[into] if found is None else found, event)
+            if reduced is not None:
+                self._apply(into, reduced)
+        return event
+
+    def _numbered(self, event: Event) -> Event:
+        """The event with its seq, session id and tool-call index, where it has none yet."""
         changes: dict[str, Any] = {}
         if event.seq <= self.seq:
             changes["seq"] = self.seq + 1
@@ -161,15 +183,7 @@ class Session:
             changes["session_id"] = self.id
         if isinstance(event, ToolCall) and event.index == 0:
             changes["index"] = self.tool_call_count + 1
-        if changes:
-            event = dataclasses.replace(event, **changes)
-        self.seq = event.seq
-        if not self.id:
-            self.id = event.session_id
-        self[type(event)].append(event)
-        for kind, reducer in self._reducers.get(type(event), ()):
-            self._apply(kind, reducer(self[kind], event))
-        return event
+        return dataclasses.replace(event, **changes)
 
     def derived(self, key: str, make: Callable[[], T]) -> T:
         """The state kept beside this session under `key`, made by `make` on first use.
