@@ -21,7 +21,7 @@ from typing import Any, TypeVar
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
 from ._alarm import NOT_RUN, CallAlarm
-from ._due import Schedule
+from ._due import Schedule, schedule_for
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
@@ -113,8 +113,7 @@ class Engine:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
         self._alarm = CallAlarm()
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
-        self._schedule: Schedule[ObserverSpec] = Schedule(())
-        self._name_specs()
+        self._schedule: Schedule[ObserverSpec] = schedule_for(self.specs)
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
         spec = spec_for(observer, self.timeout)
@@ -126,7 +125,7 @@ class Engine:
 
     def _name_specs(self) -> None:
         """Each spec with its name, asked once (a name is fixed: it is checked unique)."""
-        self._schedule = Schedule([(spec, spec.name) for spec in self.specs])
+        self._schedule = schedule_for(self.specs)
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""

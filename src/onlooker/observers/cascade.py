@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import ClassVar
 
 from ..core.assessment import Assessment, Finding
-from ..core.events import ToolCall
+from ..core.events import Event, ToolCall
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
 from .episodes import (
@@ -81,6 +81,12 @@ class ErrorCascadeObserver:
     @property
     def name(self) -> str:
         return "Error Cascade"
+
+    @staticmethod
+    def runs_on(event: Event) -> bool:
+        """What `should_run` says, which the event alone decides: the engine asks this before
+        it makes a context (most calls do not fail; core/_due.py)."""
+        return isinstance(event, ToolCall) and is_failure(event)
 
     def should_run(self, ctx: ObserverContext) -> bool:
         return isinstance(ctx.event, ToolCall) and is_failure(ctx.event)
