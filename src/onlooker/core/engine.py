@@ -20,7 +20,8 @@ from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
-from ._alarm import NOT_RUN, CallAlarm
+from ._alarm import NOT_RUN
+from ._alarm import CallAlarm as CallAlarm  # for `Engine(alarm=...)` and `held_alarm`
 from ._due import Schedule, schedule_for
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import as_coroutine, await_blocking, call_within
@@ -104,6 +105,9 @@ class Engine:
     feedback_limit: int = FEEDBACK_LIMIT
     findings: Callable[[str], tuple[Finding, ...]] | None = None
     """Gives an observer's open findings by name (a store plugs in here)."""
+    alarm: CallAlarm | None = field(default=None, repr=False, compare=False)
+    """The time limit's handler, shared with other engines that dispatch one after another on
+    this thread (`held_alarm`); None: the engine's own."""
 
     def __post_init__(self) -> None:
         self.specs: list[ObserverSpec] = [spec_for(o, self.timeout) for o in self.observers]
@@ -111,7 +115,7 @@ class Engine:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
-        self._alarm = CallAlarm()
+        self._alarm = self.alarm if self.alarm is not None else CallAlarm()
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
         self._schedule: Schedule[ObserverSpec] = schedule_for(self.specs)
 
@@ -394,6 +398,21 @@ class Engine:
         telling = tell(session, assessments)
         feedback = telling.render(self.feedback_limit) if telling.messages else ""
         return _dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
+
+
+@contextmanager
+def held_alarm() -> Iterator[CallAlarm]:
+    """A time limit's handler installed over the block (where SIGALRM can be used), for engines
+    made in it with `Engine(alarm=...)`, one after another on this thread: a replay makes an
+    engine a session, and installing and restoring the handler for each cost it some 5 % of its
+    time. Each engine's `dispatching` finds it installed and leaves it (specs/engine.md)."""
+    alarm = CallAlarm()
+    previous = alarm.install()
+    try:
+        yield alarm
+    finally:
+        if previous is not None:
+            alarm.restore(previous)
 
 
 _SKIPPED: Any = object()
