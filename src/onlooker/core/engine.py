@@ -262,24 +262,26 @@ class Engine:
         if not due:
             return event, [], now, True
         root = self.project_root or self._session_root(info)
+        clock, findings = self.clock, self.findings
         return (
             event,
-            [_Run(spec, self._context(name, event, deadline, root)) for spec, name in due],
+            [
+                _Run(
+                    spec,
+                    dispatch_context(
+                        session,
+                        name,
+                        clock,
+                        deadline,
+                        root,
+                        event,
+                        functools.partial(findings, name) if findings else None,
+                    ),
+                )
+                for spec, name in due
+            ],
             now,
             True,
-        )
-
-    def _context(
-        self, name: str, event: Event, deadline: Deadline | None, root: PurePath | None
-    ) -> ObserverContext:
-        return dispatch_context(
-            self.session,
-            name,
-            self.clock,
-            deadline,
-            root,
-            event,
-            functools.partial(self.findings, name) if self.findings else None,
         )
 
     def _session_root(self, info: SessionInfo | None) -> PurePath | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from msgspec import UNSET
@@ -390,6 +390,7 @@ def _time(value: Any) -> datetime | None:
     if type(value) is not str:
         return None
     try:
-        return utc(datetime.fromisoformat(value))
+        when = datetime.fromisoformat(value)
     except ValueError:
         return None
+    return when if when.tzinfo is UTC else utc(when)  # Claude Code's `…Z` is UTC already
