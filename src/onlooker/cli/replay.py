@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import click
+import msgspec
 
 from ..display import SEVERITY_STYLE
 from ..errors import ConfigError, TranscriptError
@@ -133,8 +134,18 @@ def command(
 def json_item(result: SessionReplay) -> str:
     """One session as an item of the `--json` array: what `json.dumps(array, indent=2)` prints
     for it (JSON text has no raw newline inside a string, so indenting lines is exact)."""
-    text = json.dumps(result.to_dict(), indent=2, ensure_ascii=False)
-    return "  " + text.replace("\n", "\n  ")
+    return "  " + indented_json(result.to_dict()).replace("\n", "\n  ")
+
+
+def indented_json(data: Any) -> str:
+    """`json.dumps(data, indent=2, ensure_ascii=False)`, at a fifth of the cost: with an indent,
+    `json` encodes in Python; without one, in C, and msgspec indents that text, copying every
+    string and number as it was written. What msgspec does not take (NaN or Infinity, which
+    JSON has not; a lone surrogate, which UTF-8 has not) is left to `json` alone."""
+    try:
+        return msgspec.json.format(json.dumps(data, ensure_ascii=False), indent=2)
+    except (msgspec.DecodeError, UnicodeEncodeError):
+        return json.dumps(data, indent=2, ensure_ascii=False)
 
 
 def _console() -> Any:
