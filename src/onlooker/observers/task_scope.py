@@ -277,12 +277,13 @@ def _task_files(
     return scope.done(), ground.done()
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=64)
 def _prompt_words(texts: tuple[str, ...]) -> frozenset[str]:
-    words: set[str] = set()
-    for text in texts:
-        words |= prompt_stems(text)
-    return frozenset(words)
+    """The stems of every prompt's words. A session's prompts grow one at a time: the words of
+    all but the last are most often kept from the run before, and only the last is added."""
+    if len(texts) > 1:
+        return _prompt_words(texts[:-1]) | prompt_stems(texts[-1])
+    return prompt_stems(texts[0]) if texts else frozenset()
 
 
 def _spoken_of(scope: TaskScope, path: str) -> bool:

@@ -155,15 +155,16 @@ def replay_session(
     failures: list[ObserverFailure] = []
     injections: list[Injection] = []
     session = engine.session
+    dispatch, follow, append = engine.dispatch, clock.follow, session.append
     with engine.dispatching():
         for event in transcript.events:
             if deadline is not None and type(event) is SessionStarted and event.deadline is None:
                 event = dataclasses.replace(event, deadline=event.at + deadline)
-            clock.follow(event.at)
+            follow(event.at)
             if type(event) is AssistantMessage:
-                session.append(event)  # observers see it; nothing is delivered at this point
+                append(event)  # observers see it; nothing is delivered at this point
                 continue
-            outcome = engine.dispatch(event)
+            outcome = dispatch(event)
             if on_dispatch is not None:
                 on_dispatch(outcome)
             if outcome.assessments:
