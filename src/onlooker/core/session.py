@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 from ..errors import RecordError
 from .events import Event, PlanUpdated, SessionStarted, ToolCall, UserPrompt
 from .plan import Plan, reduce_plan
+from .record_maker import maker
 from .records import Record, decode_record, encode, record, record_kinds
 from .slices import Append, Op, Reduced, Reducer, Replace, Request, Slice
 
@@ -64,19 +65,24 @@ CONTINUING = ("resume", "compact")
 
 
 def reduce_task_context(view: Slice[TaskContext], event: UserPrompt | ToolCall) -> Reduced:
-    current = view.latest() or TaskContext()
+    current = view.latest() or _NO_TASK
     if isinstance(event, UserPrompt):
         text = event.text.strip()
         if current.first_prompt or not text or _is_bare_command(text):
             return None
-        return Replace(dataclasses.replace(current, first_prompt=event.text[:4000]))
+        return Replace(_task_context(event.text[:4000], current.first_paths))
     if len(current.first_paths) >= TASK_CONTEXT_PATHS:
         return None
     new = [p for p in event.paths if p not in current.first_paths]
     if not new:
         return None
     paths = (*current.first_paths, *new)[:TASK_CONTEXT_PATHS]
-    return Replace(dataclasses.replace(current, first_paths=paths))
+    return Replace(_task_context(current.first_prompt, paths))
+
+
+_NO_TASK = TaskContext()
+# `TaskContext(first_prompt=…, first_paths=…)`, made on every call that adds a first file: cheaply
+_task_context = maker(TaskContext, "first_prompt", "first_paths")
 
 
 def _is_bare_command(text: str) -> bool:
