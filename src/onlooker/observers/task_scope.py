@@ -198,6 +198,19 @@ class _Building:
     def related(self, path: str) -> bool:
         return _ties(self.bare, path, self.folders, self.areas, self.names, self.dirs, self.by_area)
 
+    @classmethod
+    def again(cls, bare: TaskScope, made: TaskScope) -> _Building:
+        """The building that made `made`, to add more to."""
+        return cls(
+            bare,
+            made.by_area,
+            list(made.first_paths),
+            set(made.folders),
+            set(made.areas),
+            set(made.names),
+            set(made.dirs),
+        )
+
     def done(self) -> TaskScope:
         return TaskScope(
             self.bare.root,
@@ -260,8 +273,38 @@ def _task_files(
     shares a word with it; a later first file joins it only when related to it or to the first
     prompt. What the agent touched first after leaving the task is then not the task's ground.
     When no first file is tied to the prompt, the ground is unknown: it holds no file.
+
+    A task's first files come one at a time: the scopes of all but the newest are most often
+    kept, and the newest is added to them, as the whole loop would add it last; when it moves
+    the ground's start (the first named file, or the first spoken of), all is done again.
     """
     bare = TaskScope(root.rstrip("/") or "/" if root else None, words=prompt_stems(first_prompt))
+    if len(first_paths) < 2:
+        return _all_task_files(bare, first_prompt, first_paths)
+    scope, ground = _task_files(first_prompt, first_paths[:-1], root)
+    newest = bare.resolve(first_paths[-1])
+    if newest is None:  # the same first files
+        return scope, ground
+    named = names_file(first_prompt, newest)
+    start = ground.first_paths[0] if ground.first_paths else None
+    if (start is None and (named or _spoken_of(bare, newest))) or (
+        named and not any(names_file(first_prompt, path) for path in scope.first_paths)
+    ):
+        return _all_task_files(bare, first_prompt, first_paths)  # the ground starts elsewhere
+    broad = _Building.again(bare, scope)
+    broad.add(newest)
+    if start is not None and newest != start:
+        narrow = _Building.again(bare, ground)
+        if named or narrow.related(newest):
+            narrow.add(newest)
+            ground = narrow.done()
+    return broad.done(), ground
+
+
+def _all_task_files(
+    bare: TaskScope, first_prompt: str, first_paths: tuple[str, ...]
+) -> tuple[TaskScope, TaskScope]:
+    """`_task_files`, every first file taken in turn."""
     firsts = [p for p in (bare.resolve(raw) for raw in first_paths) if p]
     scope = _Building(bare)
     for path in firsts:
@@ -277,13 +320,10 @@ def _task_files(
     return scope.done(), ground.done()
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)
 def _prompt_words(texts: tuple[str, ...]) -> frozenset[str]:
-    """The stems of every prompt's words. A session's prompts grow one at a time: the words of
-    all but the last are most often kept from the run before, and only the last is added."""
-    if len(texts) > 1:
-        return _prompt_words(texts[:-1]) | prompt_stems(texts[-1])
-    return prompt_stems(texts[0]) if texts else frozenset()
+    """The stems of every prompt's words (each prompt's are kept: `prompt_stems`)."""
+    return frozenset().union(*map(prompt_stems, texts))
 
 
 def _spoken_of(scope: TaskScope, path: str) -> bool:
