@@ -15,6 +15,7 @@ from onlooker.hosts.recorded.transcripts import read_transcript
 from onlooker.observers.task_scope import (
     TaskScope,
     _all_task_files,
+    _prompt_words,
     _task_files,
     prompt_stems,
 )
@@ -99,3 +100,16 @@ def test_first_files_in_every_order_that_moves_the_grounds_start(prompt: str) ->
     for paths in itertools.islice(itertools.permutations(FILES, 5), 0, None, 29):
         assert_same_as_all_at_once(prompt, paths, "/repo")
     assert_same_as_all_at_once(prompt, FILES, None)
+
+
+def test_the_prompts_words_as_prompts_come_slide_and_change() -> None:
+    prompts = [f"prompt {i}: fix the module{i} parser and its tests{i % 3}" for i in range(30)]
+    asked = [tuple(prompts[:n]) for n in range(1, 26)]  # growing by one
+    asked += [tuple(prompts[n : n + 20]) for n in range(10)]  # a window sliding
+    asked += [("other task",), tuple(prompts[:3]), ("other task", "and more")]
+    for texts in asked:
+        _prompt_words.cache_clear()
+        expected = frozenset(word for text in texts for word in prompt_stems(text))
+        assert _prompt_words(texts) == expected
+    for texts in asked:  # in turn, each from the one asked before it when it can
+        assert _prompt_words(texts) == frozenset().union(*map(prompt_stems, texts))

@@ -322,8 +322,20 @@ def _all_task_files(
 
 @lru_cache(maxsize=16)
 def _prompt_words(texts: tuple[str, ...]) -> frozenset[str]:
-    """The stems of every prompt's words (each prompt's are kept: `prompt_stems`)."""
-    return frozenset().union(*map(prompt_stems, texts))
+    """The stems of every prompt's words (each prompt's are kept: `prompt_stems`). A session's
+    prompts most often grow by one since they were last asked for: then only it is added."""
+    global _last_words
+    before, words = _last_words
+    if texts and texts[:-1] == before:
+        words = words | prompt_stems(texts[-1])
+    else:
+        words = frozenset().union(*map(prompt_stems, texts))
+    _last_words = (texts, words)
+    return words
+
+
+_last_words: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+"""The prompts `_prompt_words` was last asked about, and their words."""
 
 
 def _spoken_of(scope: TaskScope, path: str) -> bool:
