@@ -10,6 +10,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 from ..core.assessment import Assessment, Finding
@@ -253,10 +254,16 @@ def error_signature(call: ToolCall) -> str:
 
     Hex and uuid ids, quoted names, paths (any word with a slash), then numbers (line:col too).
     """
-    text = _ID.sub(_id, key_line(error_text(call), 400))
+    return _signature(call.tool, error_text(call))
+
+
+@lru_cache(maxsize=64)
+def _signature(tool: str, error: str) -> str:
+    """`error_signature`, kept for the failures of a window: each run asks it of all of them."""
+    text = _ID.sub(_id, key_line(error, 400))
     text = _QUOTED.sub("'<name>'", text)
     words = ("<path>" if "/" in word or "\\" in word else word for word in text.split())
-    return f"{call.tool}: {_NUMBER.sub('<n>', ' '.join(words))}"
+    return f"{tool}: {_NUMBER.sub('<n>', ' '.join(words))}"
 
 
 def _id(match: re.Match[str]) -> str:
