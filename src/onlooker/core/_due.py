@@ -37,6 +37,7 @@ class Schedule(Generic[S]):
     """The engine's observers (each with its name, in order) as the due check reads them."""
 
     __slots__ = (
+        "_blocked",
         "_counting",
         "_fired",
         "_listening",
@@ -74,6 +75,8 @@ class Schedule(Generic[S]):
         self._need_deadline = frozenset(need_deadline)
         """The observers that declare they have nothing to say without a deadline."""
         self._fired: dict[tuple[type[Event], str], frozenset[str]] = {}
+        self._blocked: dict[tuple[type[Event], bool], frozenset[str]] = {}
+        """The observers `runnable` leaves out by the event's type and the deadline."""
 
     def fired(self, event: Event, requested: tuple[str, ...]) -> frozenset[str]:
         """The observers whose event condition this event (or a requested marker) fires."""
@@ -120,16 +123,23 @@ class Schedule(Generic[S]):
         (`event_types`) would say no (`should_run`) on any other, one whose `runs_on(event)`
         says no would too, and one that declares it `needs_deadline` would say no while there
         is none, so they are not asked."""
-        only_on, runs_on = self._only_on, self._runs_on
-        idle = self._need_deadline if not deadline else ()
-        if not only_on and not idle and not runs_on:
+        key = (type(event), deadline)
+        blocked = self._blocked.get(key)
+        if blocked is None:  # what the event's type and the deadline rule out, worked out once
+            blocked = frozenset(
+                name
+                for name, types in self._only_on.items()
+                if not isinstance(event, types)  # the same for every event of its type
+            )
+            if not deadline:
+                blocked |= self._need_deadline
+            if len(self._blocked) < KEPT_KINDS:
+                self._blocked[key] = blocked
+        runs_on = self._runs_on
+        if not blocked and not runs_on:
             return due
         return [
-            (s, n)
-            for s, n in due
-            if (n not in only_on or isinstance(event, only_on[n]))
-            and n not in idle
-            and (n not in runs_on or runs_on[n](event))
+            (s, n) for s, n in due if n not in blocked and (n not in runs_on or runs_on[n](event))
         ]
 
 
