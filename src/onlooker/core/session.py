@@ -209,6 +209,8 @@ class Session:
 
     def take_requests(self) -> tuple[str, ...]:
         """Marker names that reducers requested since the last call."""
+        if not self._requests:  # most events request nothing
+            return ()
         taken = tuple(self._requests)
         self._requests.clear()
         return taken
