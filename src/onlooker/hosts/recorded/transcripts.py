@@ -104,12 +104,13 @@ def subagent_files(path: Path) -> list[Path]:
     """The session's subagent transcripts (`agent-*.jsonl`), in name order: what
     `sorted(subagent_dir(path).glob("agent-*.jsonl"))` gives, at a fraction of its cost (most
     sessions have no such folder, and replay asks for every session file)."""
-    folder = subagent_dir(path)
+    folder = os.path.join(os.path.splitext(path)[0], SUBAGENTS)  # `subagent_dir`, as text
     try:
         names = os.listdir(folder)
     except OSError:  # no folder (most sessions), or not one
         return []
-    return [folder / n for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl")]
+    found = subagent_dir(path)
+    return [found / n for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl")]
 
 
 def subagent_id(path: Path) -> str:
