@@ -22,6 +22,7 @@ from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
 from ._alarm import NOT_RUN
 from ._alarm import CallAlarm as CallAlarm  # for `Engine(alarm=...)` and `held_alarm`
+from ._alarm import held_alarm as held_alarm
 from ._due import Schedule, schedule_for
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import as_coroutine, await_blocking, call_within
@@ -30,6 +31,7 @@ from .clock import Clock, Deadline, SystemClock
 from .events import Event
 from .feedback import FEEDBACK_LIMIT, Telling, tell
 from .observer import Observer, ObserverContext, dispatch_context
+from .record_maker import maker
 from .session import Session, SessionInfo
 from .triggers import Trigger, TriggerState, observer_run
 
@@ -402,47 +404,11 @@ class Engine:
         return _dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
 
 
-@contextmanager
-def held_alarm() -> Iterator[CallAlarm]:
-    """A time limit's handler installed over the block (where SIGALRM can be used), for engines
-    made in it with `Engine(alarm=...)`, one after another on this thread: a replay makes an
-    engine a session, and installing and restoring the handler for each cost it some 5 % of its
-    time. Each engine's `dispatching` finds it installed and leaves it (specs/engine.md)."""
-    alarm = CallAlarm()
-    previous = alarm.install()
-    try:
-        yield alarm
-    finally:
-        if previous is not None:
-            alarm.restore(previous)
-
-
 _SKIPPED: Any = object()
-_new = object.__new__
 DISPATCH_FIELDS = ("event", "assessments", "failures", "feedback", "telling")
-"""The fields `_dispatch` sets: all of Dispatch's (tests/core/test_engine.py)."""
-_set_event, _set_assessments, _set_failures, _set_feedback, _set_telling = (
-    getattr(Dispatch, name).__set__ for name in DISPATCH_FIELDS
-)
-
-
-def _dispatch(
-    event: Event,
-    assessments: tuple[Assessment, ...],
-    failures: tuple[ObserverFailure, ...],
-    feedback: str,
-    telling: Telling,
-) -> Dispatch:
-    """`Dispatch(...)` with every field given, set straight into its slots: one is made per
-    event, and a frozen dataclass sets each field through `object.__setattr__` (as
-    `dispatch_context` does for contexts; tests/core/test_engine.py checks the fields)."""
-    made = _new(Dispatch)
-    _set_event(made, event)
-    _set_assessments(made, assessments)
-    _set_failures(made, failures)
-    _set_feedback(made, feedback)
-    _set_telling(made, telling)
-    return made
+"""Every field of Dispatch (tests/core/test_record_maker.py), in the order `_dispatch` takes."""
+_dispatch = maker(Dispatch, *DISPATCH_FIELDS)
+"""`Dispatch(...)` with every field given, made straight into its slots: one a dispatch."""
 
 
 def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: float | None) -> T:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.events import ToolCall
+from .call_paths import activity_paths
 
 NEUTRAL_PREFIXES = ("/tmp/", "/private/tmp/", "/var/folders/", "/private/var/", "/dev/", "/proc/")
 """Scratch and system places: touching them says nothing about the task."""
@@ -28,12 +29,6 @@ GENERIC_WORDS = frozenset({
     "yml", "toml", "cfg", "ini", "html", "css", "sh", "lock",
 })
 """Path words too common to tie a path to a prompt."""
-SOURCE_SUFFIXES = frozenset({
-    "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "json", "md", "rst", "txt", "toml",
-    "yaml", "yml", "cfg", "ini", "sh", "rs", "go", "java", "kt", "c", "h", "cc", "cpp", "hpp",
-    "rb", "php", "html", "css", "scss", "sql", "ipynb", "lock", "xml", "csv",
-})
-"""Suffixes that make a bare word in a shell command a file name."""
 # fmt: on
 CONVENTIONAL_NAMES = frozenset(
     {"readme", "changelog", "license", "contributing", "makefile", "dockerfile", "agents"}
@@ -41,9 +36,7 @@ CONVENTIONAL_NAMES = frozenset(
 """File stems a prompt names without their suffix ("the README")."""
 _WORD = re.compile(r"[a-z0-9]+")
 _NAME = re.compile(r"[\w.-]+")
-_SHELL_SPLIT = re.compile(r"[\s;|&<>()`'\"=]+")
 _PROMPT_PATH = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+/?")
-_FILE_TOKEN = re.compile(r"^[\w.@+-]+\.([A-Za-z0-9]{1,6})$")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -364,33 +357,6 @@ def _prompt_tokens(prompt: str) -> frozenset[str]:
 def _judged(scope: TaskScope, raw: str) -> tuple[str | None, bool]:
     path = scope.resolve(raw)
     return path, path is not None and scope.related(path)
-
-
-def activity_paths(call: ToolCall) -> tuple[str, ...]:
-    """Paths a call works on: its file arguments, else obvious paths in a shell command."""
-    if call.paths:
-        return call.paths
-    command = call.input.get("command")
-    return command_paths(command) if isinstance(command, str) else ()
-
-
-@lru_cache(maxsize=1024)
-def command_paths(command: str, limit: int = 5) -> tuple[str, ...]:
-    """Obvious file paths in a shell command: `/abs/x`, `./x`, `dir/file.py`, `file.py`."""
-    found: list[str] = []
-    for token in _SHELL_SPLIT.split(command):
-        if not token or token.startswith("-") or "://" in token or "*" in token or "$" in token:
-            continue
-        token = token.split("::", 1)[0].rstrip(",:")
-        is_path = token.startswith(("/", "./", "../")) and len(token) > 1
-        if not is_path:
-            match = _FILE_TOKEN.match(token.rsplit("/", 1)[-1]) if token else None
-            is_path = match is not None and match.group(1).lower() in SOURCE_SUFFIXES
-        if is_path and token not in found:
-            found.append(token)
-            if len(found) == limit:
-                break
-    return tuple(found)
 
 
 def _stem(word: str) -> str:
