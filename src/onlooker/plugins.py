@@ -6,9 +6,7 @@ Each group is loaded once a process, when first asked for; a plugin that fails i
 
 from __future__ import annotations
 
-import logging
 import threading
-import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -25,8 +23,16 @@ COMMANDS = "onlooker.commands"
 """Entry points called as `hook(cli)` with a click group to add commands to."""
 GROUPS = (OBSERVERS, JOBS, SIDE_EFFECTS, COMMANDS)
 
-log = logging.getLogger("onlooker.plugins")
-log.addHandler(logging.NullHandler())
+
+def _log() -> Any:
+    """The `onlooker.plugins` logger (logging is imported when a plugin fails, not before: every
+    command imports this module)."""
+    import logging
+
+    log = logging.getLogger("onlooker.plugins")
+    if not any(isinstance(h, logging.NullHandler) for h in log.handlers):
+        log.addHandler(logging.NullHandler())
+    return log
 
 
 @dataclass(frozen=True, slots=True)
@@ -95,7 +101,9 @@ def load_group(group: str, callback: Callable[[Plugin], Any]) -> Group:
                 hook(callback(plugin))
             except (Exception, SystemExit) as exc:
                 failures.append(PluginFailure(plugin, f"{type(exc).__name__}: {exc}"))
-                log.error("plugin %s failed to load: %s", plugin, traceback.format_exc())
+                import traceback
+
+                _log().error("plugin %s failed to load: %s", plugin, traceback.format_exc())
         _loaded[group] = Group(tuple(plugins), tuple(failures))
         return _loaded[group]
 

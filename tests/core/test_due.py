@@ -105,6 +105,58 @@ def test_the_builtin_declarations_agree_with_their_should_run(kind: type[Event])
             assert found.should_run(ctx) is False, found.name
 
 
+@dataclass
+class FailuresOnly:
+    """Says from the event alone whether it runs (`runs_on`); counts `should_run` calls."""
+
+    name: str = "Failures"
+    trigger: Trigger = field(default_factory=lambda: Trigger(every_n_calls=1))
+    asked: int = 0
+
+    @staticmethod
+    def runs_on(event: Event) -> bool:
+        return isinstance(event, ToolCall) and not event.ok
+
+    def should_run(self, ctx: ObserverContext) -> bool:
+        self.asked += 1
+        return ctx.event is not None and self.runs_on(ctx.event)
+
+    def observe(self, ctx: ObserverContext) -> Assessment:
+        return Assessment(summary=f"failed at call {ctx.tool_call_count}")
+
+
+def test_an_observer_whose_runs_on_says_no_is_not_asked(clock: FixedClock) -> None:
+    failures = FailuresOnly()
+    engine = Engine([failures], clock=clock)
+    engine.dispatch(ToolCall(tool="Bash"))
+    engine.dispatch(UserPrompt(text="go on"))
+    assert failures.asked == 0
+    state = engine.session[TriggerState].latest()
+    assert state is not None and "Failures" not in state.runs  # as if should_run said no
+    told = engine.dispatch(ToolCall(tool="Bash", ok=False, error="boom"))
+    assert failures.asked == 1 and told.feedback.endswith("failed at call 2")
+
+
+@pytest.mark.parametrize(
+    "event",
+    [
+        ToolCall(tool="Bash", ok=False, error="Exit code 2\nboom"),
+        ToolCall(tool="Bash", ok=False, error="The user doesn't want to proceed"),
+        ToolCall(tool="Bash", output="fine"),
+        UserPrompt(text="fix it"),
+    ],
+)
+def test_the_builtin_runs_on_agree_with_their_should_run(event: Event) -> None:
+    from onlooker import Session
+
+    session = Session("s")
+    ctx = ObserverContext(session, event=session.append(event))
+    declared = [found for found in builtin_observers() if hasattr(found, "runs_on")]
+    assert declared  # Error Cascade
+    for found in declared:
+        assert found.runs_on(ctx.event) is found.should_run(ctx), found.name
+
+
 def test_what_an_event_fires_is_the_same_asked_again(clock: FixedClock) -> None:
     """Event conditions kept per event type and tool: the same tool fires the same observers,
     another tool and a requested marker are asked afresh."""

@@ -21,6 +21,7 @@ from onlooker import (
     Trigger,
     observer,
 )
+from onlooker.core.engine import held_alarm
 
 
 @observer(name="First")
@@ -231,6 +232,24 @@ def test_dispatching_holds_the_alarm_over_many_dispatches(clock: FixedClock) -> 
             assert result.failures[0].timed_out
             assert [a.observer_name for a in result.assessments] == ["Second"]
     assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+
+
+def test_engines_made_one_after_another_share_a_held_alarm(clock: FixedClock) -> None:
+    """`held_alarm` installs the handler once for engines made with it (a replay's sessions):
+    each one's time limits hold, and the handler is restored after the block."""
+    with held_alarm() as alarm:
+        held = signal.getsignal(signal.SIGALRM)
+        assert alarm.installed and held is not signal.SIG_DFL
+        for _ in range(2):
+            engine = Engine([ObserverSpec(slow, timeout=0.05), second], clock=clock, alarm=alarm)
+            with engine.dispatching():
+                result = engine.dispatch(ToolCall(tool="Bash"))
+            assert [f.observer for f in result.failures] == ["Slow"]
+            assert result.failures[0].timed_out
+            assert [a.observer_name for a in result.assessments] == ["Second"]
+            assert signal.getsignal(signal.SIGALRM) is held  # left installed between engines
+    assert signal.getsignal(signal.SIGALRM) is signal.SIG_DFL
+    assert signal.getitimer(signal.ITIMER_REAL) == (0.0, 0.0)
 
 
 def test_an_alarm_between_observer_calls_times_nothing_out(clock: FixedClock) -> None:

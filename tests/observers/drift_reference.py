@@ -16,9 +16,10 @@ from onlooker.core.events import ToolCall, UserPrompt
 from onlooker.core.observer import ObserverContext
 from onlooker.core.session import TaskContext
 from onlooker.core.triggers import Trigger, TriggerState
+from onlooker.observers.call_paths import activity_paths
 from onlooker.observers.episodes import WRITE_TOOLS, cite, require_counts
 from onlooker.observers.task_leads import task_leads
-from onlooker.observers.task_scope import TaskScope, activity_paths, task_scopes
+from onlooker.observers.task_scope import TaskScope, task_scopes
 
 FILE_TOOLS = ("Read", "Write", "*Edit")
 """Tools that read or change a file (Read, Write, Edit, MultiEdit, NotebookEdit): Drift looks

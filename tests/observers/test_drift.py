@@ -7,14 +7,9 @@ import pytest
 from onlooker import Dispatch, Engine, FixedClock, Session, SessionStarted, ToolCall, UserPrompt
 from onlooker.core.events import Event
 from onlooker.observers import get_observer
+from onlooker.observers.call_paths import activity_paths, command_paths
 from onlooker.observers.drift import DriftObserver
-from onlooker.observers.task_scope import (
-    activity_paths,
-    command_paths,
-    names_file,
-    task_ground,
-    task_scope,
-)
+from onlooker.observers.task_scope import names_file, task_ground, task_scope
 
 PROMPT = "Fix the off-by-one error in the CSV parser (src/shop/parser.py)."
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 import signal
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
@@ -104,3 +105,18 @@ class CallAlarm:
         if left <= 0:
             raise ObserverTimeout(f"ran past its {self._limit:g}s timeout")
         self._arm(max(left, 1e-6), now)  # rang early: the rest of the running call's limit
+
+
+@contextmanager
+def held_alarm() -> Iterator[CallAlarm]:
+    """A time limit's handler installed over the block (where SIGALRM can be used), for engines
+    made in it with `Engine(alarm=...)`, one after another on this thread: a replay makes an
+    engine a session, and installing and restoring the handler for each cost it some 5 % of its
+    time. Each engine's `dispatching` finds it installed and leaves it (specs/engine.md)."""
+    alarm = CallAlarm()
+    previous = alarm.install()
+    try:
+        yield alarm
+    finally:
+        if previous is not None:
+            alarm.restore(previous)

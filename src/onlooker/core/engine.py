@@ -20,8 +20,10 @@ from typing import Any, TypeVar
 
 from ..errors import ObserverTimeout
 from ..text.encodable import encodable, encodable_text
-from ._alarm import NOT_RUN, CallAlarm
-from ._due import Schedule
+from ._alarm import NOT_RUN
+from ._alarm import CallAlarm as CallAlarm  # for `Engine(alarm=...)` and `held_alarm`
+from ._alarm import held_alarm as held_alarm
+from ._due import Schedule, schedule_for
 from ._observer_thread import Commit, run_jobs
 from ._time_limit import as_coroutine, await_blocking, call_within
 from .assessment import Assessment, Finding, ObserverFailure
@@ -29,8 +31,9 @@ from .clock import Clock, Deadline, SystemClock
 from .events import Event
 from .feedback import FEEDBACK_LIMIT, Telling, tell
 from .observer import Observer, ObserverContext, dispatch_context
+from .record_maker import maker
 from .session import Session, SessionInfo
-from .triggers import ObserverRun, Trigger, TriggerState
+from .triggers import Trigger, TriggerState, observer_run
 
 T = TypeVar("T")
 
@@ -104,6 +107,9 @@ class Engine:
     feedback_limit: int = FEEDBACK_LIMIT
     findings: Callable[[str], tuple[Finding, ...]] | None = None
     """Gives an observer's open findings by name (a store plugs in here)."""
+    alarm: CallAlarm | None = field(default=None, repr=False, compare=False)
+    """The time limit's handler, shared with other engines that dispatch one after another on
+    this thread (`held_alarm`); None: the engine's own."""
 
     def __post_init__(self) -> None:
         self.specs: list[ObserverSpec] = [spec_for(o, self.timeout) for o in self.observers]
@@ -111,10 +117,9 @@ class Engine:
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
             raise ValueError(f"observer names must be unique; repeated: {', '.join(duplicates)}")
-        self._alarm = CallAlarm()
+        self._alarm = self.alarm if self.alarm is not None else CallAlarm()
         self._root: tuple[SessionInfo | None, PurePath | None] = (None, None)
-        self._schedule: Schedule[ObserverSpec] = Schedule(())
-        self._name_specs()
+        self._schedule: Schedule[ObserverSpec] = schedule_for(self.specs)
 
     def add(self, observer: Observer | ObserverSpec) -> ObserverSpec:
         spec = spec_for(observer, self.timeout)
@@ -126,7 +131,7 @@ class Engine:
 
     def _name_specs(self) -> None:
         """Each spec with its name, asked once (a name is fixed: it is checked unique)."""
-        self._schedule = Schedule([(spec, spec.name) for spec in self.specs])
+        self._schedule = schedule_for(self.specs)
 
     def dispatch(self, event: Event) -> Dispatch:
         """Append `event`, run the due observers (awaiting async ones), return what to deliver."""
@@ -259,24 +264,26 @@ class Engine:
         if not due:
             return event, [], now, True
         root = self.project_root or self._session_root(info)
+        clock, findings = self.clock, self.findings
         return (
             event,
-            [_Run(spec, self._context(name, event, deadline, root)) for spec, name in due],
+            [
+                _Run(
+                    spec,
+                    dispatch_context(
+                        session,
+                        name,
+                        clock,
+                        deadline,
+                        root,
+                        event,
+                        functools.partial(findings, name) if findings else None,
+                    ),
+                )
+                for spec, name in due
+            ],
             now,
             True,
-        )
-
-    def _context(
-        self, name: str, event: Event, deadline: Deadline | None, root: PurePath | None
-    ) -> ObserverContext:
-        return dispatch_context(
-            self.session,
-            name,
-            self.clock,
-            deadline,
-            root,
-            event,
-            functools.partial(self.findings, name) if self.findings else None,
         )
 
     def _session_root(self, info: SessionInfo | None) -> PurePath | None:
@@ -351,6 +358,11 @@ class Engine:
 
     def _finish(self, event: Event, runs: list[_Run], now: datetime, due: bool) -> Dispatch:
         session = self.session
+        if not runs:  # most events: nothing ran, nothing to record or to tell
+            if due:  # skipped observers keep their trigger state (specs/engine.md)
+                states = session[TriggerState]
+                states.seed(states.latest() or TriggerState())
+            return _dispatch(event, (), (), "", tell(session, ()))
         count = session.tool_call_count
         state = session[TriggerState].latest() or TriggerState()
         assessments: list[Assessment] = []
@@ -385,14 +397,18 @@ class Engine:
                 assessments.append(assessment)
         if due:
             session[TriggerState].seed(
-                state.ran_all(ran, ObserverRun(call_index=count, at=now)) if ran else state
+                state.ran_all(ran, observer_run(count, now)) if ran else state
             )
         telling = tell(session, assessments)
-        feedback = telling.render(self.feedback_limit)
-        return Dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
+        feedback = telling.render(self.feedback_limit) if telling.messages else ""
+        return _dispatch(event, tuple(assessments), tuple(failures), feedback, telling)
 
 
 _SKIPPED: Any = object()
+DISPATCH_FIELDS = ("event", "assessments", "failures", "feedback", "telling")
+"""Every field of Dispatch (tests/core/test_record_maker.py), in the order `_dispatch` takes."""
+_dispatch = maker(Dispatch, *DISPATCH_FIELDS)
+"""`Dispatch(...)` with every field given, made straight into its slots: one a dispatch."""
 
 
 def _unlimited(call: Callable[[ObserverContext], T], ctx: ObserverContext, _: float | None) -> T:

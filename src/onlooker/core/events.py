@@ -18,8 +18,6 @@ EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 #: Tool-call outputs are kept to this many characters (head and tail) inside the session.
 OUTPUT_LIMIT = 2000
 
-_PATH_KEYS = ("file_path", "notebook_path", "path")
-
 
 @dataclass(frozen=True, slots=True, kw_only=True)
 class Event(Record):
@@ -106,12 +104,11 @@ class ToolCall(Event):
     @property
     def paths(self) -> tuple[str, ...]:
         """File paths the call names in its input (file tools; not shell commands)."""
-        found: list[str] = []
-        for key in _PATH_KEYS:
-            value = self.input.get(key)
-            if isinstance(value, str) and value:
-                found.append(value)
-        return tuple(found)
+        get = self.input.get  # asked of every call by reducers and observers: kept cheap
+        first, notebook, path = get("file_path"), get("notebook_path"), get("path")
+        if notebook is None and path is None:  # most calls: one of them at most
+            return (first,) if isinstance(first, str) and first else ()
+        return tuple(v for v in (first, notebook, path) if isinstance(v, str) and v)
 
 
 @record("plan_updated")

@@ -63,10 +63,10 @@ def steps_from_todos(todos: Any) -> tuple[PlanStep, ...]:
 
 
 def reduce_plan(view: Slice[Plan], event: ToolCall | PlanUpdated) -> Reduced:
+    if isinstance(event, ToolCall) and (event.tool not in PLAN_TOOLS or not event.ok):
+        return None  # most calls: no plan tool
     before = view.latest()
     if isinstance(event, ToolCall):
-        if event.tool not in PLAN_TOOLS or not event.ok:
-            return None
         changed = (
             steps_from_todos(event.input.get("todos"))
             if event.tool == "TodoWrite"

@@ -16,6 +16,7 @@ from typing import Any, TypeVar, cast
 from ..errors import RecordError
 from .events import Event, PlanUpdated, SessionStarted, ToolCall, UserPrompt
 from .plan import Plan, reduce_plan
+from .record_maker import maker
 from .records import Record, decode_record, encode, record, record_kinds
 from .slices import Append, Op, Reduced, Reducer, Replace, Request, Slice
 
@@ -64,19 +65,24 @@ CONTINUING = ("resume", "compact")
 
 
 def reduce_task_context(view: Slice[TaskContext], event: UserPrompt | ToolCall) -> Reduced:
-    current = view.latest() or TaskContext()
+    current = view.latest() or _NO_TASK
     if isinstance(event, UserPrompt):
         text = event.text.strip()
         if current.first_prompt or not text or _is_bare_command(text):
             return None
-        return Replace(dataclasses.replace(current, first_prompt=event.text[:4000]))
+        return Replace(_task_context(event.text[:4000], current.first_paths))
     if len(current.first_paths) >= TASK_CONTEXT_PATHS:
         return None
     new = [p for p in event.paths if p not in current.first_paths]
     if not new:
         return None
     paths = (*current.first_paths, *new)[:TASK_CONTEXT_PATHS]
-    return Replace(dataclasses.replace(current, first_paths=paths))
+    return Replace(_task_context(current.first_prompt, paths))
+
+
+_NO_TASK = TaskContext()
+# `TaskContext(first_prompt=…, first_paths=…)`, made on every call that adds a first file: cheaply
+_task_context = maker(TaskContext, "first_prompt", "first_paths")
 
 
 def _is_bare_command(text: str) -> bool:
@@ -154,6 +160,28 @@ class Session:
 
     def append(self, event: Event) -> Event:
         """Number an event, store it in its slice, run the reducers; return it as stored."""
+        if (
+            event.seq <= self.seq
+            or (self.id and not event.session_id)
+            or (isinstance(event, ToolCall) and event.index == 0)
+        ):
+            event = self._numbered(event)
+        self.seq = event.seq
+        if not self.id:
+            self.id = event.session_id
+        slices = self._slices
+        kind = type(event)
+        found = slices.get(kind)
+        (self[kind] if found is None else found).append(event)
+        for into, reducer in self._reducers.get(kind, ()):
+            found = slices.get(into)
+            reduced = reducer(self[into] if found is None else found, event)
+            if reduced is not None:
+                self._apply(into, reduced)
+        return event
+
+    def _numbered(self, event: Event) -> Event:
+        """The event with its seq, session id and tool-call index, where it has none yet."""
         changes: dict[str, Any] = {}
         if event.seq <= self.seq:
             changes["seq"] = self.seq + 1
@@ -161,15 +189,7 @@ class Session:
             changes["session_id"] = self.id
         if isinstance(event, ToolCall) and event.index == 0:
             changes["index"] = self.tool_call_count + 1
-        if changes:
-            event = dataclasses.replace(event, **changes)
-        self.seq = event.seq
-        if not self.id:
-            self.id = event.session_id
-        self[type(event)].append(event)
-        for kind, reducer in self._reducers.get(type(event), ()):
-            self._apply(kind, reducer(self[kind], event))
-        return event
+        return dataclasses.replace(event, **changes)
 
     def derived(self, key: str, make: Callable[[], T]) -> T:
         """The state kept beside this session under `key`, made by `make` on first use.
@@ -189,6 +209,8 @@ class Session:
 
     def take_requests(self) -> tuple[str, ...]:
         """Marker names that reducers requested since the last call."""
+        if not self._requests:  # most events request nothing
+            return ()
         taken = tuple(self._requests)
         self._requests.clear()
         return taken

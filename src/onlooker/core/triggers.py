@@ -12,6 +12,7 @@ from datetime import datetime
 from functools import lru_cache
 
 from .events import Event, Marker, ToolCall
+from .record_maker import maker
 from .records import Record, record
 
 
@@ -100,16 +101,21 @@ class TriggerState(Record):
         return observer in self.pending
 
     def add(self, observers: frozenset[str]) -> TriggerState:
-        return TriggerState(runs=self.runs, pending=self.pending | observers)
+        return _trigger_state(self.runs, self.pending | observers)
 
     def ran(self, observer: str, run: ObserverRun) -> TriggerState:
-        return TriggerState(runs={**self.runs, observer: run}, pending=self.pending - {observer})
+        return _trigger_state({**self.runs, observer: run}, self.pending - {observer})
 
     def ran_all(self, observers: list[str], run: ObserverRun) -> TriggerState:
         """`ran` for each of `observers` at once (one dispatch's runs)."""
         if not observers:
             return self
-        return TriggerState(
-            runs={**self.runs, **dict.fromkeys(observers, run)},
-            pending=self.pending.difference(observers),
+        return _trigger_state(
+            {**self.runs, **dict.fromkeys(observers, run)}, self.pending.difference(observers)
         )
+
+
+# Made after every dispatch that runs an observer: made cheaply (core/record_maker.py).
+_trigger_state = maker(TriggerState, "runs", "pending")
+observer_run = maker(ObserverRun, "call_index", "at")
+"""`ObserverRun(call_index=…, at=…)`, made cheaply."""

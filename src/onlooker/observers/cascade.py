@@ -10,10 +10,11 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import ClassVar
 
 from ..core.assessment import Assessment, Finding
-from ..core.events import ToolCall
+from ..core.events import Event, ToolCall
 from ..core.observer import ObserverContext
 from ..core.triggers import Trigger
 from .episodes import (
@@ -81,6 +82,12 @@ class ErrorCascadeObserver:
     @property
     def name(self) -> str:
         return "Error Cascade"
+
+    @staticmethod
+    def runs_on(event: Event) -> bool:
+        """What `should_run` says, which the event alone decides: the engine asks this before
+        it makes a context (most calls do not fail; core/_due.py)."""
+        return isinstance(event, ToolCall) and is_failure(event)
 
     def should_run(self, ctx: ObserverContext) -> bool:
         return isinstance(ctx.event, ToolCall) and is_failure(ctx.event)
@@ -247,10 +254,16 @@ def error_signature(call: ToolCall) -> str:
 
     Hex and uuid ids, quoted names, paths (any word with a slash), then numbers (line:col too).
     """
-    text = _ID.sub(_id, key_line(error_text(call), 400))
+    return _signature(call.tool, error_text(call))
+
+
+@lru_cache(maxsize=64)
+def _signature(tool: str, error: str) -> str:
+    """`error_signature`, kept for the failures of a window: each run asks it of all of them."""
+    text = _ID.sub(_id, key_line(error, 400))
     text = _QUOTED.sub("'<name>'", text)
     words = ("<path>" if "/" in word or "\\" in word else word for word in text.split())
-    return f"{call.tool}: {_NUMBER.sub('<n>', ' '.join(words))}"
+    return f"{tool}: {_NUMBER.sub('<n>', ' '.join(words))}"
 
 
 def _id(match: re.Match[str]) -> str:

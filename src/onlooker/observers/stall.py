@@ -110,7 +110,7 @@ class StallObserver:
             return None
         repeats = self._repeats(ctx, calls)
         if calls[-1].tool not in WRITE_TOOLS:
-            return assessment_of(self.name, (repeats,))
+            return None if repeats is None else assessment_of(self.name, (repeats,))
         # Going back and forth on a file at the user's word is not a stall: thrashing and undoing
         # are judged on the calls since the user last spoke.
         prompt = ctx.session[UserPrompt].latest()
@@ -127,14 +127,13 @@ class StallObserver:
         # A cheap look at one argument first; building the essential input of every call is not.
         probe = next(iter(essential), None)
         value = essential.get(probe) if probe is not None else None
-        same = [
-            c
-            for c in calls
-            if c.tool == latest.tool
-            and (probe is None or c.input.get(probe) == value)
-            and essential_input(c.input) == essential
-            and not is_cancelled(c)
+        tool = latest.tool
+        alike = [
+            c for c in calls if c.tool == tool and (probe is None or c.input.get(probe) == value)
         ]
+        if len(alike) < 2:  # most calls: none before it like it (the same calls are among these)
+            return None
+        same = [c for c in alike if essential_input(c.input) == essential and not is_cancelled(c)]
         if len(same) < 2:
             return None
         run = _same_result_run(same, calls)

@@ -12,7 +12,8 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from ..core.events import ToolCall
-from .task_scope import GENERIC_WORDS, SOURCE_SUFFIXES, TaskScope, prompt_stems
+from .call_paths import SOURCE_SUFFIXES
+from .task_scope import GENERIC_WORDS, TaskScope, prompt_stems
 
 SEARCH_TOOLS = frozenset({"Grep", "Glob"})
 SEARCH_COMMANDS = frozenset({"grep", "rg", "ag", "ack", "git", "find", "fd"})

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 
 from ..core.events import ToolCall
+from .call_paths import activity_paths
 
 NEUTRAL_PREFIXES = ("/tmp/", "/private/tmp/", "/var/folders/", "/private/var/", "/dev/", "/proc/")
 """Scratch and system places: touching them says nothing about the task."""
@@ -28,12 +29,6 @@ GENERIC_WORDS = frozenset({
     "yml", "toml", "cfg", "ini", "html", "css", "sh", "lock",
 })
 """Path words too common to tie a path to a prompt."""
-SOURCE_SUFFIXES = frozenset({
-    "py", "pyi", "js", "jsx", "ts", "tsx", "mjs", "cjs", "json", "md", "rst", "txt", "toml",
-    "yaml", "yml", "cfg", "ini", "sh", "rs", "go", "java", "kt", "c", "h", "cc", "cpp", "hpp",
-    "rb", "php", "html", "css", "scss", "sql", "ipynb", "lock", "xml", "csv",
-})
-"""Suffixes that make a bare word in a shell command a file name."""
 # fmt: on
 CONVENTIONAL_NAMES = frozenset(
     {"readme", "changelog", "license", "contributing", "makefile", "dockerfile", "agents"}
@@ -41,9 +36,7 @@ CONVENTIONAL_NAMES = frozenset(
 """File stems a prompt names without their suffix ("the README")."""
 _WORD = re.compile(r"[a-z0-9]+")
 _NAME = re.compile(r"[\w.-]+")
-_SHELL_SPLIT = re.compile(r"[\s;|&<>()`'\"=]+")
 _PROMPT_PATH = re.compile(r"[\w.@+-]*(?:/[\w.@+-]+)+/?")
-_FILE_TOKEN = re.compile(r"^[\w.@+-]+\.([A-Za-z0-9]{1,6})$")
 
 
 @dataclass(frozen=True, slots=True, eq=False)
@@ -198,6 +191,19 @@ class _Building:
     def related(self, path: str) -> bool:
         return _ties(self.bare, path, self.folders, self.areas, self.names, self.dirs, self.by_area)
 
+    @classmethod
+    def again(cls, bare: TaskScope, made: TaskScope) -> _Building:
+        """The building that made `made`, to add more to."""
+        return cls(
+            bare,
+            made.by_area,
+            list(made.first_paths),
+            set(made.folders),
+            set(made.areas),
+            set(made.names),
+            set(made.dirs),
+        )
+
     def done(self) -> TaskScope:
         return TaskScope(
             self.bare.root,
@@ -260,8 +266,38 @@ def _task_files(
     shares a word with it; a later first file joins it only when related to it or to the first
     prompt. What the agent touched first after leaving the task is then not the task's ground.
     When no first file is tied to the prompt, the ground is unknown: it holds no file.
+
+    A task's first files come one at a time: the scopes of all but the newest are most often
+    kept, and the newest is added to them, as the whole loop would add it last; when it moves
+    the ground's start (the first named file, or the first spoken of), all is done again.
     """
     bare = TaskScope(root.rstrip("/") or "/" if root else None, words=prompt_stems(first_prompt))
+    if len(first_paths) < 2:
+        return _all_task_files(bare, first_prompt, first_paths)
+    scope, ground = _task_files(first_prompt, first_paths[:-1], root)
+    newest = bare.resolve(first_paths[-1])
+    if newest is None:  # the same first files
+        return scope, ground
+    named = names_file(first_prompt, newest)
+    start = ground.first_paths[0] if ground.first_paths else None
+    if (start is None and (named or _spoken_of(bare, newest))) or (
+        named and not any(names_file(first_prompt, path) for path in scope.first_paths)
+    ):
+        return _all_task_files(bare, first_prompt, first_paths)  # the ground starts elsewhere
+    broad = _Building.again(bare, scope)
+    broad.add(newest)
+    if start is not None and newest != start:
+        narrow = _Building.again(bare, ground)
+        if named or narrow.related(newest):
+            narrow.add(newest)
+            ground = narrow.done()
+    return broad.done(), ground
+
+
+def _all_task_files(
+    bare: TaskScope, first_prompt: str, first_paths: tuple[str, ...]
+) -> tuple[TaskScope, TaskScope]:
+    """`_task_files`, every first file taken in turn."""
     firsts = [p for p in (bare.resolve(raw) for raw in first_paths) if p]
     scope = _Building(bare)
     for path in firsts:
@@ -279,10 +315,20 @@ def _task_files(
 
 @lru_cache(maxsize=16)
 def _prompt_words(texts: tuple[str, ...]) -> frozenset[str]:
-    words: set[str] = set()
-    for text in texts:
-        words |= prompt_stems(text)
-    return frozenset(words)
+    """The stems of every prompt's words (each prompt's are kept: `prompt_stems`). A session's
+    prompts most often grow by one since they were last asked for: then only it is added."""
+    global _last_words
+    before, words = _last_words
+    if texts and texts[:-1] == before:
+        words = words | prompt_stems(texts[-1])
+    else:
+        words = frozenset().union(*map(prompt_stems, texts))
+    _last_words = (texts, words)
+    return words
+
+
+_last_words: tuple[tuple[str, ...], frozenset[str]] = ((), frozenset())
+"""The prompts `_prompt_words` was last asked about, and their words."""
 
 
 def _spoken_of(scope: TaskScope, path: str) -> bool:
@@ -311,33 +357,6 @@ def _prompt_tokens(prompt: str) -> frozenset[str]:
 def _judged(scope: TaskScope, raw: str) -> tuple[str | None, bool]:
     path = scope.resolve(raw)
     return path, path is not None and scope.related(path)
-
-
-def activity_paths(call: ToolCall) -> tuple[str, ...]:
-    """Paths a call works on: its file arguments, else obvious paths in a shell command."""
-    if call.paths:
-        return call.paths
-    command = call.input.get("command")
-    return command_paths(command) if isinstance(command, str) else ()
-
-
-@lru_cache(maxsize=1024)
-def command_paths(command: str, limit: int = 5) -> tuple[str, ...]:
-    """Obvious file paths in a shell command: `/abs/x`, `./x`, `dir/file.py`, `file.py`."""
-    found: list[str] = []
-    for token in _SHELL_SPLIT.split(command):
-        if not token or token.startswith("-") or "://" in token or "*" in token or "$" in token:
-            continue
-        token = token.split("::", 1)[0].rstrip(",:")
-        is_path = token.startswith(("/", "./", "../")) and len(token) > 1
-        if not is_path:
-            match = _FILE_TOKEN.match(token.rsplit("/", 1)[-1]) if token else None
-            is_path = match is not None and match.group(1).lower() in SOURCE_SUFFIXES
-        if is_path and token not in found:
-            found.append(token)
-            if len(found) == limit:
-                break
-    return tuple(found)
 
 
 def _stem(word: str) -> str:

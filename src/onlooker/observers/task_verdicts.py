@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from ..core.events import ToolCall
+from .call_paths import activity_paths
 from .task_leads import output_paths, pattern_words
-from .task_scope import TaskScope, activity_paths
+from .task_scope import TaskScope
 
 ScopeKey = tuple[str, tuple[str, ...], tuple[str, ...], str | None]
 """What the scope and ground are made of: first prompt, first paths, prompts, project root."""

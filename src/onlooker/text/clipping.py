@@ -69,8 +69,17 @@ def clip_values(
     kind = type(value)
     if kind is str:
         return clip_text(value, limit) if len(value) > limit else value
-    if kind is dict:
-        return {key: clip_values(item, limit, clip_text) for key, item in value.items()}
+    if kind is dict:  # a value that is kept as it is needs no call (most of them)
+        return {
+            key: item
+            if type(item) in _KEPT or (type(item) is str and len(item) <= limit)
+            else clip_values(item, limit, clip_text)
+            for key, item in value.items()
+        }
     if kind is list:
         return [clip_values(item, limit, clip_text) for item in value]
     return value
+
+
+_KEPT = frozenset({int, float, bool, type(None)})
+"""JSON values that `clip_values` gives back as they are."""

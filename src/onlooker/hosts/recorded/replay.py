@@ -15,7 +15,7 @@ from typing import Any
 
 from ...core.assessment import Assessment, ObserverFailure, is_warning
 from ...core.clock import ReplayClock
-from ...core.engine import Dispatch, Engine, ObserverSpec, spec_for
+from ...core.engine import CallAlarm, Dispatch, Engine, ObserverSpec, spec_for
 from ...core.events import AssistantMessage, SessionStarted, ToolCall
 from ...core.observer import Observer
 from ...core.session import Session
@@ -137,6 +137,7 @@ def replay_session(
     *,
     deadline_minutes: float | None = None,
     on_dispatch: Callable[[Dispatch], None] | None = None,
+    alarm: CallAlarm | None = None,
 ) -> SessionReplay:
     """Dispatch one transcript's events (not its subagents) through a fresh engine.
 
@@ -144,24 +145,26 @@ def replay_session(
     that many minutes after the session started. Assistant messages go into the session without a
     dispatch: no Claude Code hook fires on them, so nothing could be delivered there.
     `on_dispatch` sees each dispatched event with its assessments and failures, in order.
+    `alarm`: the time limit's handler held over many sessions (`held_alarm`).
     """
     make = observers or observers_named()
     clock = ReplayClock()
-    engine = Engine(make(), session=Session(transcript.session_id), clock=clock)
+    engine = Engine(make(), session=Session(transcript.session_id), clock=clock, alarm=alarm)
     deadline = timedelta(minutes=deadline_minutes) if deadline_minutes is not None else None
     assessments: list[Assessment] = []
     failures: list[ObserverFailure] = []
     injections: list[Injection] = []
     session = engine.session
+    dispatch, follow, append = engine.dispatch, clock.follow, session.append
     with engine.dispatching():
         for event in transcript.events:
             if deadline is not None and type(event) is SessionStarted and event.deadline is None:
                 event = dataclasses.replace(event, deadline=event.at + deadline)
-            clock.follow(event.at)
+            follow(event.at)
             if type(event) is AssistantMessage:
-                session.append(event)  # observers see it; nothing is delivered at this point
+                append(event)  # observers see it; nothing is delivered at this point
                 continue
-            outcome = engine.dispatch(event)
+            outcome = dispatch(event)
             if on_dispatch is not None:
                 on_dispatch(outcome)
             if outcome.assessments:
@@ -198,10 +201,11 @@ def replay_transcript(
     observers: ObserverFactory | None = None,
     *,
     deadline_minutes: float | None = None,
+    alarm: CallAlarm | None = None,
 ) -> list[SessionReplay]:
     """The session and then each of its subagents, replayed separately."""
     return [
-        replay_session(t, observers, deadline_minutes=deadline_minutes)
+        replay_session(t, observers, deadline_minutes=deadline_minutes, alarm=alarm)
         for t in transcript.sessions()
     ]
 

@@ -15,6 +15,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+from ...core.engine import CallAlarm, held_alarm
 from ...errors import TranscriptError
 from .replay import ObserverFactory, SessionReplay, replay_transcript
 from .transcripts import read_transcript, subagent_dir
@@ -93,11 +94,14 @@ def replaying(
     they send back (`--json` text costs the parent less to take than objects).
 
     A file that cannot be read raises its TranscriptError where the files' order reaches it, after
-    the sessions of the files before it, as replaying them one by one does.
+    the sessions of the files before it, as replaying them one by one does. In this process alone,
+    the observers' time limit has one handler installed over the block, for every session
+    (`held_alarm`), rather than one a session.
     """
     count = workers_for(files, workers)
     if count == 1:
-        yield _one_by_one(files, observers, deadline_minutes, each)
+        with held_alarm() as alarm:
+            yield _one_by_one(files, observers, deadline_minutes, each, alarm)
         return
     import multiprocessing  # only here: importing the pool costs tens of milliseconds
     from concurrent.futures import ProcessPoolExecutor
@@ -135,9 +139,10 @@ def _one_by_one(
     observers: ObserverFactory | None,
     deadline_minutes: float | None,
     each: Each | None,
+    alarm: CallAlarm,
 ) -> Replayed:
     for file in files:
-        yield file, _replay(file, observers, deadline_minutes, each)
+        yield file, _replay(file, observers, deadline_minutes, each, alarm)
 
 
 def _replay_file(file: Path) -> list[Any]:
@@ -146,9 +151,13 @@ def _replay_file(file: Path) -> list[Any]:
 
 
 def _replay(
-    file: Path, observers: ObserverFactory | None, deadline_minutes: float | None, each: Each | None
+    file: Path,
+    observers: ObserverFactory | None,
+    deadline_minutes: float | None,
+    each: Each | None,
+    alarm: CallAlarm | None = None,
 ) -> list[Any]:
     sessions = replay_transcript(
-        read_transcript(file), observers, deadline_minutes=deadline_minutes
+        read_transcript(file), observers, deadline_minutes=deadline_minutes, alarm=alarm
     )
     return sessions if each is None else [each(session) for session in sessions]

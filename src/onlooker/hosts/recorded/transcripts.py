@@ -91,15 +91,26 @@ def read_claude_code(path: str | Path) -> Transcript:
     """A Claude Code session file, with the subagent transcripts in `<session>/subagents/`."""
     path = Path(path)
     parent = _read_lines(path, default_session_id=path.stem)
-    subagents = tuple(
-        _read_subagent(file, parent) for file in sorted(subagent_dir(path).glob("agent-*.jsonl"))
-    )
+    subagents = tuple(_read_subagent(file, parent) for file in subagent_files(path))
     return dataclasses.replace(parent, subagents=subagents) if subagents else parent
 
 
 def subagent_dir(path: Path) -> Path:
     """Where Claude Code keeps a session's subagent transcripts."""
     return path.with_suffix("") / SUBAGENTS
+
+
+def subagent_files(path: Path) -> list[Path]:
+    """The session's subagent transcripts (`agent-*.jsonl`), in name order: what
+    `sorted(subagent_dir(path).glob("agent-*.jsonl"))` gives, at a fraction of its cost (most
+    sessions have no such folder, and replay asks for every session file)."""
+    folder = os.path.join(os.path.splitext(path)[0], SUBAGENTS)  # `subagent_dir`, as text
+    try:
+        names = os.listdir(folder)
+    except OSError:  # no folder (most sessions), or not one
+        return []
+    found = subagent_dir(path)
+    return [found / n for n in sorted(names) if n.startswith("agent-") and n.endswith(".jsonl")]
 
 
 def subagent_id(path: Path) -> str:
