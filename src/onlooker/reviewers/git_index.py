@@ -24,9 +24,9 @@ GIT_TIMEOUT = 30.0
 KEPT_LISTINGS = 4
 """Index listings kept (the most recently used): one per project root and set of globs."""
 _ASSUMED = re.compile(rb"(^|\0)[a-z] (?=[0-7]+ [0-9a-f]+ \d\t([^\0]*))")
-_LOWER_TAGS = (b"h ", b"s ", b"m ", b"u ", b"k ")
-"""The tags `git ls-files -v` gives the entries marked assume-unchanged (searched for before the
-pattern, which costs more)."""
+_LOWER_TAG = re.compile(rb"\0[a-z] ")
+"""A record whose tag `git ls-files -v` gives in lower case (an entry marked assume-unchanged):
+searched for before the pattern, which costs more (a search for NUL runs at memchr's speed)."""
 _TRAILER = 32
 """Bytes read at the index file's end: its checksum (SHA-1's 20 or SHA-256's 32)."""
 
@@ -83,7 +83,7 @@ class IndexListing:
         marked assume-unchanged; the records keep the tags `-t` gives (upper case)."""
         self.assumed: tuple[bytes, ...] = ()
         """The paths of the entries marked assume-unchanged."""
-        lower = output[:2] in _LOWER_TAGS or any(b"\0" + tag in output for tag in _LOWER_TAGS)
+        lower = output[:1].islower() or _LOWER_TAG.search(output) is not None
         if lower and _ASSUMED.search(output):
             self.assumed = tuple(match[2] for match in _ASSUMED.finditer(output))
             output = _ASSUMED.sub(lambda match: match[0].upper(), output)
@@ -98,6 +98,16 @@ class IndexListing:
         self._count: int | None = None
         self.last_state: tuple[object, str] | None = None
         """(the records spliced into this listing, the state they gave) at the last check."""
+
+    @classmethod
+    def restored(
+        cls, records: bytes, assumed: tuple[bytes, ...], digest: str, git_dir: Path | None
+    ) -> IndexListing:
+        """A listing as it was kept (`git_listing_file.py`): its records, the paths marked
+        assume-unchanged and its MD5, not worked out again."""
+        listing = cls(b"", git_dir)
+        listing.records, listing.assumed, listing._digest = records, assumed, digest
+        return listing
 
     @property
     def digest(self) -> str:

@@ -22,6 +22,7 @@ from pathlib import Path
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher
 from .git_index import LISTINGS, Command, IndexListing, index_file, index_key, run_together
+from .git_listing_file import read_listing, write_listing
 from .git_status_cache import (
     PRIVATE,
     excludes_elsewhere,
@@ -36,6 +37,8 @@ SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
+_LISTING = ["ls-files", "-z", "-v", "--stage"]
+"""The index entries, tagged as `git ls-files -t` tags them (lower case: assume-unchanged)."""
 _NOTHING = "d41d8cd98f00b204e9800998ecf8427e"
 """MD5 of no bytes: the state when no pattern can match a file."""
 
@@ -73,33 +76,49 @@ def _listed(
     """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
     deleted (`R`), the untracked paths below the `prefixes`); None when git cannot answer.
 
-    A first check (no listing kept under the index's checksum) runs the two `git ls-files` at
-    once, as before. A repeated one keeps the listing and asks `git status` over a private copy
-    of the index what changed (`git_status_cache.py`), else `git diff-files` and `git ls-files
-    --others` at once; git's verdicts on what they name come from `git_verdicts.py`."""
+    The listing is the one kept under the index's checksum, in this process or in the data home
+    (`git_listing_file.py`), else `git ls-files --stage` lists it beside the `git status` over a
+    private copy of the index that finds what changed (`git_status_cache.py`); where that copy
+    cannot answer, `git diff-files` and `git ls-files --others` at once, or with no listing the
+    two `git ls-files` as before. Git's verdicts on what they name come from `git_verdicts.py`."""
     key, index = index_key(root), index_file(root)
     git_dir = None if index is None else index.parent
     others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
     untracked_listing: Command = [*others, "--", *untracked_pathspecs(prefixes)]
-    listing = LISTINGS.get(root, specs, key)
-    if listing is None or key is None:
+    if key is None:
         return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
+    listing = LISTINGS.get(root, specs, key)
+    if listing is None and (listing := read_listing(root, specs, key, git_dir)) is not None:
+        LISTINGS.keep(root, specs, key, listing)
     copy = None
     if index is not None and not excludes_elsewhere(git_dir):
         copy = PRIVATE.copy(root, index, key)
     if copy is not None:
-        outputs = _outputs(git, root, key, [status_command(copy)])
+        listed: list[Command] = [] if listing else [[*_LISTING, "--", *specs]]
+        outputs = _outputs(git, root, key, [status_command(copy), *listed])
+        if outputs is not None and listing is None:
+            listing = _kept(root, specs, key, IndexListing(outputs[1], git_dir))
         read = None if outputs is None else read_status(outputs[0])
-        if read is not None:
+        if read is not None and listing is not None:
             untracked = untracked_below(git, root, read[1], read[0], prefixes)
             if untracked is not None:
+                PRIVATE.share(root)
                 return _judged(git, root, specs, listing, read[0], untracked)
+    if listing is None:
+        return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
     outputs = _outputs(git, root, key, [CANDIDATES, untracked_listing])
     if outputs is None:
         return _listed_whole(git, root, specs, index_key(root), git_dir, untracked_listing)
     named, untracked_output = outputs
     untracked = [os.fsdecode(path) for path in records(untracked_output)]
     return _judged(git, root, specs, listing, records(named), untracked)
+
+
+def _kept(root: Path, specs: list[str], key: bytes, listing: IndexListing) -> IndexListing:
+    """`listing`, read under the index checksum `key`, kept in this process and for the next."""
+    LISTINGS.keep(root, specs, key, listing)
+    write_listing(root, specs, key, listing)
+    return listing
 
 
 def _outputs(git: str, root: Path, key: bytes, commands: list[Command]) -> list[bytes] | None:
@@ -124,8 +143,8 @@ def _listed_whole(
         return None
     entries, changed = _split(outputs[0])
     listing = IndexListing(entries, git_dir)
-    if index_key(root) == key:
-        LISTINGS.keep(root, specs, key, listing)
+    if key is not None and index_key(root) == key:
+        _kept(root, specs, key, listing)
     return listing, changed, [os.fsdecode(path) for path in records(outputs[1])]
 
 

@@ -16,9 +16,12 @@ a listed path is in a `.hg` or `.svn` folder (which the listing leaves out).
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import shutil
 import threading
+import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
@@ -34,6 +37,14 @@ STATUS += ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-r
 STATUS += ["--ignore-submodules=all"]  # submodules are judged by ls-files (git_verdicts.py)
 _SKIPPED = ("/.hg/", "/.svn/")
 _FOLDER_PREFIX = "git-index-"
+SEEDS = "git-index-seeds"
+"""The data home's `run/` folder where copies are left for the next processes."""
+_NUMBERS = itertools.count()
+"""Numbers of the copies a process takes (several sets of copies never share one)."""
+KEPT_SEEDS = 8
+"""Seeds kept (those left last)."""
+LEFT_NS = 60_000_000_000
+"""A seed still being taken after this long (ns) was left by a process that died meanwhile."""
 
 
 def _copies_folder(run: Path) -> Path:
@@ -64,17 +75,18 @@ def _alive(pid: int) -> bool:
 
 
 class PrivateIndexes:
-    """This process's copies of work trees' indexes, each with the checksum it was taken under."""
+    """This process's copies of work trees' indexes, each with the checksum it was taken under
+    and whether it is shared as the seed of the next processes' copies yet."""
 
     def __init__(self) -> None:
         self._folder: Path | None = None
         self._pid = os.getpid()
-        self._copies: dict[str, tuple[bytes, Path]] = {}
+        self._copies: dict[str, tuple[bytes, Path, bool]] = {}
         self._lock = threading.Lock()
 
     def copy(self, root: Path, index: Path, key: bytes) -> Path | None:
-        """The private copy of `index` (taken now unless it was under `key`); None when it
-        cannot be taken."""
+        """The private copy of `index` (taken now unless it was under `key`: from the seed
+        another process left under `key`, else from the index); None when it cannot be taken."""
         with self._lock:
             if self._pid != os.getpid():  # a forked child takes copies of its own
                 self._folder, self._pid, self._copies = None, os.getpid(), {}
@@ -88,16 +100,54 @@ class PrivateIndexes:
                 if self._folder is None or not self._folder.is_dir():
                     self._folder, self._copies, kept = _copies_folder(run), {}, None
                     weakref.finalize(self, _remove_own, self._folder, self._pid)
-                copy = self._folder / f"index-{len(self._copies)}"
+                copy = self._folder / f"index-{next(_NUMBERS)}"
                 if kept is not None:
                     copy = kept[1]
                 taking = copy.with_suffix(".taking")
-                shutil.copyfile(index, taking)
+                try:  # the times kept: git reads the entries as racy as in the index
+                    shutil.copy2(_seed(run, root, key), taking)
+                except FileNotFoundError:
+                    shutil.copy2(index, taking)
                 os.replace(taking, copy)  # a status running over the last copy reads it whole
             except OSError:
                 return None
-            self._copies[str(root)] = (key, copy)
+            self._copies[str(root)] = (key, copy, False)
             return copy
+
+    def share(self, root: Path) -> None:
+        """Leave the copy of `root`'s index, with the untracked cache git status keeps in it, as
+        the seed of the next processes' copies (once a copy); the seeds of its older indexes and
+        all but the `KEPT_SEEDS` used last are removed."""
+        with self._lock:
+            kept = self._copies.get(str(root))
+            if kept is None or kept[2]:
+                return
+            key, copy, _ = kept
+            self._copies[str(root)] = (key, copy, True)
+            seed = _seed(data_home() / "run", root, key)
+            taking = seed.with_name(f"{seed.name}.{os.getpid()}.taking")
+            try:
+                seed.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copy2(copy, taking)
+                os.replace(taking, seed)
+                found = [
+                    (entry.stat().st_mtime_ns, entry.name) for entry in os.scandir(seed.parent)
+                ]
+            except OSError:
+                taking.unlink(missing_ok=True)
+                return
+        older, now = seed.name.split("-")[0] + "-", time.time_ns()
+        for at, (changed, name) in enumerate(sorted(found, reverse=True)):
+            if name.endswith(".taking") and now - changed < LEFT_NS:
+                continue  # another process's, being taken
+            if name != seed.name and (name.startswith(older) or at >= KEPT_SEEDS):
+                (seed.parent / name).unlink(missing_ok=True)
+
+
+def _seed(run: Path, root: Path, key: bytes) -> Path:
+    """Where the seed of `root`'s index copies taken under the index checksum `key` is."""
+    name = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+    return run / SEEDS / f"{name}-{key.hex()}"
 
 
 PRIVATE = PrivateIndexes()

@@ -1,0 +1,101 @@
+"""The index listing kept in a file of the data home, so a new process reads it instead of asking
+git (specs/engine.md).
+
+A process keeps its listings in memory (`git_index.py`); a new one (a CLI run, a service just
+started) would list the whole index again, which costs as much as `git status` itself. So each
+listing read from git is also written to `run/git-listings/` in the data home, named by the work
+tree and the globs' pathspecs, with the index checksum it was read under, its MD5 and the paths
+marked assume-unchanged. It is read only under the same checksum (git rewrites the index whole on
+any change), whole (its length is checked), and written by replacing the file at once, so
+processes that read and write it at the same time each see one whole listing. The files of the
+`KEPT_FILES` listings used last are kept.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..store.home import data_home
+from .git_index import IndexListing
+
+KEPT_FILES = 8
+"""Listing files kept (those written or read last)."""
+FOLDER = "git-listings"
+_MAGIC = b"onlooker git listing 1\n"
+
+
+def listing_path(root: Path, specs: Sequence[str]) -> Path:
+    """The file that keeps the listing of `root`'s index for the pathspecs `specs`."""
+    name = "\0".join([str(root), *specs]).encode("utf-8", "surrogateescape")
+    return data_home() / "run" / FOLDER / hashlib.sha256(name).hexdigest()[:32]
+
+
+def read_listing(
+    root: Path, specs: Sequence[str], key: bytes, git_dir: Path | None
+) -> IndexListing | None:
+    """The listing kept under the index checksum `key`; None when none is (or it cannot be read
+    whole)."""
+    path = listing_path(root, specs)
+    try:
+        with open(path, "rb") as file:
+            data = file.read()
+    except OSError:
+        return None
+    if not data.startswith(_MAGIC):
+        return None
+    fields = data[len(_MAGIC) :].split(b"\n", 4)
+    if len(fields) != 5 or fields[0] != key.hex().encode():
+        return None
+    try:
+        assumed_length, records_length = int(fields[2]), int(fields[3])
+    except ValueError:
+        return None
+    body = fields[4]
+    if len(body) != assumed_length + records_length:
+        return None
+    assumed = tuple(body[:assumed_length].split(b"\0")[:-1])
+    digest = fields[1].decode("ascii", "replace")
+    with contextlib.suppress(OSError):
+        os.utime(path)  # used last: kept longest
+    return IndexListing.restored(body[assumed_length:], assumed, digest, git_dir)
+
+
+def write_listing(root: Path, specs: Sequence[str], key: bytes, listing: IndexListing) -> None:
+    """Keep `listing` (read under the index checksum `key`) for the next process; nothing when the
+    data home cannot be written."""
+    path = listing_path(root, specs)
+    assumed = b"".join(entry + b"\0" for entry in listing.assumed)
+    header = b"\n".join(
+        [
+            key.hex().encode(),
+            listing.digest.encode(),
+            b"%d" % len(assumed),
+            b"%d" % len(listing.records),
+        ]
+    )
+    taking = path.with_name(f"{path.name}.{os.getpid()}.taking")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with open(taking, "wb") as file:
+            file.write(_MAGIC + header + b"\n" + assumed)
+            file.write(listing.records)
+        os.replace(taking, path)
+    except OSError:
+        taking.unlink(missing_ok=True)
+        return
+    _keep_last(path.parent)
+
+
+def _keep_last(folder: Path) -> None:
+    """Remove all but the `KEPT_FILES` listing files used last (and the unfinished ones of
+    processes gone long ago)."""
+    try:
+        found = [(entry.stat().st_mtime_ns, Path(entry.path)) for entry in os.scandir(folder)]
+    except OSError:
+        return
+    for _, path in sorted(found, reverse=True)[KEPT_FILES:]:
+        path.unlink(missing_ok=True)
