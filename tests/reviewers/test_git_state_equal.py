@@ -16,9 +16,16 @@ from types import ModuleType
 
 import pytest
 
-from onlooker.reviewers import git_state, git_status_cache, git_verdicts, tree_splice
+from onlooker.reviewers import (
+    git_listing_file,
+    git_state,
+    git_status_cache,
+    git_verdicts,
+    tree_splice,
+)
 from onlooker.reviewers.git_index import IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state
+from onlooker.reviewers.git_status_cache import PrivateIndexes
 from onlooker.store.home import data_home
 
 HERE = Path(__file__).resolve().parent
@@ -62,17 +69,28 @@ def listings(monkeypatch: pytest.MonkeyPatch) -> IndexListings:
 
 def assert_equal(root: Path, step: str) -> None:
     """The state is the one before: with the listing kept from the last step (and what that
-    check found), with the index listed now, and with that listing kept."""
+    check found); in a new process, reading what the last left in the data home; in a new
+    process when nothing was left (the index listed now); and with that listing kept."""
     for patterns in PATTERNS:
         expected = baseline.git_files_state(root, patterns)
         kept = git_files_state(root, patterns)
-        spanning, git_state.LISTINGS = git_state.LISTINGS, IndexListings()
+        spanning = git_state.LISTINGS, git_state.PRIVATE
         try:
+            git_state.LISTINGS, git_state.PRIVATE = IndexListings(), PrivateIndexes()
             first = git_files_state(root, patterns)
+            forget_what_processes_left()
+            git_state.LISTINGS, git_state.PRIVATE = IndexListings(), PrivateIndexes()
+            cold = git_files_state(root, patterns)
             again = git_files_state(root, patterns)
         finally:
-            git_state.LISTINGS = spanning
-        assert kept == first == again == expected, f"{step}: {patterns}"
+            git_state.LISTINGS, git_state.PRIVATE = spanning
+        assert kept == first == cold == again == expected, f"{step}: {patterns}"
+
+
+def forget_what_processes_left() -> None:
+    """Remove the index listings and index copies processes left in the data home."""
+    for folder in (git_listing_file.FOLDER, git_status_cache.SEEDS):
+        shutil.rmtree(data_home() / "run" / folder, ignore_errors=True)
 
 
 def test_every_step_gives_the_same_state_as_before(tmp_path: Path, layout: str) -> None:

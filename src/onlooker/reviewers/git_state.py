@@ -31,7 +31,7 @@ from .git_status_cache import (
     untracked_below,
 )
 from .git_verdicts import CANDIDATES, candidates, verdicts
-from .tree_splice import record_path, records, spliced_state
+from .tree_splice import listed_among, record_path, records, spliced_state
 
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
@@ -100,10 +100,10 @@ def _listed(
             listing = _kept(root, specs, key, IndexListing(outputs[1], git_dir))
         read = None if outputs is None else read_status(outputs[0])
         if read is not None and listing is not None:
-            untracked = untracked_below(git, root, read[1], read[0], prefixes)
+            untracked = untracked_below(git, root, read.untracked, read.changed, prefixes)
             if untracked is not None:
                 PRIVATE.share(root)
-                return _judged(git, root, specs, listing, read[0], untracked)
+                return _judged(git, root, specs, listing, read.unmerged, untracked, read.judged)
     if listing is None:
         return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
     outputs = _outputs(git, root, key, [CANDIDATES, untracked_listing])
@@ -180,9 +180,20 @@ def _judged(
     listing: IndexListing,
     named: list[bytes],
     untracked: list[str],
+    known: Sequence[tuple[bytes, bytes]] = (),
 ) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
-    changed = verdicts(git, root, listing, candidates(listing, named), specs)
-    return None if changed is None else (listing, changed, untracked)
+    """The listing, git's verdicts on the listed entries it found changed and the untracked
+    paths: `git ls-files` judges the `named` entries (and those `candidates` adds), `git
+    status` judged the rest (its `known` verdicts: it compares as `git ls-files --modified
+    --deleted` does, `ie_modified`)."""
+    asked = candidates(listing, named)
+    changed = verdicts(git, root, listing, asked, specs)
+    if changed is None:
+        return None
+    if known:
+        listed = set(listed_among(listing, [path for _, path in known])) - set(asked)
+        changed += [(tag, path) for tag, path in known if path in listed]
+    return listing, changed, untracked
 
 
 def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:

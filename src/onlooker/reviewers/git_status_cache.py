@@ -25,6 +25,7 @@ import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from ..store.home import data_home
 from ..text.ignore import IGNORE_FILE
@@ -184,24 +185,46 @@ def excludes_elsewhere(git_dir: Path | None) -> bool:
     return False
 
 
-def read_status(output: bytes) -> tuple[list[bytes], list[str]] | None:
-    """(the entries `git status` finds changed in the work tree, the untracked paths it lists,
-    folders with a `/`); None when a record is not one this reading knows."""
-    changed: list[bytes] = []
-    untracked: list[str] = []
+class StatusRead(NamedTuple):
+    """What a `git status --porcelain=v2 -z` output tells."""
+
+    changed: list[bytes]
+    """The entries it finds changed in the work tree."""
+    untracked: list[str]
+    """The untracked paths it lists, folders with a `/`."""
+    judged: list[tuple[bytes, bytes]]
+    """Its verdicts on the merged entries, as `git ls-files -t` tags them: `R` deleted (`D`),
+    `C` modified (`M`, or `T` its type, or `A` an entry added with intent to add)."""
+    unmerged: list[bytes]
+    """The unmerged paths, whose entries `git ls-files` judges one by one."""
+
+
+def read_status(output: bytes) -> StatusRead | None:
+    """What `output` tells; None when a record is not one this reading knows."""
+    read = StatusRead([], [], [], [])
     for record in output.split(b"\0")[:-1]:
         kind = record[:2]
         if kind == b"? ":
-            untracked.append(os.fsdecode(record[2:]))
-        elif kind in (b"1 ", b"u "):
-            fields = record.split(b" ", 8 if kind == b"1 " else 10)
-            if len(fields) < (9 if kind == b"1 " else 11):
+            read.untracked.append(os.fsdecode(record[2:]))
+        elif kind == b"1 ":
+            fields = record.split(b" ", 8)
+            if len(fields) < 9:
                 return None
-            if fields[1][1:2] != b"." or kind == b"u ":
-                changed.append(fields[-1])
+            state = fields[1][1:2]
+            if state not in (b".", b"M", b"T", b"A", b"D"):
+                return None
+            if state != b".":
+                read.changed.append(fields[-1])
+                read.judged.append((b"R" if state == b"D" else b"C", fields[-1]))
+        elif kind == b"u ":
+            fields = record.split(b" ", 10)
+            if len(fields) < 11:
+                return None
+            read.changed.append(fields[-1])
+            read.unmerged.append(fields[-1])
         else:
             return None
-    return changed, untracked
+    return read
 
 
 def untracked_below(
