@@ -71,6 +71,7 @@ class IndexListing:
         "_count",
         "_digest",
         "assumed",
+        "file",
         "git_dir",
         "gitlinks",
         "last_state",
@@ -96,8 +97,11 @@ class IndexListing:
         """(what the verdicts hung on, git's verdicts on the candidates) at the last check."""
         self._digest: str | None = None
         self._count: int | None = None
-        self.last_state: tuple[object, str] | None = None
-        """(the records spliced into this listing, the state they gave) at the last check."""
+        self.last_state: tuple[str, str] | None = None
+        """(the fingerprint of the records spliced into this listing, the state they gave) at
+        the last check."""
+        self.file: tuple[Path, bytes] | None = None
+        """The file it is kept in for the next processes, with the index checksum it is for."""
 
     @classmethod
     def restored(

@@ -22,10 +22,12 @@ from pathlib import Path
 from ..store.home import data_home
 from .git_index import IndexListing
 
-KEPT_FILES = 8
-"""Listing files kept (those written or read last)."""
+KEPT_FILES = 16
+"""Files kept (those written or read last): a listing's, and the last state found with it."""
 FOLDER = "git-listings"
 _MAGIC = b"onlooker git listing 1\n"
+_STATE = ".state"
+"""The suffix of the file beside a listing's that keeps the last check's state."""
 
 
 def listing_path(root: Path, specs: Sequence[str]) -> Path:
@@ -42,26 +44,49 @@ def read_listing(
     path = listing_path(root, specs)
     try:
         with open(path, "rb") as file:
-            data = file.read()
-    except OSError:
+            header = [file.readline() for _ in range(5)]
+            if header[0] != _MAGIC or header[1] != key.hex().encode() + b"\n":
+                return None
+            assumed_length, records_length = int(header[3]), int(header[4])
+            assumed = tuple(file.read(assumed_length).split(b"\0")[:-1])
+            records = file.read()
+    except (OSError, ValueError):
         return None
-    if not data.startswith(_MAGIC):
+    if len(records) != records_length:
         return None
-    fields = data[len(_MAGIC) :].split(b"\n", 4)
-    if len(fields) != 5 or fields[0] != key.hex().encode():
-        return None
-    try:
-        assumed_length, records_length = int(fields[2]), int(fields[3])
-    except ValueError:
-        return None
-    body = fields[4]
-    if len(body) != assumed_length + records_length:
-        return None
-    assumed = tuple(body[:assumed_length].split(b"\0")[:-1])
-    digest = fields[1].decode("ascii", "replace")
+    digest = header[2].strip().decode("ascii", "replace")
     with contextlib.suppress(OSError):
         os.utime(path)  # used last: kept longest
-    return IndexListing.restored(body[assumed_length:], assumed, digest, git_dir)
+    listing = IndexListing.restored(records, assumed, digest, git_dir)
+    listing.file = (path, key)
+    try:
+        state = path.with_name(path.name + _STATE).read_bytes().split(b"\n")
+    except OSError:
+        return listing
+    if len(state) == 4 and state[0] == key.hex().encode():
+        listing.last_state = (
+            state[1].decode("ascii", "replace"),
+            state[2].decode("ascii", "replace"),
+        )
+    return listing
+
+
+def write_state(listing: IndexListing) -> None:
+    """Keep the state the last check found with `listing`'s file (if it has one), so the next
+    process that finds the same changes need not splice them in again."""
+    if listing.file is None or listing.last_state is None:
+        return
+    path, key = listing.file
+    state = path.with_name(path.name + _STATE)
+    taking = state.with_name(f"{state.name}.{os.getpid()}.taking")
+    fingerprint, digest = listing.last_state
+    try:
+        taking.write_bytes(
+            b"%s\n%s\n%s\n" % (key.hex().encode(), fingerprint.encode(), digest.encode())
+        )
+        os.replace(taking, state)
+    except OSError:
+        taking.unlink(missing_ok=True)
 
 
 def write_listing(root: Path, specs: Sequence[str], key: bytes, listing: IndexListing) -> None:
@@ -87,6 +112,7 @@ def write_listing(root: Path, specs: Sequence[str], key: bytes, listing: IndexLi
     except OSError:
         taking.unlink(missing_ok=True)
         return
+    listing.file = (path, key)
     _keep_last(path.parent)
 
 

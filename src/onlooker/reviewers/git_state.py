@@ -22,7 +22,7 @@ from pathlib import Path
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher
 from .git_index import LISTINGS, Command, IndexListing, index_file, index_key, run_together
-from .git_listing_file import read_listing, write_listing
+from .git_listing_file import read_listing, write_listing, write_state
 from .git_status_cache import (
     PRIVATE,
     excludes_elsewhere,
@@ -67,7 +67,11 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     skipped |= {f"{path}/" for path in submodules}
     deleted = {path for tag, path in changed if tag == b"R"} | set(map(os.fsencode, submodules))
     modified = {path for tag, path in changed if tag == b"C"} - deleted
-    return spliced_state(root, listing, deleted, modified, added, sorted(skipped), patterns)
+    found = listing.last_state
+    state = spliced_state(root, listing, deleted, modified, added, sorted(skipped), patterns)
+    if listing.last_state != found:
+        write_state(listing)
+    return state
 
 
 def _listed(

@@ -105,9 +105,9 @@ class PrivateIndexes:
                 if kept is not None:
                     copy = kept[1]
                 taking = copy.with_suffix(".taking")
-                try:  # the times kept: git reads the entries as racy as in the index
-                    shutil.copy2(_seed(run, root, key), taking)
-                except FileNotFoundError:
+                try:
+                    _link(_seed(run, root, key), taking)
+                except FileNotFoundError:  # the times kept: git reads entries as racy as there
                     shutil.copy2(index, taking)
                 os.replace(taking, copy)  # a status running over the last copy reads it whole
             except OSError:
@@ -129,7 +129,7 @@ class PrivateIndexes:
             taking = seed.with_name(f"{seed.name}.{os.getpid()}.taking")
             try:
                 seed.parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy2(copy, taking)
+                _link(copy, taking)
                 os.replace(taking, seed)
                 found = [
                     (entry.stat().st_mtime_ns, entry.name) for entry in os.scandir(seed.parent)
@@ -143,6 +143,19 @@ class PrivateIndexes:
                 continue  # another process's, being taken
             if name != seed.name and (name.startswith(older) or at >= KEPT_SEEDS):
                 (seed.parent / name).unlink(missing_ok=True)
+
+
+def _link(source: Path, target: Path) -> None:
+    """`target` made the same file as `source` (a copy of it where links cannot be made): git
+    writes an index copy by renaming a new file over it, never in place, so a seed and the copies
+    taken from it stay as they were when another changes."""
+    target.unlink(missing_ok=True)
+    try:
+        os.link(source, target)
+    except FileNotFoundError:
+        raise
+    except OSError:
+        shutil.copy2(source, target)
 
 
 def _seed(run: Path, root: Path, key: bytes) -> Path:

@@ -27,6 +27,9 @@ ASKED_BY_NAME = 1_000
 CANDIDATES = ["-c", "core.preloadIndex=true", "diff-files", "-z", "--name-only"]
 CANDIDATES += ["--ignore-submodules=dirty"]  # a submodule's own commit, as ls-files compares it
 _GITLINK = re.compile(rb"(?:^|\0)[A-Za-z] 160000 [0-9a-f]+ \d\t([^\0]*)")
+_GITLINK_RECORD = re.compile(rb"\0[A-Za-z] 160000 ")
+"""A submodule's record past the first: searched for first (a search for NUL runs at memchr's
+speed, the pattern above does not)."""
 
 Stat = tuple[int, int, int, int, int] | None
 
@@ -36,7 +39,9 @@ def candidates(listing: IndexListing, named: list[bytes]) -> list[bytes]:
     entries and those marked assume-unchanged (neither looks for their removal; ls-files does):
     always judged."""
     if listing.gitlinks is None:
-        found = _GITLINK.findall(listing.records) if b" 160000 " in listing.records else []
+        records = listing.records
+        held = records.startswith(b" 160000 ", 1) or _GITLINK_RECORD.search(records) is not None
+        found = _GITLINK.findall(records) if held else []
         listing.gitlinks = tuple(found)
     return sorted({*listed_among(listing, named), *listing.gitlinks, *listing.assumed})
 

@@ -73,7 +73,7 @@ def spliced_state(
     gone = sorted(deleted | modified)
     record = partial(_record, root, len(modified) + len(added) > HASHED_FILES)
     new = sorted(filter(None, map(record, [*map(os.fsdecode, modified), *added])), key=record_path)
-    found = (tuple(gone), tuple(new))
+    found = _fingerprint(gone, new)
     last = listing.last_state
     if last is not None and last[0] == found:
         return last[1]
@@ -88,6 +88,14 @@ def spliced_state(
         digest = _spliced(entries, gone, new)
     listing.last_state = (found, digest)
     return digest
+
+
+def _fingerprint(gone: list[bytes], new: list[bytes]) -> str:
+    """What is spliced into a listing, in 32 hex digits (kept with it, also in its file)."""
+    digest = hashlib.sha256(b"%d\0" % len(gone), usedforsecurity=False)
+    for part in (*gone, *new):
+        digest.update(part + b"\0")
+    return digest.hexdigest()[:32]
 
 
 def _spliced(entries: bytes, gone: list[bytes], new: list[bytes]) -> str:
