@@ -2,13 +2,14 @@
 
 Git lists the index entries the patterns match (mode, object id, path), which entries it finds
 modified or deleted (its stat cache, and the content where the stat cannot tell) and the
-untracked files the `.gitignore` files do not ignore. A first check runs two `git ls-files` at
-once; the index listing is then kept while the index file is unchanged (`git_index.py`), and a
-repeated check asks `git status` over a private copy of the index, where git keeps its untracked
-cache (`git_status_cache.py`), with `git ls-files` judging what it names (`git_verdicts.py`).
-The state is that of the tree `git add -A` would record for the matched paths (`tree_splice.py`):
-it changes when a matched file is added, deleted, renamed or its content changes, and not when a
-file is only touched, staged or committed.
+untracked files the `.gitignore` files do not ignore. The index listing is kept while the index
+file is unchanged, in the process (`git_index.py`) and for the next ones in the data home
+(`git_listing_file.py`); what changed in the work tree comes from `git status` over a private copy
+of the index, where git keeps its untracked cache (`git_status_cache.py`), with `git ls-files`
+judging the entries it does not look at (`git_verdicts.py`). The state is that of the tree `git
+add -A` would record for the matched paths (`tree_splice.py`): it changes when a matched file is
+added, deleted, renamed or its content changes, and not when a file is only touched, staged or
+committed.
 """
 
 from __future__ import annotations

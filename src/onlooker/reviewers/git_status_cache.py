@@ -6,10 +6,13 @@ the untracked cache (`core.untrackedCache`), a folder whose stat has not changed
 check is not read again. The cache lives in the index, which onlooker never writes: so `git status`
 runs over a copy of it (`GIT_INDEX_FILE`) in this process's folder of the data home
 (`run/git-index-<pid>/`, removed when the process ends and, left by a killed one, by the next),
-taken again whenever the index file's checksum changes. Its answers are read as the two `git
-ls-files` read before: the entries it finds changed are the candidates `git ls-files --modified
---deleted` judges (`git_verdicts.py`), and the folders it lists whole are listed file by file by
-`git ls-files --others`. Where they could differ, the caller asks git as before: when
+taken again whenever the index file's checksum changes, with the index's times (git reads its
+entries as racy as in the index). After its first `git status` the copy is left as the seed of
+the next processes' copies under the same checksum (`run/git-index-seeds/`, a hard link: git writes
+an index by renaming a new file over it), so a new process starts with git's untracked cache.
+Its verdicts on the entries it names are read as `git ls-files --modified --deleted` would give
+them (both compare with `ie_modified`); the folders it lists whole are listed file by file by `git
+ls-files --others`. Where they could differ, the caller asks git as before: when
 `.git/info/exclude` holds patterns (`git status` reads it, `git ls-files` as run here does not), or
 a listed path is in a `.hg` or `.svn` folder (which the listing leaves out).
 """

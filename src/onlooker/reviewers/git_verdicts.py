@@ -1,10 +1,12 @@
 """Which index entries git finds modified or deleted in the work tree (specs/engine.md).
 
-`git diff-files` checks every entry's stat against the index on several threads and names the
-entries whose stat differs: the candidates (a file only touched is one). `git ls-files --modified
---deleted` then judges the candidates alone, as it judged every entry before (it compares the
-content where the stat cannot tell): its verdicts are the answer. They are kept with the index
-listing and reused while the candidates' stats, the index and the files that could change a
+`git status` (`git_status_cache.py`) gives its verdict on the entries it names, as `git ls-files
+--modified --deleted` would; it does not look at submodule entries nor at those marked
+assume-unchanged, and names unmerged paths without a verdict per entry. Those, and on the way
+without the index copy every entry `git diff-files` names (its stat differs: a file only touched
+is one), are the candidates `git ls-files --modified --deleted` judges alone, as it judged every
+entry before (it compares the content where the stat cannot tell). Its verdicts are kept with the
+index listing and reused while the candidates' stats, the index and the files that could change a
 verdict (git's config and attributes files) are all unchanged, and were already settled when
 git was asked (a change within the same clock tick would not show in a stat).
 """
@@ -35,9 +37,9 @@ Stat = tuple[int, int, int, int, int] | None
 
 
 def candidates(listing: IndexListing, named: list[bytes]) -> list[bytes]:
-    """The listed entries git named changed (`git diff-files`, `git status`), and the submodule
-    entries and those marked assume-unchanged (neither looks for their removal; ls-files does):
-    always judged."""
+    """The listed entries git named without a verdict (`git diff-files`; `git status`'s unmerged
+    paths), and the submodule entries and those marked assume-unchanged (neither looks for their
+    removal; ls-files does): always judged."""
     if listing.gitlinks is None:
         records = listing.records
         held = records.startswith(b" 160000 ", 1) or _GITLINK_RECORD.search(records) is not None
