@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 from test_git_state_equal import baseline, git, repository, write
 
-from onlooker.reviewers import git_listing_file, git_state, git_status_cache
-from onlooker.reviewers.git_index import IndexListings, index_key
+from onlooker.reviewers import git_listing_file, git_state, git_status_cache, tree_splice
+from onlooker.reviewers.git_index import IndexListing, IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state, pathspecs
 from onlooker.reviewers.git_status_cache import PrivateIndexes
 from onlooker.store.home import data_home
@@ -122,3 +122,27 @@ def test_the_state_left_is_read_only_for_the_same_changes(
     write(root, "src/a.py", "a = 'edited again'\n")
     monkeypatch.setattr(git_state, "LISTINGS", IndexListings())
     assert git_files_state(root, PATTERNS) == baseline.git_files_state(root, PATTERNS)
+
+
+@pytest.mark.parametrize("marked", [1, 7, 64, 4096])
+def test_a_search_between_marks_finds_what_a_search_of_the_whole_listing_finds(
+    marked: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tree_splice, "MARKED_BYTES", marked)
+    paths = sorted({f"d{n % 7}/f{n * 37 % 101}.py".encode() for n in range(300)})
+    paths += [paths[5], paths[5], paths[-1]]  # unmerged: one record a stage
+    entries = b"".join(b"H 100644 %s 0\t%s\0" % (b"0" * 40, path) for path in sorted(paths))
+    listing = IndexListing(entries)
+    marks = tree_splice.sampled(listing)
+    assert marks[1][0] == 0 and len(marks[1]) > (1 if marked < 4096 else 0)
+    asked = [b"", b"a", b"d0", b"d3/f5", b"z", *paths, *(path + b"x" for path in paths)]
+    for path in asked:
+        for after in (False, True):
+            whole = tree_splice.offset(entries, path, after=after)
+            assert tree_splice.offset(entries, path, after=after, marks=marks) == whole
+            start = tree_splice.offset(entries, path)
+            kept = tree_splice.offset(entries, path, after=after, lo=start)
+            assert tree_splice.offset(entries, path, after=after, lo=start, marks=marks) == kept
+    assert tree_splice.listed_among(listing, [b"d0/f0.py", b"nowhere", paths[7]]) == [
+        path for path in [b"d0/f0.py", b"nowhere", paths[7]] if path in paths
+    ]

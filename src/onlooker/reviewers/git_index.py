@@ -76,6 +76,7 @@ class IndexListing:
         "gitlinks",
         "last_state",
         "last_verdicts",
+        "marks",
         "records",
     )
 
@@ -100,18 +101,25 @@ class IndexListing:
         self.last_state: tuple[str, str] | None = None
         """(the fingerprint of the records spliced into this listing, the state they gave) at
         the last check."""
+        self.marks: tuple[list[bytes], list[int]] | None = None
+        """Where some records start, and their paths, once searched (`tree_splice.sampled`)."""
         self.file: tuple[Path, bytes] | None = None
         """The file it is kept in for the next processes, with the index checksum it is for."""
 
     @classmethod
     def restored(
-        cls, records: bytes, assumed: tuple[bytes, ...], digest: str, git_dir: Path | None
+        cls, records: bytes, assumed: tuple[bytes, ...], digest: str | None, git_dir: Path | None
     ) -> IndexListing:
         """A listing as it was kept (`git_listing_file.py`): its records, the paths marked
         assume-unchanged and its MD5, not worked out again."""
         listing = cls(b"", git_dir)
         listing.records, listing.assumed, listing._digest = records, assumed, digest
         return listing
+
+    @property
+    def digest_if_known(self) -> str | None:
+        """The MD5 when it was worked out already (a check that found changes needs it not)."""
+        return self._digest
 
     @property
     def digest(self) -> str:

@@ -54,7 +54,7 @@ def read_listing(
         return None
     if len(records) != records_length:
         return None
-    digest = header[2].strip().decode("ascii", "replace")
+    digest = header[2].strip().decode("ascii", "replace") if header[2] != b"-\n" else None
     with contextlib.suppress(OSError):
         os.utime(path)  # used last: kept longest
     listing = IndexListing.restored(records, assumed, digest, git_dir)
@@ -97,7 +97,7 @@ def write_listing(root: Path, specs: Sequence[str], key: bytes, listing: IndexLi
     header = b"\n".join(
         [
             key.hex().encode(),
-            listing.digest.encode(),
+            (listing.digest_if_known or "-").encode(),  # worked out by the first that needs it
             b"%d" % len(assumed),
             b"%d" % len(listing.records),
         ]

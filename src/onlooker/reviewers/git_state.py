@@ -26,12 +26,13 @@ from .git_index import LISTINGS, Command, IndexListing, index_file, index_key, r
 from .git_listing_file import read_listing, write_listing, write_state
 from .git_status_cache import (
     PRIVATE,
+    StatusRead,
     excludes_elsewhere,
     read_status,
     status_command,
     untracked_below,
 )
-from .git_verdicts import CANDIDATES, candidates, verdicts
+from .git_verdicts import CANDIDATES, candidates, status_sources, verdicts
 from .tree_splice import listed_among, record_path, records, spliced_state
 
 SKIPPED_PARTS = (".hg", ".svn")
@@ -104,6 +105,14 @@ def _listed(
         if outputs is not None and listing is None:
             listing = _kept(root, specs, key, IndexListing(outputs[1], git_dir))
         read = None if outputs is None else read_status(outputs[0])
+        if read is not None and not PRIVATE.settled(root, _sources(root, git_dir, read)):
+            copy = (
+                None if index is None else PRIVATE.copy(root, index, key, fresh=True)
+            )  # judged under other attributes
+            outputs = None if copy is None else _outputs(git, root, key, [status_command(copy)])
+            read = None if outputs is None else read_status(outputs[0])
+            if read is not None and not PRIVATE.settled(root, _sources(root, git_dir, read)):
+                read = None
         if read is not None and listing is not None:
             untracked = untracked_below(git, root, read.untracked, read.changed, prefixes)
             if untracked is not None:
@@ -117,6 +126,10 @@ def _listed(
     named, untracked_output = outputs
     untracked = [os.fsdecode(path) for path in records(untracked_output)]
     return _judged(git, root, specs, listing, records(named), untracked)
+
+
+def _sources(root: Path, git_dir: Path | None, read: StatusRead) -> str:
+    return status_sources(root, git_dir, [*read.changed, *map(os.fsencode, read.untracked)])
 
 
 def _kept(root: Path, specs: list[str], key: bytes, listing: IndexListing) -> IndexListing:

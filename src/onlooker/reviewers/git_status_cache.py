@@ -79,18 +79,20 @@ def _alive(pid: int) -> bool:
 
 
 class PrivateIndexes:
-    """This process's copies of work trees' indexes, each with the checksum it was taken under
-    and whether it is shared as the seed of the next processes' copies yet."""
+    """This process's copies of work trees' indexes: each with the checksum it was taken under,
+    whether it is shared as the seed of the next processes' copies yet, and the fingerprint of
+    what git judged its entries under (`git_verdicts.status_sources`; None: not yet known)."""
 
     def __init__(self) -> None:
         self._folder: Path | None = None
         self._pid = os.getpid()
-        self._copies: dict[str, tuple[bytes, Path, bool]] = {}
+        self._copies: dict[str, tuple[bytes, Path, bool, str | None]] = {}
         self._lock = threading.Lock()
 
-    def copy(self, root: Path, index: Path, key: bytes) -> Path | None:
+    def copy(self, root: Path, index: Path, key: bytes, *, fresh: bool = False) -> Path | None:
         """The private copy of `index` (taken now unless it was under `key`: from the seed
-        another process left under `key`, else from the index); None when it cannot be taken."""
+        another process left under `key`, else, or when `fresh`, from the index); None when it
+        cannot be taken."""
         with self._lock:
             if self._pid != os.getpid():  # a forked child takes copies of its own
                 self._folder, self._pid, self._copies = None, os.getpid(), {}
@@ -98,7 +100,7 @@ class PrivateIndexes:
             if self._folder is not None and self._folder.parent != run:  # another data home
                 self._folder, self._copies = None, {}
             kept = self._copies.get(str(root))
-            if kept is not None and kept[0] == key and kept[1].exists():
+            if kept is not None and kept[0] == key and kept[1].exists() and not fresh:
                 return kept[1]
             try:
                 if self._folder is None or not self._folder.is_dir():
@@ -108,15 +110,32 @@ class PrivateIndexes:
                 if kept is not None:
                     copy = kept[1]
                 taking = copy.with_suffix(".taking")
+                seed = None if fresh else _seed_of(run, root, key)
+                sources = None
                 try:
-                    _link(_seed(run, root, key), taking)
+                    if seed is None:
+                        raise FileNotFoundError
+                    _link(seed, taking)
+                    sources = seed.name.rpartition("-")[2]
                 except FileNotFoundError:  # the times kept: git reads entries as racy as there
                     shutil.copy2(index, taking)
                 os.replace(taking, copy)  # a status running over the last copy reads it whole
             except OSError:
                 return None
-            self._copies[str(root)] = (key, copy, False)
+            self._copies[str(root)] = (key, copy, False, sources)
             return copy
+
+    def settled(self, root: Path, sources: str) -> bool:
+        """Whether git judged the entries of `root`'s copy under the `sources` found now (kept as
+        the copy's when none were known); when not, the copy is to be taken afresh."""
+        with self._lock:
+            kept = self._copies.get(str(root))
+            if kept is None:
+                return False
+            if kept[3] is None:
+                self._copies[str(root)] = (*kept[:3], sources)
+                return True
+            return kept[3] == sources
 
     def share(self, root: Path) -> None:
         """Leave the copy of `root`'s index, with the untracked cache git status keeps in it, as
@@ -124,11 +143,11 @@ class PrivateIndexes:
         all but the `KEPT_SEEDS` used last are removed."""
         with self._lock:
             kept = self._copies.get(str(root))
-            if kept is None or kept[2]:
+            if kept is None or kept[2] or kept[3] is None:
                 return
-            key, copy, _ = kept
-            self._copies[str(root)] = (key, copy, True)
-            seed = _seed(data_home() / "run", root, key)
+            key, copy, _, sources = kept
+            self._copies[str(root)] = (key, copy, True, sources)
+            seed = data_home() / "run" / SEEDS / f"{_root_name(root)}-{key.hex()}-{sources}"
             taking = seed.with_name(f"{seed.name}.{os.getpid()}.taking")
             try:
                 seed.parent.mkdir(parents=True, exist_ok=True)
@@ -161,10 +180,20 @@ def _link(source: Path, target: Path) -> None:
         shutil.copy2(source, target)
 
 
-def _seed(run: Path, root: Path, key: bytes) -> Path:
-    """Where the seed of `root`'s index copies taken under the index checksum `key` is."""
-    name = hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
-    return run / SEEDS / f"{name}-{key.hex()}"
+def _root_name(root: Path) -> str:
+    return hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _seed_of(run: Path, root: Path, key: bytes) -> Path | None:
+    """The seed of `root`'s index copies taken under the index checksum `key` (named by the
+    work tree, the checksum and the fingerprint of what git judged its entries under)."""
+    prefix = f"{_root_name(root)}-{key.hex()}-"
+    try:
+        names = [entry.name for entry in os.scandir(run / SEEDS)]
+    except OSError:
+        return None
+    found = [name for name in names if name.startswith(prefix) and "." not in name]
+    return run / SEEDS / found[0] if found else None
 
 
 PRIVATE = PrivateIndexes()

@@ -13,6 +13,7 @@ git was asked (a change within the same clock tick would not show in a stat).
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import time
@@ -90,6 +91,31 @@ def _stat(path: Path) -> Stat:
 def _verdict_sources(root: Path, git_dir: Path | None, found: Sequence[bytes]) -> tuple[Stat, ...]:
     """The stats of the files whose content could change a verdict: git's config files, and the
     attributes files (filters, line endings) git reads for the candidates."""
+    paths = _config_files(git_dir)
+    folders = {os.path.dirname(os.fsdecode(path)) for path in found}
+    for folder in sorted(folders):
+        while True:
+            paths.append(root / folder / ".gitattributes")
+            if not folder:
+                break
+            folder = os.path.dirname(folder)
+    return tuple(_stat(path) for path in dict.fromkeys(paths))
+
+
+def status_sources(root: Path, git_dir: Path | None, named: Sequence[bytes]) -> str:
+    """A fingerprint of what `git status` over the index copy judged under: git's config files
+    and the attributes files it could have read, which are the top's `.gitattributes` and those
+    it `named` (changed or untracked; one unchanged is as in the index). An entry whose stat it
+    refreshed in the copy was judged under them: when they change, the copy is taken again."""
+    paths = [*_config_files(git_dir), root / ".gitattributes"]
+    attributes = [path for path in named if path.rpartition(b"/")[2] == b".gitattributes"]
+    paths += [root / os.fsdecode(path) for path in sorted(attributes)]
+    stats = repr(tuple(_stat(path) for path in dict.fromkeys(paths)))
+    return hashlib.sha256(stats.encode()).hexdigest()[:16]
+
+
+def _config_files(git_dir: Path | None) -> list[Path]:
+    """Git's config files, and the attributes files outside the work tree."""
     paths = [Path("/etc/gitconfig")]
     try:
         home = Path.home()
@@ -105,14 +131,7 @@ def _verdict_sources(root: Path, git_dir: Path | None, found: Sequence[bytes]) -
         common = _common_dir(git_dir)
         if common is not None:
             paths += [common / "config", common / "info" / "attributes"]
-    folders = {os.path.dirname(os.fsdecode(path)) for path in found}
-    for folder in sorted(folders):
-        while True:
-            paths.append(root / folder / ".gitattributes")
-            if not folder:
-                break
-            folder = os.path.dirname(folder)
-    return tuple(_stat(path) for path in dict.fromkeys(paths))
+    return paths
 
 
 def _common_dir(git_dir: Path) -> Path | None:
