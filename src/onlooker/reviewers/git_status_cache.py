@@ -10,6 +10,8 @@ taken again whenever the index file's checksum changes, with the index's times (
 entries as racy as in the index). After its first `git status` the copy is left as the seed of
 the next processes' copies under the same checksum (`run/git-index-seeds/`, a hard link: git writes
 an index by renaming a new file over it), so a new process starts with git's untracked cache.
+A file git judged unchanged has its stat refreshed in the copy under the attributes and config of
+that moment: a copy is taken afresh when those change (`git_verdicts.status_sources`).
 Its verdicts on the entries it names are read as `git ls-files --modified --deleted` would give
 them (both compare with `ie_modified`); the folders it lists whole are listed file by file by `git
 ls-files --others`. Where they could differ, the caller asks git as before: when
