@@ -99,20 +99,12 @@ def _listed(
     copy = None
     if index is not None and not excludes_elsewhere(git_dir):
         copy = PRIVATE.copy(root, index, key)
-    if copy is not None:
+    if copy is not None and index is not None:
         listed: list[Command] = [] if listing else [[*_LISTING, "--", *specs]]
         outputs = _outputs(git, root, key, [status_command(copy), *listed])
         if outputs is not None and listing is None:
             listing = _kept(root, specs, key, IndexListing(outputs[1], git_dir))
-        read = None if outputs is None else read_status(outputs[0])
-        if read is not None and not PRIVATE.settled(root, _sources(root, git_dir, read)):
-            copy = (
-                None if index is None else PRIVATE.copy(root, index, key, fresh=True)
-            )  # judged under other attributes
-            outputs = None if copy is None else _outputs(git, root, key, [status_command(copy)])
-            read = None if outputs is None else read_status(outputs[0])
-            if read is not None and not PRIVATE.settled(root, _sources(root, git_dir, read)):
-                read = None
+        read = None if outputs is None else _settled(git, root, key, index, outputs[0])
         if read is not None and listing is not None:
             untracked = untracked_below(git, root, read.untracked, read.changed, prefixes)
             if untracked is not None:
@@ -128,8 +120,21 @@ def _listed(
     return _judged(git, root, specs, listing, records(named), untracked)
 
 
-def _sources(root: Path, git_dir: Path | None, read: StatusRead) -> str:
-    return status_sources(root, git_dir, [*read.changed, *map(os.fsencode, read.untracked)])
+def _settled(git: str, root: Path, key: bytes, index: Path, output: bytes) -> StatusRead | None:
+    """What `git status` over the copy of `index` said (`output`); when it judged the copy's
+    entries under other attributes or config than now, what it says over a copy taken afresh
+    from the index; None when git cannot answer."""
+    for _ in range(2):
+        read = read_status(output)
+        named = [] if read is None else [*read.changed, *map(os.fsencode, read.untracked)]
+        if read is None or PRIVATE.settled(root, status_sources(root, index.parent, named)):
+            return read
+        copy = PRIVATE.copy(root, index, key, fresh=True)
+        outputs = None if copy is None else _outputs(git, root, key, [status_command(copy)])
+        if outputs is None:
+            return None
+        output = outputs[0]
+    return None
 
 
 def _kept(root: Path, specs: list[str], key: bytes, listing: IndexListing) -> IndexListing:
