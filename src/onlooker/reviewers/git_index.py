@@ -108,12 +108,18 @@ class IndexListing:
 
     @classmethod
     def restored(
-        cls, records: bytes, assumed: tuple[bytes, ...], digest: str | None, git_dir: Path | None
+        cls,
+        records: bytes,
+        marked: tuple[tuple[bytes, ...], tuple[bytes, ...]],
+        worked_out: tuple[str | None, int],
+        git_dir: Path | None,
     ) -> IndexListing:
         """A listing as it was kept (`git_listing_file.py`): its records, the paths marked
-        assume-unchanged and its MD5, not worked out again."""
+        assume-unchanged and those of the submodules (`marked`), its MD5 (None: not worked out
+        yet) and count of records (`worked_out`), not worked out again."""
         listing = cls(b"", git_dir)
-        listing.records, listing.assumed, listing._digest = records, assumed, digest
+        listing.records, (listing.assumed, listing.gitlinks) = records, marked
+        listing._digest, listing._count = worked_out
         return listing
 
     @property

@@ -4,11 +4,11 @@ git (specs/engine.md).
 A process keeps its listings in memory (`git_index.py`); a new one (a CLI run, a service just
 started) would list the whole index again, which costs as much as `git status` itself. So each
 listing read from git is also written to `run/git-listings/` in the data home, named by the work
-tree and the globs' pathspecs, with the index checksum it was read under, its MD5 and the paths
-marked assume-unchanged. It is read only under the same checksum (git rewrites the index whole on
-any change), whole (its length is checked), and written by replacing the file at once, so
-processes that read and write it at the same time each see one whole listing. The files of the
-`KEPT_FILES` listings used last are kept.
+tree and the globs' pathspecs, with the index checksum it was read under, its MD5, its count of
+records and the paths marked assume-unchanged and those of submodules. It is read only under the
+same checksum (git rewrites the index whole on any change), whole (its length is checked), and
+written by replacing the file at once, so processes that read and write it at the same time each
+see one whole listing. The files of the `KEPT_FILES` listings used last are kept.
 """
 
 from __future__ import annotations
@@ -21,11 +21,15 @@ from pathlib import Path
 
 from ..store.home import data_home
 from .git_index import IndexListing
+from .git_verdicts import gitlinks
 
 KEPT_FILES = 16
 """Files kept (those written or read last): a listing's, and the last state found with it."""
 FOLDER = "git-listings"
-_MAGIC = b"onlooker git listing 1\n"
+_MAGIC = b"onlooker git listing 2\n"
+_HEADER_LINES = 7
+"""The magic line; the index checksum, MD5 (`-`: not worked out), count of records; the lengths of
+the assume-unchanged paths, the submodules' paths and the records, which follow in that order."""
 _STATE = ".state"
 """The suffix of the file beside a listing's that keeps the last check's state."""
 
@@ -44,20 +48,20 @@ def read_listing(
     path = listing_path(root, specs)
     try:
         with open(path, "rb") as file:
-            header = [file.readline() for _ in range(5)]
+            header = [file.readline() for _ in range(_HEADER_LINES)]
             if header[0] != _MAGIC or header[1] != key.hex().encode() + b"\n":
                 return None
-            assumed_length, records_length = int(header[3]), int(header[4])
-            assumed = tuple(file.read(assumed_length).split(b"\0")[:-1])
+            count, *lengths = map(int, header[3:])
+            assumed, gitlinks = (tuple(file.read(n).split(b"\0")[:-1]) for n in lengths[:2])
             records = file.read()
     except (OSError, ValueError):
         return None
-    if len(records) != records_length:
+    if len(records) != lengths[2]:
         return None
     digest = header[2].strip().decode("ascii", "replace") if header[2] != b"-\n" else None
     with contextlib.suppress(OSError):
         os.utime(path)  # used last: kept longest
-    listing = IndexListing.restored(records, assumed, digest, git_dir)
+    listing = IndexListing.restored(records, (assumed, gitlinks), (digest, count), git_dir)
     listing.file = (path, key)
     try:
         state = path.with_name(path.name + _STATE).read_bytes().split(b"\n")
@@ -94,11 +98,14 @@ def write_listing(root: Path, specs: Sequence[str], key: bytes, listing: IndexLi
     data home cannot be written."""
     path = listing_path(root, specs)
     assumed = b"".join(entry + b"\0" for entry in listing.assumed)
+    submodules = b"".join(entry + b"\0" for entry in gitlinks(listing))
     header = b"\n".join(
         [
             key.hex().encode(),
             (listing.digest_if_known or "-").encode(),  # worked out by the first that needs it
+            b"%d" % listing.count,
             b"%d" % len(assumed),
+            b"%d" % len(submodules),
             b"%d" % len(listing.records),
         ]
     )
@@ -106,7 +113,7 @@ def write_listing(root: Path, specs: Sequence[str], key: bytes, listing: IndexLi
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(taking, "wb") as file:
-            file.write(_MAGIC + header + b"\n" + assumed)
+            file.write(_MAGIC + header + b"\n" + assumed + submodules)
             file.write(listing.records)
         os.replace(taking, path)
     except OSError:

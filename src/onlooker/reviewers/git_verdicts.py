@@ -41,12 +41,16 @@ def candidates(listing: IndexListing, named: list[bytes]) -> list[bytes]:
     """The listed entries git named without a verdict (`git diff-files`; `git status`'s unmerged
     paths), and the submodule entries and those marked assume-unchanged (neither looks for their
     removal; ls-files does): always judged."""
+    return sorted({*listed_among(listing, named), *gitlinks(listing), *listing.assumed})
+
+
+def gitlinks(listing: IndexListing) -> tuple[bytes, ...]:
+    """The paths of the listing's submodule entries (looked for once a listing)."""
     if listing.gitlinks is None:
         records = listing.records
         held = records.startswith(b" 160000 ", 1) or _GITLINK_RECORD.search(records) is not None
-        found = _GITLINK.findall(records) if held else []
-        listing.gitlinks = tuple(found)
-    return sorted({*listed_among(listing, named), *listing.gitlinks, *listing.assumed})
+        listing.gitlinks = tuple(_GITLINK.findall(records) if held else [])
+    return listing.gitlinks
 
 
 def verdicts(

@@ -26,7 +26,7 @@ HASHED_SIZE = 1 << 20
 SEARCHED_SHARE = 64
 """Paths are each searched for among a listing's records while they number less than the records
 over this; more are looked up in a set of all the records' paths."""
-MARKED_BYTES = 4096
+MARKED_BYTES = 16_384
 """A listing's records are marked about this many bytes apart, where searches for a path start."""
 HASHED_FILES = 2_000
 """With more modified and untracked files than this (a tree not yet added to git), they all count
