@@ -16,9 +16,16 @@ from types import ModuleType
 
 import pytest
 
-from onlooker.reviewers import git_state, git_status_cache, git_verdicts, tree_splice
+from onlooker.reviewers import (
+    git_listing_file,
+    git_state,
+    git_status_cache,
+    git_verdicts,
+    tree_splice,
+)
 from onlooker.reviewers.git_index import IndexListings, index_key
 from onlooker.reviewers.git_state import git_files_state
+from onlooker.reviewers.git_status_cache import PrivateIndexes
 from onlooker.store.home import data_home
 
 HERE = Path(__file__).resolve().parent
@@ -47,6 +54,7 @@ def layout(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> I
     check to the next (however fresh the files' stats), or never."""
     named: bool = request.param.endswith("named")
     monkeypatch.setattr(tree_splice, "SEARCHED_SHARE", 0 if named else 10**9)
+    monkeypatch.setattr(tree_splice, "MARKED_BYTES", 64)  # searches start between marks
     monkeypatch.setattr(git_verdicts, "ASKED_BY_NAME", 10**9 if named else 0)
     monkeypatch.setattr(git_verdicts, "SETTLED_NS", -(10**12) if named else 10**12)
     yield request.param
@@ -62,17 +70,28 @@ def listings(monkeypatch: pytest.MonkeyPatch) -> IndexListings:
 
 def assert_equal(root: Path, step: str) -> None:
     """The state is the one before: with the listing kept from the last step (and what that
-    check found), with the index listed now, and with that listing kept."""
+    check found); in a new process, reading what the last left in the data home; in a new
+    process when nothing was left (the index listed now); and with that listing kept."""
     for patterns in PATTERNS:
         expected = baseline.git_files_state(root, patterns)
         kept = git_files_state(root, patterns)
-        spanning, git_state.LISTINGS = git_state.LISTINGS, IndexListings()
+        spanning = git_state.LISTINGS, git_state.PRIVATE
         try:
+            git_state.LISTINGS, git_state.PRIVATE = IndexListings(), PrivateIndexes()
             first = git_files_state(root, patterns)
+            forget_what_processes_left()
+            git_state.LISTINGS, git_state.PRIVATE = IndexListings(), PrivateIndexes()
+            cold = git_files_state(root, patterns)
             again = git_files_state(root, patterns)
         finally:
-            git_state.LISTINGS = spanning
-        assert kept == first == again == expected, f"{step}: {patterns}"
+            git_state.LISTINGS, git_state.PRIVATE = spanning
+        assert kept == first == cold == again == expected, f"{step}: {patterns}"
+
+
+def forget_what_processes_left() -> None:
+    """Remove the index listings and index copies processes left in the data home."""
+    for folder in (git_listing_file.FOLDER, git_status_cache.SEEDS):
+        shutil.rmtree(data_home() / "run" / folder, ignore_errors=True)
 
 
 def test_every_step_gives_the_same_state_as_before(tmp_path: Path, layout: str) -> None:
@@ -196,6 +215,26 @@ def test_an_attributes_file_written_after_a_verdict_was_kept_counts(
     assert_equal(root, "touched")
     write(root, ".gitattributes", "*.py -text\n")  # compared as it is now: modified
     assert_equal(root, "no text attribute")
+
+
+def test_an_attributes_file_changed_after_git_judged_a_touched_file_counts(tmp_path: Path) -> None:
+    """git status refreshes a touched file's stat in the index copy once it judges it unchanged;
+    the attributes it judged under change: the copy is taken afresh, in this process and the
+    next (whose copy starts from the seed this one left)."""
+    root = repository(tmp_path / "tree")
+    write(root, ".gitattributes", "*.py text\n")
+    (root / "src/crlf.py").write_bytes(b"a = 1\r\n")  # kept with LF in the index
+    git(root, "add", ".gitattributes", "src/crlf.py")
+    git(root, "commit", "-qm", "crlf")
+    info = (root / "src/crlf.py").stat()
+    past = info.st_mtime_ns - 10_000_000_000  # touched, long enough ago not to be racy
+    os.utime(root / "src/crlf.py", ns=(info.st_atime_ns, past))
+    for _ in range(2):
+        assert_equal(root, "touched")  # judged unchanged, its stat refreshed in the copy
+    write(root, ".gitattributes", "*.py -text\n")  # compared as it is now: modified
+    assert_equal(root, "no text attribute")
+    write(root, ".gitattributes", "*.py text\n")
+    assert_equal(root, "the text attribute again")
 
 
 def test_git_status_answers_over_a_private_copy_of_the_index(tmp_path: Path) -> None:

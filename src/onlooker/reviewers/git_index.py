@@ -24,9 +24,9 @@ GIT_TIMEOUT = 30.0
 KEPT_LISTINGS = 4
 """Index listings kept (the most recently used): one per project root and set of globs."""
 _ASSUMED = re.compile(rb"(^|\0)[a-z] (?=[0-7]+ [0-9a-f]+ \d\t([^\0]*))")
-_LOWER_TAGS = (b"h ", b"s ", b"m ", b"u ", b"k ")
-"""The tags `git ls-files -v` gives the entries marked assume-unchanged (searched for before the
-pattern, which costs more)."""
+_LOWER_TAG = re.compile(rb"\0[a-z] ")
+"""A record whose tag `git ls-files -v` gives in lower case (an entry marked assume-unchanged):
+searched for before the pattern, which costs more (a search for NUL runs at memchr's speed)."""
 _TRAILER = 32
 """Bytes read at the index file's end: its checksum (SHA-1's 20 or SHA-256's 32)."""
 
@@ -71,10 +71,12 @@ class IndexListing:
         "_count",
         "_digest",
         "assumed",
+        "file",
         "git_dir",
         "gitlinks",
         "last_state",
         "last_verdicts",
+        "marks",
         "records",
     )
 
@@ -83,7 +85,7 @@ class IndexListing:
         marked assume-unchanged; the records keep the tags `-t` gives (upper case)."""
         self.assumed: tuple[bytes, ...] = ()
         """The paths of the entries marked assume-unchanged."""
-        lower = output[:2] in _LOWER_TAGS or any(b"\0" + tag in output for tag in _LOWER_TAGS)
+        lower = output[:1].islower() or _LOWER_TAG.search(output) is not None
         if lower and _ASSUMED.search(output):
             self.assumed = tuple(match[2] for match in _ASSUMED.finditer(output))
             output = _ASSUMED.sub(lambda match: match[0].upper(), output)
@@ -96,8 +98,34 @@ class IndexListing:
         """(what the verdicts hung on, git's verdicts on the candidates) at the last check."""
         self._digest: str | None = None
         self._count: int | None = None
-        self.last_state: tuple[object, str] | None = None
-        """(the records spliced into this listing, the state they gave) at the last check."""
+        self.last_state: tuple[str, str] | None = None
+        """(the fingerprint of the records spliced into this listing, the state they gave) at
+        the last check."""
+        self.marks: tuple[list[bytes], list[int]] | None = None
+        """Where some records start, and their paths, once searched (`tree_splice.sampled`)."""
+        self.file: tuple[Path, bytes] | None = None
+        """The file it is kept in for the next processes, with the index checksum it is for."""
+
+    @classmethod
+    def restored(
+        cls,
+        records: bytes,
+        marked: tuple[tuple[bytes, ...], tuple[bytes, ...]],
+        worked_out: tuple[str | None, int],
+        git_dir: Path | None,
+    ) -> IndexListing:
+        """A listing as it was kept (`git_listing_file.py`): its records, the paths marked
+        assume-unchanged and those of the submodules (`marked`), its MD5 (None: not worked out
+        yet) and count of records (`worked_out`), not worked out again."""
+        listing = cls(b"", git_dir)
+        listing.records, (listing.assumed, listing.gitlinks) = records, marked
+        listing._digest, listing._count = worked_out
+        return listing
+
+    @property
+    def digest_if_known(self) -> str | None:
+        """The MD5 when it was worked out already (a check that found changes needs it not)."""
+        return self._digest
 
     @property
     def digest(self) -> str:

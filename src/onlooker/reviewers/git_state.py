@@ -2,13 +2,14 @@
 
 Git lists the index entries the patterns match (mode, object id, path), which entries it finds
 modified or deleted (its stat cache, and the content where the stat cannot tell) and the
-untracked files the `.gitignore` files do not ignore. A first check runs two `git ls-files` at
-once; the index listing is then kept while the index file is unchanged (`git_index.py`), and a
-repeated check asks `git status` over a private copy of the index, where git keeps its untracked
-cache (`git_status_cache.py`), with `git ls-files` judging what it names (`git_verdicts.py`).
-The state is that of the tree `git add -A` would record for the matched paths (`tree_splice.py`):
-it changes when a matched file is added, deleted, renamed or its content changes, and not when a
-file is only touched, staged or committed.
+untracked files the `.gitignore` files do not ignore. The index listing is kept while the index
+file is unchanged, in the process (`git_index.py`) and for the next ones in the data home
+(`git_listing_file.py`); what changed in the work tree comes from `git status` over a private copy
+of the index, where git keeps its untracked cache (`git_status_cache.py`), with `git ls-files`
+judging the entries it does not look at (`git_verdicts.py`). The state is that of the tree `git
+add -A` would record for the matched paths (`tree_splice.py`): it changes when a matched file is
+added, deleted, renamed or its content changes, and not when a file is only touched, staged or
+committed.
 """
 
 from __future__ import annotations
@@ -22,20 +23,24 @@ from pathlib import Path
 from ..text.ignore import IGNORE_FILE
 from .file_walk import fixed_prefixes, path_matcher
 from .git_index import LISTINGS, Command, IndexListing, index_file, index_key, run_together
+from .git_listing_file import read_listing, write_listing, write_state
 from .git_status_cache import (
     PRIVATE,
+    StatusRead,
     excludes_elsewhere,
     read_status,
     status_command,
     untracked_below,
 )
-from .git_verdicts import CANDIDATES, candidates, verdicts
-from .tree_splice import record_path, records, spliced_state
+from .git_verdicts import CANDIDATES, candidates, status_sources, verdicts
+from .tree_splice import listed_among, record_path, records, spliced_state
 
 SKIPPED_PARTS = (".hg", ".svn")
 """Other tools' folders the file walk skips too (git never lists `.git`)."""
 _SUBMODULE_PATH = re.compile(r"^\s*path\s*=(.*)$", re.MULTILINE)
 _LEFT_OUT = tuple(f":(exclude,glob)**/{part}/**" for part in SKIPPED_PARTS)
+_LISTING = ["ls-files", "-z", "-v", "--stage"]
+"""The index entries, tagged as `git ls-files -t` tags them (lower case: assume-unchanged)."""
 _NOTHING = "d41d8cd98f00b204e9800998ecf8427e"
 """MD5 of no bytes: the state when no pattern can match a file."""
 
@@ -64,7 +69,11 @@ def git_files_state(root: Path, patterns: Sequence[str]) -> str | None:
     skipped |= {f"{path}/" for path in submodules}
     deleted = {path for tag, path in changed if tag == b"R"} | set(map(os.fsencode, submodules))
     modified = {path for tag, path in changed if tag == b"C"} - deleted
-    return spliced_state(root, listing, deleted, modified, added, sorted(skipped), patterns)
+    found = listing.last_state
+    state = spliced_state(root, listing, deleted, modified, added, sorted(skipped), patterns)
+    if listing.last_state != found:
+        write_state(listing)
+    return state
 
 
 def _listed(
@@ -73,33 +82,66 @@ def _listed(
     """(the index records the `specs` match, the (tag, path) of those git finds modified (`C`) or
     deleted (`R`), the untracked paths below the `prefixes`); None when git cannot answer.
 
-    A first check (no listing kept under the index's checksum) runs the two `git ls-files` at
-    once, as before. A repeated one keeps the listing and asks `git status` over a private copy
-    of the index what changed (`git_status_cache.py`), else `git diff-files` and `git ls-files
-    --others` at once; git's verdicts on what they name come from `git_verdicts.py`."""
+    The listing is the one kept under the index's checksum, in this process or in the data home
+    (`git_listing_file.py`), else `git ls-files --stage` lists it beside the `git status` over a
+    private copy of the index that finds what changed (`git_status_cache.py`); where that copy
+    cannot answer, `git diff-files` and `git ls-files --others` at once, or with no listing the
+    two `git ls-files` as before. Git's verdicts on what they name come from `git_verdicts.py`."""
     key, index = index_key(root), index_file(root)
     git_dir = None if index is None else index.parent
     others = ["ls-files", "-z", "--others", f"--exclude-per-directory={IGNORE_FILE}"]
     untracked_listing: Command = [*others, "--", *untracked_pathspecs(prefixes)]
-    listing = LISTINGS.get(root, specs, key)
-    if listing is None or key is None:
+    if key is None:
         return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
+    listing = LISTINGS.get(root, specs, key)
+    if listing is None and (listing := read_listing(root, specs, key, git_dir)) is not None:
+        LISTINGS.keep(root, specs, key, listing)
     copy = None
     if index is not None and not excludes_elsewhere(git_dir):
         copy = PRIVATE.copy(root, index, key)
-    if copy is not None:
-        outputs = _outputs(git, root, key, [status_command(copy)])
-        read = None if outputs is None else read_status(outputs[0])
-        if read is not None:
-            untracked = untracked_below(git, root, read[1], read[0], prefixes)
+    if copy is not None and index is not None:
+        listed: list[Command] = [] if listing else [[*_LISTING, "--", *specs]]
+        outputs = _outputs(git, root, key, [status_command(copy), *listed])
+        if outputs is not None and listing is None:
+            listing = _kept(root, specs, key, IndexListing(outputs[1], git_dir))
+        read = None if outputs is None else _settled(git, root, key, index, outputs[0])
+        if read is not None and listing is not None:
+            untracked = untracked_below(git, root, read.untracked, read.changed, prefixes)
             if untracked is not None:
-                return _judged(git, root, specs, listing, read[0], untracked)
+                PRIVATE.share(root)
+                return _judged(git, root, specs, listing, read.unmerged, untracked, read.judged)
+    if listing is None:
+        return _listed_whole(git, root, specs, key, git_dir, untracked_listing)
     outputs = _outputs(git, root, key, [CANDIDATES, untracked_listing])
     if outputs is None:
         return _listed_whole(git, root, specs, index_key(root), git_dir, untracked_listing)
     named, untracked_output = outputs
     untracked = [os.fsdecode(path) for path in records(untracked_output)]
     return _judged(git, root, specs, listing, records(named), untracked)
+
+
+def _settled(git: str, root: Path, key: bytes, index: Path, output: bytes) -> StatusRead | None:
+    """What `git status` over the copy of `index` said (`output`); when it judged the copy's
+    entries under other attributes or config than now, what it says over a copy taken afresh
+    from the index; None when git cannot answer."""
+    for _ in range(2):
+        read = read_status(output)
+        named = [] if read is None else [*read.changed, *map(os.fsencode, read.untracked)]
+        if read is None or PRIVATE.settled(root, status_sources(root, index.parent, named)):
+            return read
+        copy = PRIVATE.copy(root, index, key, fresh=True)
+        outputs = None if copy is None else _outputs(git, root, key, [status_command(copy)])
+        if outputs is None:
+            return None
+        output = outputs[0]
+    return None
+
+
+def _kept(root: Path, specs: list[str], key: bytes, listing: IndexListing) -> IndexListing:
+    """`listing`, read under the index checksum `key`, kept in this process and for the next."""
+    LISTINGS.keep(root, specs, key, listing)
+    write_listing(root, specs, key, listing)
+    return listing
 
 
 def _outputs(git: str, root: Path, key: bytes, commands: list[Command]) -> list[bytes] | None:
@@ -124,8 +166,8 @@ def _listed_whole(
         return None
     entries, changed = _split(outputs[0])
     listing = IndexListing(entries, git_dir)
-    if index_key(root) == key:
-        LISTINGS.keep(root, specs, key, listing)
+    if key is not None and index_key(root) == key:
+        _kept(root, specs, key, listing)
     return listing, changed, [os.fsdecode(path) for path in records(outputs[1])]
 
 
@@ -161,9 +203,20 @@ def _judged(
     listing: IndexListing,
     named: list[bytes],
     untracked: list[str],
+    known: Sequence[tuple[bytes, bytes]] = (),
 ) -> tuple[IndexListing, list[tuple[bytes, bytes]], list[str]] | None:
-    changed = verdicts(git, root, listing, candidates(listing, named), specs)
-    return None if changed is None else (listing, changed, untracked)
+    """The listing, git's verdicts on the listed entries it found changed and the untracked
+    paths: `git ls-files` judges the `named` entries (and those `candidates` adds), `git
+    status` judged the rest (its `known` verdicts: it compares as `git ls-files --modified
+    --deleted` does, `ie_modified`)."""
+    asked = candidates(listing, named)
+    changed = verdicts(git, root, listing, asked, specs)
+    if changed is None:
+        return None
+    if known:
+        listed = set(listed_among(listing, [path for _, path in known])) - set(asked)
+        changed += [(tag, path) for tag, path in known if path in listed]
+    return listing, changed, untracked
 
 
 def _repositories_above(root: Path, patterns: Sequence[str]) -> set[str]:

@@ -6,22 +6,31 @@ the untracked cache (`core.untrackedCache`), a folder whose stat has not changed
 check is not read again. The cache lives in the index, which onlooker never writes: so `git status`
 runs over a copy of it (`GIT_INDEX_FILE`) in this process's folder of the data home
 (`run/git-index-<pid>/`, removed when the process ends and, left by a killed one, by the next),
-taken again whenever the index file's checksum changes. Its answers are read as the two `git
-ls-files` read before: the entries it finds changed are the candidates `git ls-files --modified
---deleted` judges (`git_verdicts.py`), and the folders it lists whole are listed file by file by
-`git ls-files --others`. Where they could differ, the caller asks git as before: when
+taken again whenever the index file's checksum changes, with the index's times (git reads its
+entries as racy as in the index). After its first `git status` the copy is left as the seed of
+the next processes' copies under the same checksum (`run/git-index-seeds/`, a hard link: git writes
+an index by renaming a new file over it), so a new process starts with git's untracked cache.
+A file git judged unchanged has its stat refreshed in the copy under the attributes and config of
+that moment: a copy is taken afresh when those change (`git_verdicts.status_sources`).
+Its verdicts on the entries it names are read as `git ls-files --modified --deleted` would give
+them (both compare with `ie_modified`); the folders it lists whole are listed file by file by `git
+ls-files --others`. Where they could differ, the caller asks git as before: when
 `.git/info/exclude` holds patterns (`git status` reads it, `git ls-files` as run here does not), or
 a listed path is in a `.hg` or `.svn` folder (which the listing leaves out).
 """
 
 from __future__ import annotations
 
+import hashlib
+import itertools
 import os
 import shutil
 import threading
+import time
 import weakref
 from collections.abc import Sequence
 from pathlib import Path
+from typing import NamedTuple
 
 from ..store.home import data_home
 from ..text.ignore import IGNORE_FILE
@@ -34,6 +43,14 @@ STATUS += ["status", "--porcelain=v2", "-z", "--untracked-files=normal", "--no-r
 STATUS += ["--ignore-submodules=all"]  # submodules are judged by ls-files (git_verdicts.py)
 _SKIPPED = ("/.hg/", "/.svn/")
 _FOLDER_PREFIX = "git-index-"
+SEEDS = "git-index-seeds"
+"""The data home's `run/` folder where copies are left for the next processes."""
+_NUMBERS = itertools.count()
+"""Numbers of the copies a process takes (several sets of copies never share one)."""
+KEPT_SEEDS = 8
+"""Seeds kept (those left last)."""
+LEFT_NS = 60_000_000_000
+"""A seed still being taken after this long (ns) was left by a process that died meanwhile."""
 
 
 def _copies_folder(run: Path) -> Path:
@@ -64,16 +81,19 @@ def _alive(pid: int) -> bool:
 
 
 class PrivateIndexes:
-    """This process's copies of work trees' indexes, each with the checksum it was taken under."""
+    """This process's copies of work trees' indexes: each with the checksum it was taken under,
+    whether it is shared as the seed of the next processes' copies yet, and the fingerprint of
+    what git judged its entries under (`git_verdicts.status_sources`; None: not yet known)."""
 
     def __init__(self) -> None:
         self._folder: Path | None = None
         self._pid = os.getpid()
-        self._copies: dict[str, tuple[bytes, Path]] = {}
+        self._copies: dict[str, tuple[bytes, Path, bool, str | None]] = {}
         self._lock = threading.Lock()
 
-    def copy(self, root: Path, index: Path, key: bytes) -> Path | None:
-        """The private copy of `index` (taken now unless it was under `key`); None when it
+    def copy(self, root: Path, index: Path, key: bytes, *, fresh: bool = False) -> Path | None:
+        """The private copy of `index` (taken now unless it was under `key`: from the seed
+        another process left under `key`, else, or when `fresh`, from the index); None when it
         cannot be taken."""
         with self._lock:
             if self._pid != os.getpid():  # a forked child takes copies of its own
@@ -82,22 +102,100 @@ class PrivateIndexes:
             if self._folder is not None and self._folder.parent != run:  # another data home
                 self._folder, self._copies = None, {}
             kept = self._copies.get(str(root))
-            if kept is not None and kept[0] == key and kept[1].exists():
+            if kept is not None and kept[0] == key and kept[1].exists() and not fresh:
                 return kept[1]
             try:
                 if self._folder is None or not self._folder.is_dir():
                     self._folder, self._copies, kept = _copies_folder(run), {}, None
                     weakref.finalize(self, _remove_own, self._folder, self._pid)
-                copy = self._folder / f"index-{len(self._copies)}"
+                copy = self._folder / f"index-{next(_NUMBERS)}"
                 if kept is not None:
                     copy = kept[1]
                 taking = copy.with_suffix(".taking")
-                shutil.copyfile(index, taking)
+                seed = None if fresh else _seed_of(run, root, key)
+                sources = None
+                try:
+                    if seed is None:
+                        raise FileNotFoundError
+                    _link(seed, taking)
+                    sources = seed.name.rpartition("-")[2]
+                except FileNotFoundError:  # the times kept: git reads entries as racy as there
+                    shutil.copy2(index, taking)
                 os.replace(taking, copy)  # a status running over the last copy reads it whole
             except OSError:
                 return None
-            self._copies[str(root)] = (key, copy)
+            self._copies[str(root)] = (key, copy, False, sources)
             return copy
+
+    def settled(self, root: Path, sources: str) -> bool:
+        """Whether git judged the entries of `root`'s copy under the `sources` found now (kept as
+        the copy's when none were known); when not, the copy is to be taken afresh."""
+        with self._lock:
+            kept = self._copies.get(str(root))
+            if kept is None:
+                return False
+            if kept[3] is None:
+                self._copies[str(root)] = (*kept[:3], sources)
+                return True
+            return kept[3] == sources
+
+    def share(self, root: Path) -> None:
+        """Leave the copy of `root`'s index, with the untracked cache git status keeps in it, as
+        the seed of the next processes' copies (once a copy); the seeds of its older indexes and
+        all but the `KEPT_SEEDS` used last are removed."""
+        with self._lock:
+            kept = self._copies.get(str(root))
+            if kept is None or kept[2] or kept[3] is None:
+                return
+            key, copy, _, sources = kept
+            self._copies[str(root)] = (key, copy, True, sources)
+            seed = data_home() / "run" / SEEDS / f"{_root_name(root)}-{key.hex()}-{sources}"
+            taking = seed.with_name(f"{seed.name}.{os.getpid()}.taking")
+            try:
+                seed.parent.mkdir(parents=True, exist_ok=True)
+                _link(copy, taking)
+                os.replace(taking, seed)
+                found = [
+                    (entry.stat().st_mtime_ns, entry.name) for entry in os.scandir(seed.parent)
+                ]
+            except OSError:
+                taking.unlink(missing_ok=True)
+                return
+        older, now = seed.name.split("-")[0] + "-", time.time_ns()
+        for at, (changed, name) in enumerate(sorted(found, reverse=True)):
+            if name.endswith(".taking") and now - changed < LEFT_NS:
+                continue  # another process's, being taken
+            if name != seed.name and (name.startswith(older) or at >= KEPT_SEEDS):
+                (seed.parent / name).unlink(missing_ok=True)
+
+
+def _link(source: Path, target: Path) -> None:
+    """`target` made the same file as `source` (a copy of it where links cannot be made): git
+    writes an index copy by renaming a new file over it, never in place, so a seed and the copies
+    taken from it stay as they were when another changes."""
+    target.unlink(missing_ok=True)
+    try:
+        os.link(source, target)
+    except FileNotFoundError:
+        raise
+    except OSError:
+        shutil.copy2(source, target)
+
+
+def _root_name(root: Path) -> str:
+    return hashlib.sha256(str(root).encode("utf-8", "surrogateescape")).hexdigest()[:32]
+
+
+def _seed_of(run: Path, root: Path, key: bytes) -> Path | None:
+    """The seed of `root`'s index copies taken under the index checksum `key` (named by the
+    work tree, the checksum and the fingerprint of what git judged its entries under)."""
+    prefix = f"{_root_name(root)}-{key.hex()}-"
+    try:
+        names = [entry.name for entry in os.scandir(run / SEEDS)]
+    except OSError:
+        return None
+    found = [name for name in names if name.startswith(prefix) and "." not in name]
+    return run / SEEDS / found[0] if found else None
 
 
 PRIVATE = PrivateIndexes()
@@ -134,24 +232,46 @@ def excludes_elsewhere(git_dir: Path | None) -> bool:
     return False
 
 
-def read_status(output: bytes) -> tuple[list[bytes], list[str]] | None:
-    """(the entries `git status` finds changed in the work tree, the untracked paths it lists,
-    folders with a `/`); None when a record is not one this reading knows."""
-    changed: list[bytes] = []
-    untracked: list[str] = []
+class StatusRead(NamedTuple):
+    """What a `git status --porcelain=v2 -z` output tells."""
+
+    changed: list[bytes]
+    """The entries it finds changed in the work tree."""
+    untracked: list[str]
+    """The untracked paths it lists, folders with a `/`."""
+    judged: list[tuple[bytes, bytes]]
+    """Its verdicts on the merged entries, as `git ls-files -t` tags them: `R` deleted (`D`),
+    `C` modified (`M`, or `T` its type, or `A` an entry added with intent to add)."""
+    unmerged: list[bytes]
+    """The unmerged paths, whose entries `git ls-files` judges one by one."""
+
+
+def read_status(output: bytes) -> StatusRead | None:
+    """What `output` tells; None when a record is not one this reading knows."""
+    read = StatusRead([], [], [], [])
     for record in output.split(b"\0")[:-1]:
         kind = record[:2]
         if kind == b"? ":
-            untracked.append(os.fsdecode(record[2:]))
-        elif kind in (b"1 ", b"u "):
-            fields = record.split(b" ", 8 if kind == b"1 " else 10)
-            if len(fields) < (9 if kind == b"1 " else 11):
+            read.untracked.append(os.fsdecode(record[2:]))
+        elif kind == b"1 ":
+            fields = record.split(b" ", 8)
+            if len(fields) < 9:
                 return None
-            if fields[1][1:2] != b"." or kind == b"u ":
-                changed.append(fields[-1])
+            state = fields[1][1:2]
+            if state not in (b".", b"M", b"T", b"A", b"D"):
+                return None
+            if state != b".":
+                read.changed.append(fields[-1])
+                read.judged.append((b"R" if state == b"D" else b"C", fields[-1]))
+        elif kind == b"u ":
+            fields = record.split(b" ", 10)
+            if len(fields) < 11:
+                return None
+            read.changed.append(fields[-1])
+            read.unmerged.append(fields[-1])
         else:
             return None
-    return changed, untracked
+    return read
 
 
 def untracked_below(

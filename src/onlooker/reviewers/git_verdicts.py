@@ -1,16 +1,19 @@
 """Which index entries git finds modified or deleted in the work tree (specs/engine.md).
 
-`git diff-files` checks every entry's stat against the index on several threads and names the
-entries whose stat differs: the candidates (a file only touched is one). `git ls-files --modified
---deleted` then judges the candidates alone, as it judged every entry before (it compares the
-content where the stat cannot tell): its verdicts are the answer. They are kept with the index
-listing and reused while the candidates' stats, the index and the files that could change a
+`git status` (`git_status_cache.py`) gives its verdict on the entries it names, as `git ls-files
+--modified --deleted` would; it does not look at submodule entries nor at those marked
+assume-unchanged, and names unmerged paths without a verdict per entry. Those, and on the way
+without the index copy every entry `git diff-files` names (its stat differs: a file only touched
+is one), are the candidates `git ls-files --modified --deleted` judges alone, as it judged every
+entry before (it compares the content where the stat cannot tell). Its verdicts are kept with the
+index listing and reused while the candidates' stats, the index and the files that could change a
 verdict (git's config and attributes files) are all unchanged, and were already settled when
 git was asked (a change within the same clock tick would not show in a stat).
 """
 
 from __future__ import annotations
 
+import hashlib
 import os
 import re
 import time
@@ -27,18 +30,27 @@ ASKED_BY_NAME = 1_000
 CANDIDATES = ["-c", "core.preloadIndex=true", "diff-files", "-z", "--name-only"]
 CANDIDATES += ["--ignore-submodules=dirty"]  # a submodule's own commit, as ls-files compares it
 _GITLINK = re.compile(rb"(?:^|\0)[A-Za-z] 160000 [0-9a-f]+ \d\t([^\0]*)")
+_GITLINK_RECORD = re.compile(rb"\0[A-Za-z] 160000 ")
+"""A submodule's record past the first: searched for first (a search for NUL runs at memchr's
+speed, the pattern above does not)."""
 
 Stat = tuple[int, int, int, int, int] | None
 
 
 def candidates(listing: IndexListing, named: list[bytes]) -> list[bytes]:
-    """The listed entries git named changed (`git diff-files`, `git status`), and the submodule
-    entries and those marked assume-unchanged (neither looks for their removal; ls-files does):
-    always judged."""
+    """The listed entries git named without a verdict (`git diff-files`; `git status`'s unmerged
+    paths), and the submodule entries and those marked assume-unchanged (neither looks for their
+    removal; ls-files does): always judged."""
+    return sorted({*listed_among(listing, named), *gitlinks(listing), *listing.assumed})
+
+
+def gitlinks(listing: IndexListing) -> tuple[bytes, ...]:
+    """The paths of the listing's submodule entries (looked for once a listing)."""
     if listing.gitlinks is None:
-        found = _GITLINK.findall(listing.records) if b" 160000 " in listing.records else []
-        listing.gitlinks = tuple(found)
-    return sorted({*listed_among(listing, named), *listing.gitlinks, *listing.assumed})
+        records = listing.records
+        held = records.startswith(b" 160000 ", 1) or _GITLINK_RECORD.search(records) is not None
+        listing.gitlinks = tuple(_GITLINK.findall(records) if held else [])
+    return listing.gitlinks
 
 
 def verdicts(
@@ -83,6 +95,31 @@ def _stat(path: Path) -> Stat:
 def _verdict_sources(root: Path, git_dir: Path | None, found: Sequence[bytes]) -> tuple[Stat, ...]:
     """The stats of the files whose content could change a verdict: git's config files, and the
     attributes files (filters, line endings) git reads for the candidates."""
+    paths = _config_files(git_dir)
+    folders = {os.path.dirname(os.fsdecode(path)) for path in found}
+    for folder in sorted(folders):
+        while True:
+            paths.append(root / folder / ".gitattributes")
+            if not folder:
+                break
+            folder = os.path.dirname(folder)
+    return tuple(_stat(path) for path in dict.fromkeys(paths))
+
+
+def status_sources(root: Path, git_dir: Path | None, named: Sequence[bytes]) -> str:
+    """A fingerprint of what `git status` over the index copy judged under: git's config files
+    and the attributes files it could have read, which are the top's `.gitattributes` and those
+    it `named` (changed or untracked; one unchanged is as in the index). An entry whose stat it
+    refreshed in the copy was judged under them: when they change, the copy is taken again."""
+    paths = [*_config_files(git_dir), root / ".gitattributes"]
+    attributes = [path for path in named if path.rpartition(b"/")[2] == b".gitattributes"]
+    paths += [root / os.fsdecode(path) for path in sorted(attributes)]
+    stats = repr(tuple(_stat(path) for path in dict.fromkeys(paths)))
+    return hashlib.sha256(stats.encode()).hexdigest()[:16]
+
+
+def _config_files(git_dir: Path | None) -> list[Path]:
+    """Git's config files, and the attributes files outside the work tree."""
     paths = [Path("/etc/gitconfig")]
     try:
         home = Path.home()
@@ -98,14 +135,7 @@ def _verdict_sources(root: Path, git_dir: Path | None, found: Sequence[bytes]) -
         common = _common_dir(git_dir)
         if common is not None:
             paths += [common / "config", common / "info" / "attributes"]
-    folders = {os.path.dirname(os.fsdecode(path)) for path in found}
-    for folder in sorted(folders):
-        while True:
-            paths.append(root / folder / ".gitattributes")
-            if not folder:
-                break
-            folder = os.path.dirname(folder)
-    return tuple(_stat(path) for path in dict.fromkeys(paths))
+    return paths
 
 
 def _common_dir(git_dir: Path) -> Path | None:

@@ -7,6 +7,7 @@ walked.
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import os
 import stat
@@ -17,11 +18,16 @@ from pathlib import Path
 from .file_walk import watched_below
 from .git_index import IndexListing
 
+Marks = tuple[list[bytes], list[int]]
+"""The paths of some records of a listing, and where those records start."""
+
 HASHED_SIZE = 1 << 20
 """A modified or untracked file larger than this counts by its mtime and size, not its content."""
 SEARCHED_SHARE = 64
 """Paths are each searched for among a listing's records while they number less than the records
 over this; more are looked up in a set of all the records' paths."""
+MARKED_BYTES = 16_384
+"""A listing's records are marked about this many bytes apart, where searches for a path start."""
 HASHED_FILES = 2_000
 """With more modified and untracked files than this (a tree not yet added to git), they all count
 by their mtime and size: reading them all would cost more than the walk did."""
@@ -33,16 +39,32 @@ def listed_among(listing: IndexListing, paths: list[bytes]) -> list[bytes]:
     if len(paths) * SEARCHED_SHARE > listing.count:  # many: one set costs less
         listed = {record_path(record) for record in records(entries)}
         return [path for path in paths if path in listed]
-    return [path for path in paths if _holds(entries, path)]
+    marks = sampled(listing)
+    return [path for path in paths if _holds(entries, path, marks)]
 
 
-def _holds(entries: bytes, path: bytes) -> bool:
+def _holds(entries: bytes, path: bytes, marks: Marks | None = None) -> bool:
     """Whether a record of `entries` (sorted by path) is for `path`."""
-    start = offset(entries, path)
+    start = offset(entries, path, marks=marks)
     if start >= len(entries):
         return False
     end = entries.index(b"\0", start)
     return entries[entries.index(b"\t", start, end) + 1 : end] == path
+
+
+def sampled(listing: IndexListing) -> Marks:
+    """Where the records about every `MARKED_BYTES` of a listing start, and their paths (worked
+    out once a listing): a search starts between the two marks around its path."""
+    if listing.marks is None:
+        entries = listing.records
+        ends = range(MARKED_BYTES, len(entries), MARKED_BYTES)
+        starts = sorted({0, *(entries.rfind(b"\0", 0, end) + 1 for end in ends)} - {len(entries)})
+        paths = []
+        for start in starts:
+            end = entries.find(b"\0", start)
+            paths.append(entries[entries.find(b"\t", start, end) + 1 : end])
+        listing.marks = (paths, starts)
+    return listing.marks
 
 
 def records(output: bytes) -> list[bytes]:
@@ -73,7 +95,7 @@ def spliced_state(
     gone = sorted(deleted | modified)
     record = partial(_record, root, len(modified) + len(added) > HASHED_FILES)
     new = sorted(filter(None, map(record, [*map(os.fsdecode, modified), *added])), key=record_path)
-    found = (tuple(gone), tuple(new))
+    found = _fingerprint(gone, new)
     last = listing.last_state
     if last is not None and last[0] == found:
         return last[1]
@@ -85,19 +107,29 @@ def spliced_state(
         state = hashlib.md5(b"".join(r + b"\0" for r in spliced), usedforsecurity=False)
         digest = state.hexdigest()
     else:
-        digest = _spliced(entries, gone, new)
+        digest = _spliced(entries, gone, new, sampled(listing))
     listing.last_state = (found, digest)
     return digest
 
 
-def _spliced(entries: bytes, gone: list[bytes], new: list[bytes]) -> str:
+def _fingerprint(gone: list[bytes], new: list[bytes]) -> str:
+    """What is spliced into a listing, in 32 hex digits (kept with it, also in its file)."""
+    digest = hashlib.sha256(b"%d\0" % len(gone), usedforsecurity=False)
+    for part in (*gone, *new):
+        digest.update(part + b"\0")
+    return digest.hexdigest()[:32]
+
+
+def _spliced(entries: bytes, gone: list[bytes], new: list[bytes], marks: Marks) -> str:
     """MD5 of `entries` without the records of the `gone` paths and with the `new` records at
     their places, fed in slices: the few changes cost searches, not a pass over every record."""
     edits: list[tuple[int, int, bytes, int | bytes]] = []
     for path in gone:
-        start = offset(entries, path)
-        edits.append((start, 1, path, offset(entries, path, after=True, lo=start)))
-    edits += [(offset(entries, record_path(r)), 0, record_path(r), r + b"\0") for r in new]
+        start = offset(entries, path, marks=marks)
+        edits.append((start, 1, path, offset(entries, path, after=True, lo=start, marks=marks)))
+    for r in new:
+        path = record_path(r)
+        edits.append((offset(entries, path, marks=marks), 0, path, r + b"\0"))
     edits.sort(key=lambda edit: edit[:3])
     digest = hashlib.md5(usedforsecurity=False)
     view = memoryview(entries)
@@ -113,10 +145,18 @@ def _spliced(entries: bytes, gone: list[bytes], new: list[bytes]) -> str:
     return digest.hexdigest()
 
 
-def offset(entries: bytes, path: bytes, *, after: bool = False, lo: int = 0) -> int:
+def offset(
+    entries: bytes, path: bytes, *, after: bool = False, lo: int = 0, marks: Marks | None = None
+) -> int:
     """Where the first record whose path sorts after `path` (or is it, unless `after`) starts in
-    `entries` (records sorted by path, each ended by NUL): a binary search over the bytes."""
+    `entries` (records sorted by path, each ended by NUL): a binary search over the bytes, between
+    the `marks` around `path` when given (`sampled`)."""
     hi = len(entries)
+    if marks is not None and marks[1]:
+        paths, starts = marks
+        at = (bisect.bisect_right if after else bisect.bisect_left)(paths, path)
+        lo = max(lo, starts[at - 1] if at else 0)
+        hi = starts[at] if at < len(starts) else hi
     while lo < hi:
         mid = (lo + hi) // 2
         start = entries.rfind(b"\0", lo, mid) + 1 or lo
