@@ -49,9 +49,12 @@ def postgres_server() -> Iterator[object]:
 
 
 @pytest.fixture
-def postgres_url(postgres_server: object) -> str:
-    """A fresh database with the store's tables, on the run's PostgreSQL server."""
-    return postgres_server.fresh_database()  # type: ignore[attr-defined,no-any-return]
+def postgres_url(postgres_server: object) -> Iterator[str]:
+    """A fresh database with the store's tables, on the run's PostgreSQL server; dropped when the
+    test ends (measured: the drop costs no more than it saves in the server's stop and removal)."""
+    url: str = postgres_server.fresh_database()  # type: ignore[attr-defined]
+    yield url
+    postgres_server.drop_database(url)  # type: ignore[attr-defined]
 
 
 @pytest.fixture
