@@ -1,6 +1,7 @@
 """A real PostgreSQL server for tests and benchmarks of the shared store: started in a temporary
 folder (`start_postgres()`), a fresh migrated database per test (`fresh_database()`, cloned from a
-template the migrations ran on once), stopped and removed at the end (`stop()`).
+template the migrations ran on once; `drop_database()` at the test's end, so a run's hundreds of
+databases do not pile up on disk), stopped and removed at the end (`stop()`).
 
 Uses the server binaries in $ONLOOKER_PG_BIN (default Debian's /usr/lib/postgresql/15/bin). As
 root, initdb and the server run as the `postgres` user (initdb refuses root).
@@ -45,6 +46,12 @@ class PostgresServer:
         name = f"t{os.getpid()}_{next(self._names)}"
         self.execute(f"CREATE DATABASE {name} TEMPLATE {TEMPLATE}")
         return self.url(name)
+
+    def drop_database(self, url: str) -> None:
+        """Drop a database `fresh_database()` made, closing what is still connected to it (a
+        process the test started, a store it left open)."""
+        name = url.rsplit("/", 1)[1]
+        self.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
     def stop(self) -> None:
         _run(["pg_ctl", "-D", str(self.base / "data"), "-m", "immediate", "stop"])
