@@ -51,7 +51,12 @@ def test_the_errors_docstring_draws_every_error() -> None:
 #: from OnlookerError and leave this set.
 PENDING: set[str] = set()
 #: Modules that run a program when imported; they must define no class.
-SCRIPTS = {"onlooker.__main__", "onlooker.daemon.entry", "onlooker.hook.entry"}
+SCRIPTS = {
+    "onlooker.__main__",
+    "onlooker.daemon.entry",
+    "onlooker.hook.entry",
+    "onlooker.mcp.entry",
+}
 
 
 def _exception_classes() -> list[tuple[str, type[BaseException]]]:

@@ -174,6 +174,12 @@ def test_a_memory_is_edited_and_pinned_by_keyboard_alone(
         assert browser.evaluate("document.querySelector('#memories li').dataset.memory") == str(
             first.id
         )
+        # A list drawn again while a key's control has the focus gives it back to that control.
+        wait_for(browser, f"{FOCUSED}.matches({json.dumps(pin)})")
+        browser.evaluate(f"document.querySelector({json.dumps(pin)}).closest('li').drawn = 1")
+        browser.evaluate("document.getElementById('memory-search').requestSubmit()")
+        wait_for(browser, f"!document.querySelector({json.dumps(pin)}).closest('li').drawn")
+        assert browser.evaluate(f"{FOCUSED}.matches({json.dumps(pin)})")
 
     shown = cli("memory", "show", str(first.id))
     [memory] = shown["memories"]  # type: ignore[misc]

@@ -39,6 +39,17 @@
   const asked = {};
   const ask = (kind) => { const n = (asked[kind] || 0) + 1; asked[kind] = n; return () => asked[kind] === n; };
   const askedSince = (kind) => { const n = asked[kind]; return () => asked[kind] === n; };
+  // A list drawn again (a live change, a filter) keeps the keyboard where it was: the same
+  // control of the same session or memory gets the focus back.
+  function keepingFocus(box, draw) {
+    const focused = document.activeElement;
+    const item = focused && box.contains(focused) ? focused.closest("[data-memory],[data-session]") : null;
+    draw();
+    if (!item) return;
+    const which = item.dataset.memory !== undefined ? `[data-memory="${CSS.escape(item.dataset.memory)}"]` : `[data-session="${CSS.escape(item.dataset.session)}"]`;
+    const again = box.querySelector(`${which} ${focused.dataset.action ? `[data-action="${focused.dataset.action}"]` : "button"}`);
+    if (again) again.focus();
+  }
   const later = (fn, ms = 150) => { let t = null; return () => { clearTimeout(t); t = setTimeout(fn, ms); }; };
   const say = (where, error) => where.replaceChildren(el("p", { class: "error", role: "alert", text: String(error.message || error) }));
 
@@ -58,7 +69,7 @@
     const rows = [...state.sessions.values()]
       .filter((r) => (!state.project || r.project === state.project) && (!wanted || (r.session_id || r.session).includes(wanted)))
       .sort((a, b) => (a.active < b.active ? 1 : -1));
-    $("sessions").replaceChildren(...rows.map(sessionButton));
+    keepingFocus($("sessions"), () => $("sessions").replaceChildren(...rows.map(sessionButton)));
     $("sessions-count").textContent = `(${rows.length})`;
   }
   async function loadSessions(more = false) {
@@ -249,7 +260,7 @@
     try {
       const data = await get("/api/memories", { q: $("m-query").value, project: state.project });
       if (!newest()) return;
-      $("memories").replaceChildren(...data.memories.map(memoryNode));
+      keepingFocus($("memories"), () => $("memories").replaceChildren(...data.memories.map(memoryNode)));
     } catch (e) { say($("memories"), e); }
   }
   function memoryNode(m) {
