@@ -3,6 +3,7 @@ apply added are taken out), or refuses and says how to go on; never discards it 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -52,3 +53,20 @@ def test_an_edited_line_of_the_change_refuses_and_says_how(tmp_path: Path) -> No
     assert agents.read_text() == ORIGINAL
     backups = sorted((tmp_path / ".onlooker/backups/AGENTS.md").glob("*--pre-rollback.md"))
     assert backups[-1].read_text() == edited  # the hand edit is kept in the named backup
+
+
+def test_a_prompt_undone_in_place_ends_as_the_kept_version_did(tmp_path: Path) -> None:
+    """An agent's prompt string has no line end after its last line; another agent's change in the
+    same opencode.json makes the rollback undo in place, and the prompt ends as it did before."""
+    config = tmp_path / "opencode.json"
+    agents = {name: {"prompt": f"You are {name}."} for name in ("a", "b")}
+    config.write_text(json.dumps({"agent": agents}, indent=2) + "\n")
+    first, other = (InstructionTarget.agent(tmp_path, name, "opencode") for name in ("a", "b"))
+    apply_instructions(first, ["first"])
+    kept = json.loads(config.read_text())["agent"]["a"]["prompt"]
+    apply_instructions(first, ["second"])
+    apply_instructions(other, ["the other agent's"])  # the file is no longer first's last write
+    rollback(first)
+    prompts = json.loads(config.read_text())["agent"]
+    assert prompts["a"]["prompt"] == kept and not kept.endswith("\n")
+    assert prompts["b"]["prompt"].endswith("- the other agent's")

@@ -137,7 +137,8 @@ def remove_lines(
 ) -> str:  # fmt: skip
     """`text` without the section's bullet lines in `gone`, every other line kept; with
     `drop_empty`, a section left with no line goes too (heading, marker and the blank line
-    before it), and `final_newline` False takes off the line ending that leaves at the end."""
+    before it); `final_newline` False takes off the line ending left at the end of a text the
+    section ended (its last line taken out, the one before it now last)."""
     lines = split_lines(text)
     found = find_section(lines, section)
     if found is None:
@@ -150,10 +151,11 @@ def remove_lines(
     ]  # fmt: skip
     empty = all(not line.strip() or line.strip() == managed_by for line in body)
     if not (drop_empty and empty):
-        return "".join([*lines[: begin + 1], *body, *lines[end:]])
-    start = begin - 1 if begin > 0 and not lines[begin - 1].strip() else begin
-    result = "".join([*lines[:start], *lines[end:]])
-    if end == len(lines) and not final_newline:
+        result = "".join([*lines[: begin + 1], *body, *lines[end:]])
+    else:
+        start = begin - 1 if begin > 0 and not lines[begin - 1].strip() else begin
+        result = "".join([*lines[:start], *lines[end:]])
+    if end == len(lines) and not final_newline:  # the section ended the text, with no line end
         for ending in ("\r\n", "\n"):
             if result.endswith(ending):
                 return result[: -len(ending)]
